@@ -1,0 +1,32 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// Settings shared by every target. Tools version 6 implies the Swift 6 language mode with
+/// complete concurrency checking.
+let swiftSettings: [SwiftSetting] = [
+  .enableExperimentalFeature("StrictConcurrency")
+]
+
+let package = Package(
+  name: "ReactorKit",
+  platforms: [
+    // `Synchronization.Atomic` (lock-free flags on the hot path) and the Observation
+    // framework set these floors.
+    .macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2),
+  ],
+  products: [
+    .library(name: "ReactorKit", targets: ["ReactorKit"]),
+    .library(name: "ReactorKitStreams", targets: ["ReactorKitStreams"]),
+    .library(name: "ReactorKitTesting", targets: ["ReactorKitTesting"]),
+  ],
+  targets: [
+    .target(name: "ReactorKitStreams", swiftSettings: swiftSettings),
+    .target(name: "ReactorKit", dependencies: ["ReactorKitStreams"], swiftSettings: swiftSettings),
+    .target(
+      name: "ReactorKitTesting", dependencies: ["ReactorKit"], swiftSettings: swiftSettings),
+    .testTarget(
+      name: "ReactorKitStreamsTests",
+      dependencies: ["ReactorKitStreams", "ReactorKitTesting"],
+      swiftSettings: swiftSettings),
+  ]
+)

@@ -1,0 +1,74 @@
+/// A type that can present itself as an ``Observable``.
+public protocol ObservableConvertibleType {
+  /// The element type of the sequence.
+  associatedtype Element
+
+  /// The sequence as an ``Observable``.
+  func asObservable() -> Observable<Element>
+}
+
+/// A push-based sequence of elements.
+///
+/// Subscribing starts delivery of events that follow the grammar `next* (error | completed)?`
+/// to the observer, serially. Disposing the returned ``Disposable`` stops delivery: no event
+/// starts after `dispose()` returns, and the resources of the subscription are released.
+public protocol ObservableType: ObservableConvertibleType {
+  /// Subscribes `observer` to the sequence.
+  ///
+  /// - Parameter observer: Receives the events, one at a time.
+  /// - Returns: A disposable that cancels the subscription.
+  func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
+  where Observer.Element == Element
+}
+
+extension ObservableType {
+  /// Wraps the sequence in an ``Observable``.
+  @inlinable
+  public func asObservable() -> Observable<Element> {
+    Observable { observer in self.subscribe(observer) }
+  }
+}
+
+/// A sequence of elements, the central type of the stream core.
+///
+/// `Observable` is a class, so identity comparisons (`===`) work and ``asObservable()``
+/// returns the same instance. Operators build new observables; nothing runs until someone
+/// subscribes.
+public class Observable<Element>: ObservableType, @unchecked Sendable {
+  // Safety: immutable after init; subclasses synchronise their own state.
+  @usableFromInline let handler: ((AnyObserver<Element>) -> Disposable)?
+
+  /// Creates an observable whose subscriptions run `subscribe`.
+  @inlinable
+  init(_ subscribe: @escaping (AnyObserver<Element>) -> Disposable) {
+    handler = subscribe
+    Resources.incrementTotal()
+  }
+
+  /// Used by subclasses that override ``subscribeObserver(_:)``.
+  @usableFromInline
+  init() {
+    handler = nil
+    Resources.incrementTotal()
+  }
+
+  deinit {
+    Resources.decrementTotal()
+  }
+
+  /// Subscribes `observer`; see ``ObservableType/subscribe(_:)``.
+  @inlinable
+  public final func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
+  where Observer.Element == Element {
+    subscribeObserver(AnyObserver(observer))
+  }
+
+  @usableFromInline
+  func subscribeObserver(_ observer: AnyObserver<Element>) -> Disposable {
+    handler!(observer)
+  }
+
+  /// Returns `self`.
+  @inlinable
+  public final func asObservable() -> Observable<Element> { self }
+}

@@ -1,0 +1,29 @@
+/// Errors produced by the stream core itself.
+public enum RxError: Swift.Error, CustomDebugStringConvertible, Sendable {
+  /// An unknown error.
+  case unknown
+  /// An operation was performed on a disposed object.
+  case disposed(object: String)
+  /// An arithmetic overflow.
+  case overflow
+  /// An argument was out of range.
+  case argumentOutOfRange
+  /// The sequence had no elements where one was required.
+  case noElements
+  /// The sequence had more than one element where one was required.
+  case moreThanOneElement
+  /// A timeout elapsed.
+  case timeout
+
+  public var debugDescription: String {
+    switch self {
+    case .unknown: return "Unknown error occurred."
+    case .disposed(let object): return "Object `\(object)` was already disposed."
+    case .overflow: return "Arithmetic overflow occurred."
+    case .argumentOutOfRange: return "Argument out of range."
+    case .noElements: return "Sequence doesn't contain any elements."
+    case .moreThanOneElement: return "Sequence contains more than one element."
+    case .timeout: return "Sequence timeout."
+    }
+  }
+}

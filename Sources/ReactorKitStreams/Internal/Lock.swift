@@ -1,0 +1,101 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// A small non-recursive mutex built on `pthread_mutex_t`.
+///
+/// Used instead of `Synchronization.Mutex` because the latter produces false
+/// thread-sanitizer reports on Linux. Never call user code while holding it.
+@usableFromInline
+final class Lock: @unchecked Sendable {
+  // Safety: the mutex itself is the synchronisation primitive; its storage is never moved.
+  @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+  @inlinable
+  init() {
+    mutex = .allocate(capacity: 1)
+    mutex.initialize(to: pthread_mutex_t())
+    let result = pthread_mutex_init(mutex, nil)
+    precondition(result == 0, "pthread_mutex_init failed: \(result)")
+  }
+
+  deinit {
+    pthread_mutex_destroy(mutex)
+    mutex.deinitialize(count: 1)
+    mutex.deallocate()
+  }
+
+  @inlinable
+  func lock() { pthread_mutex_lock(mutex) }
+
+  @inlinable
+  func unlock() { pthread_mutex_unlock(mutex) }
+
+  /// Runs `body` with the lock held. `body` must not call user code.
+  @inlinable
+  func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    return try body()
+  }
+}
+
+/// A recursive mutex, for the rare places where the same thread may re-enter.
+@usableFromInline
+final class RecursiveLock: @unchecked Sendable {
+  // Safety: the mutex itself is the synchronisation primitive; its storage is never moved.
+  @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+  @inlinable
+  init() {
+    mutex = .allocate(capacity: 1)
+    mutex.initialize(to: pthread_mutex_t())
+    var attributes = pthread_mutexattr_t()
+    pthread_mutexattr_init(&attributes)
+    pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
+    let result = pthread_mutex_init(mutex, &attributes)
+    pthread_mutexattr_destroy(&attributes)
+    precondition(result == 0, "pthread_mutex_init failed: \(result)")
+  }
+
+  deinit {
+    pthread_mutex_destroy(mutex)
+    mutex.deinitialize(count: 1)
+    mutex.deallocate()
+  }
+
+  @inlinable
+  func lock() { pthread_mutex_lock(mutex) }
+
+  @inlinable
+  func unlock() { pthread_mutex_unlock(mutex) }
+
+  @inlinable
+  func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    return try body()
+  }
+}
+
+/// A value protected by a ``Lock``.
+@usableFromInline
+final class LockedBox<Value>: @unchecked Sendable {
+  // Safety: `value` is only touched inside `lock`.
+  @usableFromInline let lock = Lock()
+  @usableFromInline var value: Value
+
+  @inlinable
+  init(_ value: Value) { self.value = value }
+
+  @inlinable
+  func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+    lock.lock()
+    defer { lock.unlock() }
+    return try body(&value)
+  }
+}

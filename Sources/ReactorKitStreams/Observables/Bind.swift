@@ -1,0 +1,55 @@
+extension ObservableType {
+  /// Sends the elements to `observers`. Binding is meant for sequences that never fail; an
+  /// error stops the program in debug builds and is dropped in release builds.
+  public func bind<Observer: ObserverType>(to observers: Observer...) -> Disposable
+  where Observer.Element == Element {
+    subscribe { event in
+      if case .error(let error) = event {
+        bindingError(error)
+        return
+      }
+      for observer in observers { observer.on(event) }
+    }
+  }
+
+  /// Sends the elements, as optionals, to `observers`.
+  public func bind<Observer: ObserverType>(to observers: Observer...) -> Disposable
+  where Observer.Element == Element? {
+    map { $0 as Element? }.subscribe { event in
+      if case .error(let error) = event {
+        bindingError(error)
+        return
+      }
+      for observer in observers { observer.on(event) }
+    }
+  }
+
+  /// Accepts each element into the relays.
+  public func bind(to relays: PublishRelay<Element>...) -> Disposable {
+    bind(onNext: { element in relays.forEach { $0.accept(element) } })
+  }
+
+  /// Accepts each element into the relays.
+  public func bind(to relays: BehaviorRelay<Element>...) -> Disposable {
+    bind(onNext: { element in relays.forEach { $0.accept(element) } })
+  }
+
+  /// Calls `onNext` for each element. An error stops the program in debug builds.
+  public func bind(onNext: @escaping (Element) -> Void) -> Disposable {
+    subscribe(onNext: onNext, onError: { bindingError($0) })
+  }
+
+  /// Applies `binder` to the observable; used for custom binding functions.
+  public func bind<Result>(to binder: (Self) -> Result) -> Result {
+    binder(self)
+  }
+}
+
+func bindingError(_ error: Swift.Error) {
+  let message = "Binding error: \(error)"
+  #if DEBUG
+    fatalError(message)
+  #else
+    print(message)
+  #endif
+}

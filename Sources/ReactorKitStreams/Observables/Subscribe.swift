@@ -1,0 +1,58 @@
+extension ObservableType {
+  /// Subscribes with closures for each kind of event.
+  ///
+  /// - Parameters:
+  ///   - onNext: Called for each element.
+  ///   - onError: Called when the sequence fails.
+  ///   - onCompleted: Called when the sequence completes.
+  ///   - onDisposed: Called once the subscription ends: after a terminal event or on disposal.
+  /// - Returns: A disposable that cancels the subscription.
+  public func subscribe(
+    onNext: ((Element) -> Void)? = nil,
+    onError: ((Swift.Error) -> Void)? = nil,
+    onCompleted: (() -> Void)? = nil,
+    onDisposed: (() -> Void)? = nil
+  ) -> Disposable {
+    let disposed: Disposable =
+      onDisposed.map { Disposables.create(with: $0) } ?? Disposables.create()
+    let sink = Sink<Element>(
+      AnyObserver { event in
+        switch event {
+        case .next(let element): onNext?(element)
+        case .error(let error): onError?(error)
+        case .completed: onCompleted?()
+        }
+      })
+    sink.extra = disposed
+    return sink.run(self) { sink.forward($0) }
+  }
+
+  /// Subscribes with closures that receive `object`, held weakly; events stop once it is
+  /// freed.
+  public func subscribe<Object: AnyObject>(
+    with object: Object,
+    onNext: ((Object, Element) -> Void)? = nil,
+    onError: ((Object, Swift.Error) -> Void)? = nil,
+    onCompleted: ((Object) -> Void)? = nil,
+    onDisposed: ((Object) -> Void)? = nil
+  ) -> Disposable {
+    subscribe(
+      onNext: { [weak object] element in
+        if let object { onNext?(object, element) }
+      },
+      onError: { [weak object] error in
+        if let object { onError?(object, error) }
+      },
+      onCompleted: { [weak object] in
+        if let object { onCompleted?(object) }
+      },
+      onDisposed: { [weak object] in
+        if let object { onDisposed?(object) }
+      })
+  }
+
+  /// Subscribes a closure that receives every event.
+  public func subscribe(_ on: @escaping (Event<Element>) -> Void) -> Disposable {
+    subscribe(AnyObserver(eventHandler: on))
+  }
+}

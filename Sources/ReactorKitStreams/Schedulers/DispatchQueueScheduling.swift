@@ -1,0 +1,159 @@
+import Dispatch
+import Foundation
+
+/// Shared implementation of scheduling onto a dispatch queue.
+struct DispatchQueueScheduling: Sendable {
+  let queue: DispatchQueue
+  let leeway: DispatchTimeInterval
+
+  func schedule<StateType>(
+    _ state: StateType, action: @escaping (StateType) -> Disposable
+  ) -> Disposable {
+    let cancel = SingleAssignmentDisposable()
+    let work = UncheckedSendable((state, action))
+    queue.async {
+      if cancel.isDisposed { return }
+      cancel.setDisposable(work.value.1(work.value.0))
+    }
+    return cancel
+  }
+
+  func scheduleRelative<StateType>(
+    _ state: StateType, dueTime: RxTimeInterval,
+    action: @escaping (StateType) -> Disposable
+  ) -> Disposable {
+    if case .never = dueTime { return Disposables.create() }
+    let cancel = SingleAssignmentDisposable()
+    let timer = DispatchSource.makeTimerSource(queue: queue)
+    let work = UncheckedSendable((state, action))
+    timer.schedule(deadline: .now() + dueTime, leeway: leeway)
+    timer.setEventHandler {
+      if cancel.isDisposed { return }
+      cancel.setDisposable(work.value.1(work.value.0))
+    }
+    timer.resume()
+    return Disposables.create {
+      cancel.dispose()
+      timer.cancel()
+    }
+  }
+
+  func schedulePeriodic<StateType>(
+    _ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval,
+    action: @escaping (StateType) -> StateType
+  ) -> Disposable {
+    let timer = DispatchSource.makeTimerSource(queue: queue)
+    let cancel = BooleanDisposable()
+    let box = UncheckedSendable(LockedBox((state, action)))
+    timer.schedule(deadline: .now() + startAfter, repeating: period, leeway: leeway)
+    timer.setEventHandler {
+      if cancel.isDisposed { return }
+      let current = box.value.withLock { $0 }
+      let next = current.1(current.0)
+      box.value.withLock { $0.0 = next }
+    }
+    timer.resume()
+    return Disposables.create {
+      cancel.dispose()
+      timer.cancel()
+    }
+  }
+}
+
+/// Runs work serially on a dispatch queue (a new one, or one you pass in).
+public final class SerialDispatchQueueScheduler: SchedulerType {
+  let configuration: DispatchQueueScheduling
+
+  /// The current time.
+  public var now: RxTime { Date() }
+
+  /// Schedules on a new serial queue labelled `internalSerialQueueName`.
+  public init(
+    internalSerialQueueName: String, serialQueueConfiguration: ((DispatchQueue) -> Void)? = nil,
+    leeway: DispatchTimeInterval = .nanoseconds(0)
+  ) {
+    let queue = DispatchQueue(label: internalSerialQueueName)
+    serialQueueConfiguration?(queue)
+    configuration = DispatchQueueScheduling(queue: queue, leeway: leeway)
+  }
+
+  /// Schedules on a new serial queue that targets `serialQueue`.
+  public init(
+    queue serialQueue: DispatchQueue, internalSerialQueueName: String,
+    leeway: DispatchTimeInterval = .nanoseconds(0)
+  ) {
+    let queue = DispatchQueue(label: internalSerialQueueName, target: serialQueue)
+    configuration = DispatchQueueScheduling(queue: queue, leeway: leeway)
+  }
+
+  /// Schedules on a new serial queue with the given quality of service.
+  public convenience init(
+    qos: DispatchQoS, internalSerialQueueName: String = "rx.global_dispatch_queue.serial",
+    leeway: DispatchTimeInterval = .nanoseconds(0)
+  ) {
+    self.init(
+      queue: DispatchQueue.global(qos: qos.qosClass),
+      internalSerialQueueName: internalSerialQueueName,
+      leeway: leeway)
+  }
+
+  init(serialQueue: DispatchQueue, leeway: DispatchTimeInterval = .nanoseconds(0)) {
+    configuration = DispatchQueueScheduling(queue: serialQueue, leeway: leeway)
+  }
+
+  public func schedule<StateType>(
+    _ state: StateType, action: @escaping (StateType) -> Disposable
+  ) -> Disposable {
+    configuration.schedule(state, action: action)
+  }
+
+  public func scheduleRelative<StateType>(
+    _ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable
+  ) -> Disposable {
+    configuration.scheduleRelative(state, dueTime: dueTime, action: action)
+  }
+
+  public func schedulePeriodic<StateType>(
+    _ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval,
+    action: @escaping (StateType) -> StateType
+  ) -> Disposable {
+    configuration.schedulePeriodic(state, startAfter: startAfter, period: period, action: action)
+  }
+}
+
+/// Runs work on a concurrent dispatch queue; work items may run in parallel.
+public final class ConcurrentDispatchQueueScheduler: SchedulerType {
+  let configuration: DispatchQueueScheduling
+
+  /// The current time.
+  public var now: RxTime { Date() }
+
+  /// Schedules on `queue`.
+  public init(queue: DispatchQueue, leeway: DispatchTimeInterval = .nanoseconds(0)) {
+    configuration = DispatchQueueScheduling(queue: queue, leeway: leeway)
+  }
+
+  /// Schedules on the global queue of the given quality of service.
+  public convenience init(qos: DispatchQoS, leeway: DispatchTimeInterval = .nanoseconds(0)) {
+    self.init(queue: DispatchQueue.global(qos: qos.qosClass), leeway: leeway)
+  }
+
+  public func schedule<StateType>(
+    _ state: StateType, action: @escaping (StateType) -> Disposable
+  ) -> Disposable {
+    configuration.schedule(state, action: action)
+  }
+
+  public func scheduleRelative<StateType>(
+    _ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable
+  ) -> Disposable {
+    configuration.scheduleRelative(state, dueTime: dueTime, action: action)
+  }
+
+  public func schedulePeriodic<StateType>(
+    _ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval,
+    action: @escaping (StateType) -> StateType
+  ) -> Disposable {
+    configuration.schedulePeriodic(state, startAfter: startAfter, period: period, action: action)
+  }
+}

@@ -1,0 +1,77 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Runs work on the main thread (the main dispatch queue).
+///
+/// ``instance`` runs work at once when called on the main thread with nothing queued ahead of
+/// it, so UI bindings update synchronously; ``asyncInstance`` always goes through the queue.
+/// On Linux the main queue is serviced by `dispatchMain()`, `RunLoop.main.run()` or a test
+/// runner that waits on the main thread.
+public final class MainScheduler: SchedulerType {
+  /// Runs at once when already on the main thread and nothing is queued; otherwise enqueues.
+  public static let instance = MainScheduler(alwaysAsync: false)
+
+  /// Always enqueues onto the main queue.
+  public static let asyncInstance = MainScheduler(alwaysAsync: true)
+
+  private static let mainKey: DispatchSpecificKey<UInt8> = {
+    let key = DispatchSpecificKey<UInt8>()
+    DispatchQueue.main.setSpecific(key: key, value: 1)
+    return key
+  }()
+
+  private let alwaysAsync: Bool
+  private let configuration = DispatchQueueScheduling(queue: .main, leeway: .nanoseconds(0))
+  private let enqueued = Atomic<Int>(0)
+
+  private init(alwaysAsync: Bool) {
+    self.alwaysAsync = alwaysAsync
+  }
+
+  /// Whether the caller runs on the main thread or the main queue.
+  public static var isMainThread: Bool {
+    Thread.isMainThread || DispatchQueue.getSpecific(key: mainKey) != nil
+  }
+
+  /// Stops the program when not called on the main thread.
+  public static func ensureRunningOnMainThread(message: String = "") {
+    precondition(isMainThread, "Not running on the main thread. \(message)")
+  }
+
+  /// The current time.
+  public var now: RxTime { Date() }
+
+  public func schedule<StateType>(
+    _ state: StateType, action: @escaping (StateType) -> Disposable
+  ) -> Disposable {
+    let previous = enqueued.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue
+    if !alwaysAsync && previous == 0 && MainScheduler.isMainThread {
+      let disposable = action(state)
+      enqueued.wrappingSubtract(1, ordering: .acquiringAndReleasing)
+      return disposable
+    }
+    let counter = UncheckedSendable(self)
+    let cancel = SingleAssignmentDisposable()
+    let work = UncheckedSendable((state, action))
+    DispatchQueue.main.async {
+      defer { counter.value.enqueued.wrappingSubtract(1, ordering: .acquiringAndReleasing) }
+      if cancel.isDisposed { return }
+      cancel.setDisposable(work.value.1(work.value.0))
+    }
+    return cancel
+  }
+
+  public func scheduleRelative<StateType>(
+    _ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable
+  ) -> Disposable {
+    configuration.scheduleRelative(state, dueTime: dueTime, action: action)
+  }
+
+  public func schedulePeriodic<StateType>(
+    _ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval,
+    action: @escaping (StateType) -> StateType
+  ) -> Disposable {
+    configuration.schedulePeriodic(state, startAfter: startAfter, period: period, action: action)
+  }
+}

@@ -1,0 +1,70 @@
+/// A subject that holds a current value: each new subscriber receives it first, then every
+/// later event.
+///
+/// Thread-safe and serial per observer, like ``PublishSubject``.
+public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, ObserverType,
+  Cancelable, @unchecked Sendable
+{
+  // Safety: all state is guarded by `core.lock`.
+  let core = SubjectCore<Element>()
+  private var element: Element
+
+  /// Creates a subject holding `value`.
+  public init(value: Element) {
+    element = value
+    super.init()
+  }
+
+  /// Whether any observer is subscribed.
+  public var hasObservers: Bool { core.lock.withLock { core.hasObserversLocked } }
+
+  /// Whether ``dispose()`` was called.
+  public var isDisposed: Bool { core.lock.withLock { core.isDisposed } }
+
+  /// The current value.
+  ///
+  /// - Throws: The error that ended the subject, or ``RxError/disposed(object:)``.
+  public func value() throws -> Element {
+    try core.lock.withLock {
+      if core.isDisposed { throw RxError.disposed(object: "BehaviorSubject") }
+      if case .error(let error) = core.stopEvent { throw error }
+      return element
+    }
+  }
+
+  /// Stores a `.next` value and broadcasts `event`; ignored after a terminal event.
+  public func on(_ event: Event<Element>) {
+    core.lock.lock()
+    if core.stopEvent != nil || core.isDisposed {
+      core.lock.unlock()
+      return
+    }
+    if case .next(let value) = event { element = value }
+    core.publishLocked(event)
+  }
+
+  override func subscribeObserver(_ observer: AnyObserver<Element>) -> Disposable {
+    core.lock.lock()
+    if let stop = core.stopEvent {
+      core.lock.unlock()
+      observer.on(stop)
+      return Disposables.create()
+    }
+    if core.isDisposed {
+      core.lock.unlock()
+      observer.on(.error(RxError.disposed(object: "BehaviorSubject")))
+      return Disposables.create()
+    }
+    let entry = core.addLocked(observer)
+    core.sendLocked([.next(element)], to: entry)
+    return entry
+  }
+
+  /// The subject as an observer.
+  public func asObserver() -> BehaviorSubject<Element> { self }
+
+  /// Unsubscribes every observer; later events are ignored.
+  public func dispose() {
+    core.lock.withLock { core.disposeLocked() }
+  }
+}

@@ -1,0 +1,55 @@
+/// A subject that broadcasts each event to the observers subscribed at that moment.
+///
+/// Thread-safe: `on` may be called from any thread; each observer still receives events
+/// serially and in the order the subject accepted them. After a terminal event new
+/// subscribers receive that terminal event at once.
+public final class PublishSubject<Element>: Observable<Element>, SubjectType, ObserverType,
+  Cancelable, @unchecked Sendable
+{
+  // Safety: all state lives in `core`, guarded by its lock.
+  let core = SubjectCore<Element>()
+
+  /// Creates a subject.
+  public override init() { super.init() }
+
+  /// Whether any observer is subscribed.
+  public var hasObservers: Bool { core.lock.withLock { core.hasObserversLocked } }
+
+  /// Whether ``dispose()`` was called.
+  public var isDisposed: Bool { core.lock.withLock { core.isDisposed } }
+
+  /// Broadcasts `event`; ignored after a terminal event or disposal.
+  public func on(_ event: Event<Element>) {
+    core.lock.lock()
+    if core.stopEvent != nil || core.isDisposed {
+      core.lock.unlock()
+      return
+    }
+    core.publishLocked(event)
+  }
+
+  override func subscribeObserver(_ observer: AnyObserver<Element>) -> Disposable {
+    core.lock.lock()
+    if let stop = core.stopEvent {
+      core.lock.unlock()
+      observer.on(stop)
+      return Disposables.create()
+    }
+    if core.isDisposed {
+      core.lock.unlock()
+      observer.on(.error(RxError.disposed(object: "PublishSubject")))
+      return Disposables.create()
+    }
+    let entry = core.addLocked(observer)
+    core.lock.unlock()
+    return entry
+  }
+
+  /// The subject as an observer.
+  public func asObserver() -> PublishSubject<Element> { self }
+
+  /// Unsubscribes every observer; later events are ignored and new subscribers get an error.
+  public func dispose() {
+    core.lock.withLock { core.disposeLocked() }
+  }
+}

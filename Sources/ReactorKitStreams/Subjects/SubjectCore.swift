@@ -1,0 +1,146 @@
+import Synchronization
+
+/// A type that is both an observable sequence and an observer feeding it.
+public protocol SubjectType: ObservableType {
+  /// The observer type that feeds the subject.
+  associatedtype Observer: ObserverType
+  /// The subject as an observer.
+  func asObserver() -> Observer
+}
+
+/// One observer registered with a subject. Disposing it unregisters the observer; no event
+/// starts after `dispose()` returns.
+@usableFromInline
+final class SubjectEntry<Element>: Disposable, @unchecked Sendable {
+  // Safety: `disposed` is atomic; `observer` is immutable; `core` synchronises itself.
+  @usableFromInline let observer: AnyObserver<Element>
+  @usableFromInline let disposed = Atomic<Bool>(false)
+  weak var core: SubjectCore<Element>?
+
+  init(_ observer: AnyObserver<Element>, core: SubjectCore<Element>) {
+    self.observer = observer
+    self.core = core
+    Resources.incrementTotal()
+  }
+
+  deinit { Resources.decrementTotal() }
+
+  @inlinable
+  func deliver(_ event: Event<Element>) {
+    if !disposed.load(ordering: .acquiring) { observer.on(event) }
+  }
+
+  @usableFromInline
+  func dispose() {
+    guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    core?.remove(self)
+  }
+}
+
+/// The shared machinery of every subject: the observer list and serialised delivery.
+///
+/// Delivery is serial even when `on` is called from several threads at once: the first caller
+/// becomes the deliverer and drains a FIFO queue; others (and reentrant calls from inside an
+/// observer) enqueue and return. Observers are never called with the lock held.
+@usableFromInline
+final class SubjectCore<Element>: @unchecked Sendable {
+  // Safety: every stored property is guarded by `lock`.
+  enum Work {
+    case all(Event<Element>, ContiguousArray<SubjectEntry<Element>>)
+    case one(SubjectEntry<Element>, [Event<Element>])
+    case many([Event<Element>], ContiguousArray<SubjectEntry<Element>>)
+  }
+
+  let lock = Lock()
+  private(set) var entries = ContiguousArray<SubjectEntry<Element>>()
+  var stopEvent: Event<Element>?
+  var isDisposed = false
+  private var delivering = false
+  private var pending: [Work] = []
+  private var pendingHead = 0
+
+  /// Whether anyone is subscribed. Call with the lock held.
+  var hasObserversLocked: Bool { !entries.isEmpty }
+
+  /// Registers an observer. Call with the lock held.
+  func addLocked(_ observer: AnyObserver<Element>) -> SubjectEntry<Element> {
+    let entry = SubjectEntry(observer, core: self)
+    entries.append(entry)
+    return entry
+  }
+
+  func remove(_ entry: SubjectEntry<Element>) {
+    lock.withLock {
+      if let index = entries.firstIndex(where: { $0 === entry }) {
+        entries.remove(at: index)
+      }
+    }
+  }
+
+  /// Records `event` for every current observer and delivers it. Call with the lock held; the
+  /// lock is released on return. A terminal event unregisters every observer.
+  func publishLocked(_ event: Event<Element>) {
+    let targets = entries
+    if event.isStopEvent {
+      stopEvent = event
+      entries = []
+    }
+    enqueueAndDrainLocked(.all(event, targets))
+  }
+
+  /// Records `events` (the last one terminal) for every current observer and delivers them in
+  /// order. Call with the lock held; the lock is released on return.
+  func publishTerminalSequenceLocked(_ events: [Event<Element>]) {
+    let targets = entries
+    stopEvent = events.last
+    entries = []
+    enqueueAndDrainLocked(.many(events, targets))
+  }
+
+  /// Queues `events` for one observer only (used for replay on subscription). Call with the
+  /// lock held; the lock is released on return.
+  func sendLocked(_ events: [Event<Element>], to entry: SubjectEntry<Element>) {
+    enqueueAndDrainLocked(.one(entry, events))
+  }
+
+  /// Stops the subject: later events are ignored. Call with the lock held.
+  func disposeLocked() {
+    isDisposed = true
+    entries = []
+    stopEvent = nil
+  }
+
+  private func enqueueAndDrainLocked(_ work: Work) {
+    if delivering {
+      pending.append(work)
+      lock.unlock()
+      return
+    }
+    delivering = true
+    lock.unlock()
+    var next = work
+    while true {
+      switch next {
+      case .all(let event, let targets):
+        for entry in targets { entry.deliver(event) }
+      case .one(let entry, let events):
+        for event in events { entry.deliver(event) }
+      case .many(let events, let targets):
+        for event in events {
+          for entry in targets { entry.deliver(event) }
+        }
+      }
+      lock.lock()
+      if pendingHead == pending.count {
+        pending.removeAll(keepingCapacity: pending.count <= 16)
+        pendingHead = 0
+        delivering = false
+        lock.unlock()
+        return
+      }
+      next = pending[pendingHead]
+      pendingHead += 1
+      lock.unlock()
+    }
+  }
+}

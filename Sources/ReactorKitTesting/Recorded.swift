@@ -1,0 +1,64 @@
+import ReactorKitStreams
+
+/// Virtual time in a ``TestScheduler``: one unit is one second by default.
+public typealias TestTime = Int
+
+/// A value recorded at a virtual time, usually an ``Event``.
+public struct Recorded<Value>: CustomDebugStringConvertible {
+  /// When the value was recorded.
+  public let time: TestTime
+  /// The recorded value.
+  public let value: Value
+
+  /// Records `value` at `time`.
+  public init(time: TestTime, value: Value) {
+    self.time = time
+    self.value = value
+  }
+
+  public var debugDescription: String { "\(value) @ \(time)" }
+}
+
+extension Recorded: Equatable where Value: Equatable {}
+
+extension Recorded {
+  /// A `.next(element)` event at `time`.
+  public static func next<Element>(_ time: TestTime, _ element: Element) -> Recorded<
+    Event<Element>
+  > where Value == Event<Element> {
+    Recorded(time: time, value: .next(element))
+  }
+
+  /// A `.completed` event at `time`.
+  public static func completed<Element>(_ time: TestTime, _ type: Element.Type = Element.self)
+    -> Recorded<Event<Element>> where Value == Event<Element>
+  {
+    Recorded(time: time, value: .completed)
+  }
+
+  /// An `.error(error)` event at `time`.
+  public static func error<Element>(
+    _ time: TestTime, _ error: Swift.Error, _ type: Element.Type = Element.self
+  ) -> Recorded<Event<Element>> where Value == Event<Element> {
+    Recorded(time: time, value: .error(error))
+  }
+}
+
+/// The virtual times at which a test observable was subscribed and unsubscribed.
+public struct Subscription: Hashable, Sendable, CustomDebugStringConvertible {
+  /// When the subscription started.
+  public let subscribe: TestTime
+  /// When it ended; `Int.max` while still active.
+  public let unsubscribe: TestTime
+
+  /// A subscription from `subscribe` to `unsubscribe` (`Int.max`: never unsubscribed).
+  public init(_ subscribe: TestTime, _ unsubscribe: TestTime = .max) {
+    self.subscribe = subscribe
+    self.unsubscribe = unsubscribe
+  }
+
+  public var debugDescription: String {
+    let end = unsubscribe == .max ? "Infinity" : "\(unsubscribe)"
+    return "(\(subscribe) : \(end))"
+  }
+}

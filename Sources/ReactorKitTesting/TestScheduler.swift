@@ -1,0 +1,349 @@
+import Foundation
+import ReactorKitStreams
+
+/// A scheduler with virtual time for deterministic tests of time-based code.
+///
+/// Work runs only while the scheduler runs (``start()``, ``advanceTo(_:)``), in order of
+/// virtual time, first-scheduled first at equal times. By default one virtual unit is one
+/// second and work scheduled "now" runs one unit later (a simulated processing delay), as in
+/// RxTest.
+public final class TestScheduler: SchedulerType, @unchecked Sendable {
+  // Safety: the queue and clock are guarded by `lock`; work runs on the thread that drives
+  // the scheduler, never under the lock.
+  private final class Item {
+    let time: TestTime
+    let order: UInt64
+    var work: (() -> Disposable)?
+    let result = SingleAssignmentDisposable()
+
+    init(time: TestTime, order: UInt64, work: @escaping () -> Disposable) {
+      self.time = time
+      self.order = order
+      self.work = work
+    }
+  }
+
+  private let lock = NSRecursiveLock()
+  private var items: [Item] = []
+  private var nextOrder: UInt64 = 0
+  private var running = false
+  private var currentClock: TestTime
+
+  /// Seconds per virtual time unit.
+  public let resolution: Double
+  /// Whether work scheduled at or before the current time is moved one unit later.
+  public let simulateProcessingDelay: Bool
+
+  /// Creates a scheduler whose clock starts at `initialClock`.
+  public init(
+    initialClock: TestTime, resolution: Double = 1.0, simulateProcessingDelay: Bool = true
+  ) {
+    currentClock = initialClock
+    self.resolution = resolution
+    self.simulateProcessingDelay = simulateProcessingDelay
+  }
+
+  /// The current virtual time.
+  public var clock: TestTime {
+    lock.lock()
+    defer { lock.unlock() }
+    return currentClock
+  }
+
+  /// The current virtual time as a date (`clock × resolution` seconds after 1970).
+  public var now: RxTime { Date(timeIntervalSince1970: Double(clock) * resolution) }
+
+  /// Converts a real interval to virtual units (rounded to the nearest unit).
+  public func virtualInterval(_ interval: RxTimeInterval) -> TestTime {
+    let seconds = interval.seconds
+    if seconds == .infinity { return .max }
+    return Int((seconds / resolution).rounded())
+  }
+
+  public func schedule<StateType>(
+    _ state: StateType, action: @escaping (StateType) -> Disposable
+  ) -> Disposable {
+    scheduleAbsoluteVirtual(state, time: clock, action: action)
+  }
+
+  public func scheduleRelative<StateType>(
+    _ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable
+  ) -> Disposable {
+    let delta = virtualInterval(dueTime)
+    if delta == .max { return Disposables.create() }
+    return scheduleAbsoluteVirtual(state, time: clock + delta, action: action)
+  }
+
+  /// Schedules `action` at absolute virtual `time`.
+  @discardableResult
+  public func scheduleAbsoluteVirtual<StateType>(
+    _ state: StateType, time: TestTime, action: @escaping (StateType) -> Disposable
+  ) -> Disposable {
+    lock.lock()
+    var due = time
+    if due <= currentClock && simulateProcessingDelay { due = currentClock + 1 }
+    let item = Item(time: due, order: nextOrder) { action(state) }
+    nextOrder += 1
+    let index = items.firstIndex { ($0.time, $0.order) > (item.time, item.order) } ?? items.count
+    items.insert(item, at: index)
+    lock.unlock()
+    return Disposables.create { [weak self] in
+      item.result.dispose()
+      guard let self else { return }
+      self.lock.lock()
+      if let position = self.items.firstIndex(where: { $0 === item }) {
+        self.items.remove(at: position)
+      }
+      self.lock.unlock()
+    }
+  }
+
+  /// Runs `action` at virtual `time`.
+  public func scheduleAt(_ time: TestTime, action: @escaping () -> Void) {
+    scheduleAbsoluteVirtual((), time: time) { _ in
+      action()
+      return Disposables.create()
+    }
+  }
+
+  private func nextItem(upTo limit: TestTime?) -> Item? {
+    lock.lock()
+    defer { lock.unlock() }
+    guard running, let first = items.first else { return nil }
+    if let limit, first.time > limit { return nil }
+    items.removeFirst()
+    if first.time > currentClock { currentClock = first.time }
+    return first
+  }
+
+  private func run(upTo limit: TestTime?) {
+    lock.lock()
+    if running {
+      lock.unlock()
+      return
+    }
+    running = true
+    lock.unlock()
+    while let item = nextItem(upTo: limit) {
+      guard let work = item.work, !item.result.isDisposed else { continue }
+      item.work = nil
+      item.result.setDisposable(work())
+    }
+    lock.lock()
+    if let limit, running, limit > currentClock { currentClock = limit }
+    running = false
+    lock.unlock()
+  }
+
+  /// Runs all scheduled work, advancing the clock, until nothing is left or ``stop()`` is
+  /// called.
+  public func start() {
+    run(upTo: nil)
+  }
+
+  /// Runs the work scheduled up to and including `time`, then sets the clock to `time`.
+  public func advanceTo(_ time: TestTime) {
+    precondition(time >= clock, "TestScheduler.advanceTo: cannot move back in time.")
+    run(upTo: time)
+  }
+
+  /// Stops a running ``start()`` after the current work item.
+  public func stop() {
+    lock.lock()
+    running = false
+    lock.unlock()
+  }
+
+  /// Moves the clock forward by `virtual` units without running work.
+  public func sleep(_ virtual: TestTime) {
+    lock.lock()
+    currentClock += virtual
+    lock.unlock()
+  }
+
+  /// An observer that records every event with the virtual time it arrived.
+  public func createObserver<Element>(_ type: Element.Type) -> TestableObserver<Element> {
+    TestableObserver(scheduler: self)
+  }
+
+  /// A hot observable: `events` happen at their absolute times whether or not anyone is
+  /// subscribed.
+  public func createHotObservable<Element>(_ events: [Recorded<Event<Element>>])
+    -> TestableObservable<Element>
+  {
+    HotObservable(scheduler: self, recordedEvents: events)
+  }
+
+  /// A cold observable: each subscriber sees `events` at their times relative to its
+  /// subscription.
+  public func createColdObservable<Element>(_ events: [Recorded<Event<Element>>])
+    -> TestableObservable<Element>
+  {
+    ColdObservable(scheduler: self, recordedEvents: events)
+  }
+
+  /// Creates the observable at `created`, subscribes at `subscribed`, disposes at
+  /// `disposed`, runs the scheduler and returns what the observer recorded.
+  public func start<Element>(
+    created: TestTime, subscribed: TestTime, disposed: TestTime,
+    _ create: @escaping () -> Observable<Element>
+  ) -> TestableObserver<Element> {
+    var source: Observable<Element>?
+    var subscription: Disposable?
+    let observer = createObserver(Element.self)
+    scheduleAbsoluteVirtual((), time: created) { _ in
+      source = create()
+      return Disposables.create()
+    }
+    scheduleAbsoluteVirtual((), time: subscribed) { _ in
+      subscription = source?.subscribe(observer)
+      return Disposables.create()
+    }
+    scheduleAbsoluteVirtual((), time: disposed) { _ in
+      subscription?.dispose()
+      return Disposables.create()
+    }
+    start()
+    return observer
+  }
+
+  /// Like ``start(created:subscribed:disposed:_:)`` with creation at 100 and subscription
+  /// at 200.
+  public func start<Element>(
+    disposed: TestTime, _ create: @escaping () -> Observable<Element>
+  ) -> TestableObserver<Element> {
+    start(created: 100, subscribed: 200, disposed: disposed, create)
+  }
+
+  /// Like ``start(created:subscribed:disposed:_:)`` with the defaults 100, 200 and 1000.
+  public func start<Element>(_ create: @escaping () -> Observable<Element>)
+    -> TestableObserver<Element>
+  {
+    start(created: 100, subscribed: 200, disposed: 1000, create)
+  }
+}
+
+/// An observer that records events with the virtual time they arrived at.
+public final class TestableObserver<Element>: ObserverType, @unchecked Sendable {
+  // Safety: driven by one TestScheduler thread; `events` guarded by `lock`.
+  private let lock = NSLock()
+  private let scheduler: TestScheduler
+  private var recorded: [Recorded<Event<Element>>] = []
+
+  init(scheduler: TestScheduler) {
+    self.scheduler = scheduler
+  }
+
+  /// The events received so far, with their virtual times.
+  public var events: [Recorded<Event<Element>>] {
+    lock.lock()
+    defer { lock.unlock() }
+    return recorded
+  }
+
+  /// Records `event` at the scheduler's current time.
+  public func on(_ event: Event<Element>) {
+    let time = scheduler.clock
+    lock.lock()
+    recorded.append(Recorded(time: time, value: event))
+    lock.unlock()
+  }
+}
+
+/// An observable made by a ``TestScheduler`` that records its subscriptions.
+public class TestableObservable<Element>: ObservableType, @unchecked Sendable {
+  // Safety: driven by one TestScheduler thread; mutable state guarded by `lock`.
+  let lock = NSRecursiveLock()
+  let scheduler: TestScheduler
+  /// The events this observable plays.
+  public let recordedEvents: [Recorded<Event<Element>>]
+  var recordedSubscriptions: [Subscription] = []
+
+  init(scheduler: TestScheduler, recordedEvents: [Recorded<Event<Element>>]) {
+    self.scheduler = scheduler
+    self.recordedEvents = recordedEvents
+  }
+
+  /// Every subscription so far, with its start and end times.
+  public var subscriptions: [Subscription] {
+    lock.lock()
+    defer { lock.unlock() }
+    return recordedSubscriptions
+  }
+
+  public func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
+  where Observer.Element == Element {
+    fatalError("TestableObservable.subscribe is implemented by its subclasses.")
+  }
+
+  func recordSubscription() -> Int {
+    lock.lock()
+    defer { lock.unlock() }
+    recordedSubscriptions.append(Subscription(scheduler.clock))
+    return recordedSubscriptions.count - 1
+  }
+
+  func recordUnsubscription(at index: Int) {
+    lock.lock()
+    defer { lock.unlock() }
+    let start = recordedSubscriptions[index].subscribe
+    recordedSubscriptions[index] = Subscription(start, scheduler.clock)
+  }
+}
+
+/// Plays events at absolute times to whoever is subscribed then, even after a terminal event.
+final class HotObservable<Element>: TestableObservable<Element>, @unchecked Sendable {
+  private var observers: [Int: AnyObserver<Element>] = [:]
+  private var nextKey = 0
+
+  override init(scheduler: TestScheduler, recordedEvents: [Recorded<Event<Element>>]) {
+    super.init(scheduler: scheduler, recordedEvents: recordedEvents)
+    for recorded in recordedEvents {
+      scheduler.scheduleAt(recorded.time) { [weak self] in
+        guard let self else { return }
+        self.lock.lock()
+        let targets = self.observers.sorted { $0.key < $1.key }.map(\.value)
+        self.lock.unlock()
+        for observer in targets { observer.on(recorded.value) }
+      }
+    }
+  }
+
+  override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
+  where Observer.Element == Element {
+    lock.lock()
+    let key = nextKey
+    nextKey += 1
+    observers[key] = AnyObserver(observer)
+    lock.unlock()
+    let index = recordSubscription()
+    return Disposables.create { [weak self] in
+      guard let self else { return }
+      self.lock.lock()
+      self.observers[key] = nil
+      self.lock.unlock()
+      self.recordUnsubscription(at: index)
+    }
+  }
+}
+
+/// Plays events relative to each subscription.
+final class ColdObservable<Element>: TestableObservable<Element>, @unchecked Sendable {
+  override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
+  where Observer.Element == Element {
+    let index = recordSubscription()
+    let start = scheduler.clock
+    let group = CompositeDisposable()
+    for recorded in recordedEvents {
+      let disposable = scheduler.scheduleAbsoluteVirtual((), time: start + recorded.time) { _ in
+        observer.on(recorded.value)
+        return Disposables.create()
+      }
+      group.insert(disposable)
+    }
+    return Disposables.create { [weak self] in
+      group.dispose()
+      self?.recordUnsubscription(at: index)
+    }
+  }
+}
