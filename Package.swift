@@ -28,5 +28,9 @@ let package = Package(
       name: "ReactorKitStreamsTests",
       dependencies: ["ReactorKitStreams", "ReactorKitTesting"],
       swiftSettings: swiftSettings),
+    .testTarget(
+      name: "ReactorKitTests",
+      dependencies: ["ReactorKit", "ReactorKitTesting"],
+      swiftSettings: swiftSettings),
   ]
 )

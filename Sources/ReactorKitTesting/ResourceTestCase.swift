@@ -1,3 +1,4 @@
+import Foundation
 import ReactorKitStreams
 import XCTest
 
@@ -6,17 +7,20 @@ import XCTest
 /// Records ``Resources/total`` before each test and checks it is back at the start value
 /// after the test's own objects are gone. Tests create everything inside the test method so
 /// it is freed before `tearDown`.
-class ResourceTestCase: XCTestCase {
+open class ResourceTestCase: XCTestCase {
   private var startTotal = 0
 
-  override func setUp() {
+  /// How long `tearDown` waits for other threads to release their last references.
+  open var resourceSettleTimeout: TimeInterval { 2 }
+
+  open override func setUp() {
     super.setUp()
     startTotal = Resources.total
   }
 
-  override func tearDown() {
+  open override func tearDown() {
     // Other threads may still be releasing their last references; give them a moment.
-    let deadline = Date().addingTimeInterval(2)
+    let deadline = Date().addingTimeInterval(resourceSettleTimeout)
     while Resources.total != startTotal && Date() < deadline {
       RunLoop.current.run(until: Date().addingTimeInterval(0.01))
     }
@@ -24,10 +28,4 @@ class ResourceTestCase: XCTestCase {
       Resources.total, startTotal, "Stream resources leaked: \(Resources.total - startTotal)")
     super.tearDown()
   }
-}
-
-/// A plain error for tests.
-struct TestError: Error, Equatable {
-  let id: Int
-  init(_ id: Int = 0) { self.id = id }
 }
