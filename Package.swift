@@ -24,6 +24,10 @@ let package = Package(
     .target(name: "ReactorKit", dependencies: ["ReactorKitStreams"], swiftSettings: swiftSettings),
     .target(
       name: "ReactorKitTesting", dependencies: ["ReactorKit"], swiftSettings: swiftSettings),
+    .target(name: "MallocCounter", path: "Benchmarks/MallocCounter"),
+    .executableTarget(
+      name: "ReactorKitBenchmarks", dependencies: ["ReactorKit", "MallocCounter"],
+      path: "Benchmarks/ReactorKitBenchmarks", swiftSettings: swiftSettings),
     .testTarget(
       name: "ReactorKitStreamsTests",
       dependencies: ["ReactorKitStreams", "ReactorKitTesting"],

@@ -7,6 +7,7 @@ extension ObservableType {
   ///   - onCompleted: Called when the sequence completes.
   ///   - onDisposed: Called once the subscription ends: after a terminal event or on disposal.
   /// - Returns: A disposable that cancels the subscription.
+  @inlinable
   public func subscribe(
     onNext: ((Element) -> Void)? = nil,
     onError: ((Swift.Error) -> Void)? = nil,
@@ -52,6 +53,7 @@ extension ObservableType {
   }
 
   /// Subscribes a closure that receives every event.
+  @inlinable
   public func subscribe(_ on: @escaping (Event<Element>) -> Void) -> Disposable {
     subscribe(AnyObserver(eventHandler: on))
   }

@@ -6,7 +6,7 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
   @unchecked Sendable
 {
   // Safety: all state is guarded by `core.lock`.
-  let core = SubjectCore<Element>()
+  @usableFromInline let core = SubjectCore<Element>()
   private var last: Element?
 
   /// Creates a subject.

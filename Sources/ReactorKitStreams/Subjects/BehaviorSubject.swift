@@ -6,8 +6,8 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
   Cancelable, @unchecked Sendable
 {
   // Safety: all state is guarded by `core.lock`.
-  let core = SubjectCore<Element>()
-  private var element: Element
+  @usableFromInline let core = SubjectCore<Element>()
+  @usableFromInline var element: Element
 
   /// Creates a subject holding `value`.
   public init(value: Element) {
@@ -33,6 +33,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
   }
 
   /// Stores a `.next` value and broadcasts `event`; ignored after a terminal event.
+  @inlinable
   public func on(_ event: Event<Element>) {
     core.lock.lock()
     if core.stopEvent != nil || core.isDisposed {

@@ -7,7 +7,7 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ob
   Cancelable, @unchecked Sendable
 {
   // Safety: all state lives in `core`, guarded by its lock.
-  let core = SubjectCore<Element>()
+  @usableFromInline let core = SubjectCore<Element>()
 
   /// Creates a subject.
   public override init() { super.init() }
@@ -19,6 +19,7 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ob
   public var isDisposed: Bool { core.lock.withLock { core.isDisposed } }
 
   /// Broadcasts `event`; ignored after a terminal event or disposal.
+  @inlinable
   public func on(_ event: Event<Element>) {
     core.lock.lock()
     if core.stopEvent != nil || core.isDisposed {

@@ -6,7 +6,7 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
   Cancelable, @unchecked Sendable
 {
   // Safety: all state is guarded by `core.lock`.
-  let core = SubjectCore<Element>()
+  @usableFromInline let core = SubjectCore<Element>()
   private let bufferSize: Int
   private var buffer: [Element] = []
   private var bufferHead = 0

@@ -15,8 +15,9 @@ final class SubjectEntry<Element>: Disposable, @unchecked Sendable {
   // Safety: `disposed` is atomic; `observer` is immutable; `core` synchronises itself.
   @usableFromInline let observer: AnyObserver<Element>
   @usableFromInline let disposed = Atomic<Bool>(false)
-  weak var core: SubjectCore<Element>?
+  @usableFromInline weak var core: SubjectCore<Element>?
 
+  @usableFromInline
   init(_ observer: AnyObserver<Element>, core: SubjectCore<Element>) {
     self.observer = observer
     self.core = core
@@ -44,31 +45,80 @@ final class SubjectEntry<Element>: Disposable, @unchecked Sendable {
 /// observer) enqueue and return. Observers are never called with the lock held.
 @usableFromInline
 final class SubjectCore<Element>: @unchecked Sendable {
-  // Safety: every stored property is guarded by `lock`.
+  // Safety: `state` is only read or written with `lock` held.
+  @usableFromInline
   enum Work {
     case all(Event<Element>, ContiguousArray<SubjectEntry<Element>>)
     case one(SubjectEntry<Element>, [Event<Element>])
     case many([Event<Element>], ContiguousArray<SubjectEntry<Element>>)
   }
 
-  let lock = Lock()
-  private(set) var entries = ContiguousArray<SubjectEntry<Element>>()
-  var stopEvent: Event<Element>?
-  var isDisposed = false
-  private var delivering = false
-  private var pending: [Work] = []
-  private var pendingHead = 0
+  /// The lock-guarded state. Kept behind a pointer so the hot path pays no dynamic
+  /// exclusivity checks (the lock already gives exclusive access).
+  @usableFromInline
+  struct State {
+    @usableFromInline var entries = ContiguousArray<SubjectEntry<Element>>()
+    @usableFromInline var stopEvent: Event<Element>?
+    @usableFromInline var isDisposed = false
+    @usableFromInline var delivering = false
+    @usableFromInline var pending: [Work] = []
+    @usableFromInline var pendingHead = 0
+
+    @inlinable init() {}
+  }
+
+  @usableFromInline let lock = Lock()
+  @usableFromInline let state: UnsafeMutablePointer<State>
+
+  @usableFromInline
+  init() {
+    state = .allocate(capacity: 1)
+    state.initialize(to: State())
+  }
+
+  deinit {
+    state.deinitialize(count: 1)
+    state.deallocate()
+  }
+
+  @inlinable var entries: ContiguousArray<SubjectEntry<Element>> {
+    get { state.pointee.entries }
+    _modify { yield &state.pointee.entries }
+  }
+  @inlinable var stopEvent: Event<Element>? {
+    get { state.pointee.stopEvent }
+    set { state.pointee.stopEvent = newValue }
+  }
+  @inlinable var isDisposed: Bool {
+    get { state.pointee.isDisposed }
+    set { state.pointee.isDisposed = newValue }
+  }
+  @inlinable var delivering: Bool {
+    get { state.pointee.delivering }
+    set { state.pointee.delivering = newValue }
+  }
+  @inlinable var pending: [Work] {
+    get { state.pointee.pending }
+    _modify { yield &state.pointee.pending }
+  }
+  @inlinable var pendingHead: Int {
+    get { state.pointee.pendingHead }
+    set { state.pointee.pendingHead = newValue }
+  }
 
   /// Whether anyone is subscribed. Call with the lock held.
+  @inlinable
   var hasObserversLocked: Bool { !entries.isEmpty }
 
   /// Registers an observer. Call with the lock held.
+  @inlinable
   func addLocked(_ observer: AnyObserver<Element>) -> SubjectEntry<Element> {
     let entry = SubjectEntry(observer, core: self)
     entries.append(entry)
     return entry
   }
 
+  @inlinable
   func remove(_ entry: SubjectEntry<Element>) {
     lock.withLock {
       if let index = entries.firstIndex(where: { $0 === entry }) {
@@ -79,6 +129,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
 
   /// Records `event` for every current observer and delivers it. Call with the lock held; the
   /// lock is released on return. A terminal event unregisters every observer.
+  @inlinable
   func publishLocked(_ event: Event<Element>) {
     let targets = entries
     if event.isStopEvent {
@@ -90,6 +141,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
 
   /// Records `events` (the last one terminal) for every current observer and delivers them in
   /// order. Call with the lock held; the lock is released on return.
+  @inlinable
   func publishTerminalSequenceLocked(_ events: [Event<Element>]) {
     let targets = entries
     stopEvent = events.last
@@ -99,18 +151,21 @@ final class SubjectCore<Element>: @unchecked Sendable {
 
   /// Queues `events` for one observer only (used for replay on subscription). Call with the
   /// lock held; the lock is released on return.
+  @inlinable
   func sendLocked(_ events: [Event<Element>], to entry: SubjectEntry<Element>) {
     enqueueAndDrainLocked(.one(entry, events))
   }
 
   /// Stops the subject: later events are ignored. Call with the lock held.
+  @inlinable
   func disposeLocked() {
     isDisposed = true
     entries = []
     stopEvent = nil
   }
 
-  private func enqueueAndDrainLocked(_ work: Work) {
+  @inlinable
+  func enqueueAndDrainLocked(_ work: Work) {
     if delivering {
       pending.append(work)
       lock.unlock()
