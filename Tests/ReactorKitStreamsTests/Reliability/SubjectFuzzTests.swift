@@ -1,0 +1,177 @@
+import Foundation
+import ReactorKitStreams
+import ReactorKitTesting
+import XCTest
+
+/// Random subscribe / emit / dispose interleavings against a plain model of what each
+/// observer must receive.
+final class SubjectFuzzTests: ResourceTestCase {
+  func test_publishSubject_randomInterleavingsMatchModel() {
+    for seed in 1...UInt64(StressConfiguration.iterations(40)) {
+      runPublishInterleaving(seed: seed)
+    }
+  }
+
+  func test_behaviorSubject_randomInterleavingsMatchModel() {
+    for seed in 1...UInt64(StressConfiguration.iterations(40)) {
+      runBehaviorInterleaving(seed: seed)
+    }
+  }
+
+  func test_replaySubject_randomInterleavingsMatchModel() {
+    for seed in 1...UInt64(StressConfiguration.iterations(40)) {
+      runReplayInterleaving(seed: seed, bufferSize: Int(seed % 4))
+    }
+  }
+
+  func test_publishSubject_disposeFromInsideCallbackStopsDeliveryAtOnce() {
+    // given
+    let subject = PublishSubject<Int>()
+    var first: [Int] = []
+    var second: [Int] = []
+    var secondSubscription: Disposable?
+    let firstSubscription = subject.subscribe(onNext: { value in
+      first.append(value)
+      if value == 2 { secondSubscription?.dispose() }
+    })
+    secondSubscription = subject.subscribe(onNext: { second.append($0) })
+    // when
+    for value in 1...4 { subject.onNext(value) }
+    // then
+    XCTAssertEqual(first, [1, 2, 3, 4])
+    XCTAssertEqual(second, [1], "An observer disposed during delivery must not get that event.")
+    firstSubscription.dispose()
+  }
+
+  func test_subjects_concurrentSubscribeDisposeWhileEmitting_noLossNoLeak() {
+    // given
+    let subject = PublishSubject<Int>()
+    let received = LockedCounter()
+    let rounds = StressConfiguration.iterations(200)
+    // when: one thread emits while others subscribe and dispose
+    let group = DispatchGroup()
+    DispatchQueue.global().async(group: group) {
+      for value in 0..<(rounds * 10) { subject.onNext(value) }
+    }
+    for _ in 0..<3 {
+      DispatchQueue.global().async(group: group) {
+        for _ in 0..<rounds {
+          let subscription = subject.subscribe(onNext: { _ in _ = received.increment() })
+          sched_yield()
+          subscription.dispose()
+        }
+      }
+    }
+    XCTAssertEqual(group.wait(timeout: .now() + 30), .success, "Stress run deadlocked.")
+    // then: a permanent subscriber sees everything after it subscribed, in order
+    var permanent: [Int] = []
+    let subscription = subject.subscribe(onNext: { permanent.append($0) })
+    for value in 0..<100 { subject.onNext(value) }
+    XCTAssertEqual(permanent, Array(0..<100))
+    subscription.dispose()
+    XCTAssertFalse(subject.hasObservers)
+  }
+
+  // MARK: - Models
+
+  private enum Step {
+    case subscribe
+    case dispose(Int)
+    case next(Int)
+    case complete
+    case fail
+  }
+
+  private func randomSteps(seed: UInt64, count: Int) -> [Step] {
+    var generator = SeededRandomNumberGenerator(seed: seed)
+    var steps: [Step] = []
+    var subscribers = 0
+    for _ in 0..<count {
+      let roll = Int.random(in: 0..<100, using: &generator)
+      switch roll {
+      case 0..<25:
+        steps.append(.subscribe)
+        subscribers += 1
+      case 25..<40 where subscribers > 0:
+        steps.append(.dispose(Int.random(in: 0..<subscribers, using: &generator)))
+      case 40..<42:
+        steps.append(.complete)
+      case 42..<43:
+        steps.append(.fail)
+      default:
+        steps.append(.next(Int.random(in: 0..<1_000, using: &generator)))
+      }
+    }
+    return steps
+  }
+
+  /// Runs `steps` against `subject` and against a model where `replay(history, isNew)` gives
+  /// what a new subscriber receives first.
+  private func check<S: ObserverType & ObservableType>(
+    _ subject: S, seed: UInt64, replay: ([Event<Int>]) -> [Event<Int>]
+  ) where S.Element == Int {
+    let steps = randomSteps(seed: seed, count: 60)
+    var actual: [[Event<Int>]] = []
+    var expected: [[Event<Int>]] = []
+    var active: [Bool] = []
+    var subscriptions: [Disposable] = []
+    var history: [Event<Int>] = []
+    var terminated = false
+    for step in steps {
+      switch step {
+      case .subscribe:
+        let index = actual.count
+        actual.append([])
+        expected.append(replay(history))
+        active.append(!terminated)
+        subscriptions.append(subject.subscribe { actual[index].append($0) })
+      case .dispose(let index):
+        subscriptions[index].dispose()
+        active[index] = false
+      case .next(let value):
+        subject.on(.next(value))
+        if !terminated {
+          history.append(.next(value))
+          for index in active.indices where active[index] { expected[index].append(.next(value)) }
+        }
+      case .complete, .fail:
+        let event: Event<Int> = {
+          if case .complete = step { return .completed }
+          return .error(TestError(7))
+        }()
+        subject.on(event)
+        if !terminated {
+          terminated = true
+          history.append(event)
+          for index in active.indices where active[index] { expected[index].append(event) }
+          for index in active.indices { active[index] = false }
+        }
+      }
+    }
+    for subscription in subscriptions { subscription.dispose() }
+    XCTAssertEqual(actual, expected, "seed \(seed)")
+  }
+
+  private func runPublishInterleaving(seed: UInt64) {
+    check(PublishSubject<Int>(), seed: seed) { history in
+      history.last.map { $0.isStopEvent ? [$0] : [] } ?? []
+    }
+  }
+
+  private func runBehaviorInterleaving(seed: UInt64) {
+    check(BehaviorSubject<Int>(value: -1), seed: seed) { history in
+      if let last = history.last, last.isStopEvent { return [last] }
+      let lastValue = history.last?.element ?? -1
+      return [.next(lastValue)]
+    }
+  }
+
+  private func runReplayInterleaving(seed: UInt64, bufferSize: Int) {
+    check(ReplaySubject<Int>.create(bufferSize: bufferSize), seed: seed) { history in
+      let elements = history.filter { !$0.isStopEvent }
+      let replayed = Array(elements.suffix(bufferSize))
+      if let last = history.last, last.isStopEvent { return replayed + [last] }
+      return replayed
+    }
+  }
+}
