@@ -1,0 +1,72 @@
+extension ObservableType {
+  /// Emits an element only after `dueTime` has passed without another element.
+  ///
+  /// Each element restarts the wait; an element followed by another within `dueTime` is
+  /// dropped. On completion a waiting element is emitted at once, then the completion; an
+  /// error is forwarded at once and drops the waiting element.
+  ///
+  /// - Parameters:
+  ///   - dueTime: The quiet period an element must survive.
+  ///   - scheduler: Runs the timers and delivers timed elements.
+  /// - Returns: The debounced sequence.
+  public func debounce(_ dueTime: RxTimeInterval, scheduler: SchedulerType)
+    -> Observable<Element>
+  {
+    let source = asObservable()
+    return Observable { observer in
+      DebounceSubscription(observer, dueTime: dueTime, scheduler: scheduler).run(source)
+    }
+  }
+}
+
+/// Runs the ``DebounceStateMachine`` for one subscription: performs its actions outside the
+/// lock and owns the timer.
+private final class DebounceSubscription<Element>: @unchecked Sendable {
+  // Safety: the state machine lives in `serial` behind its lock; `timer` synchronises
+  // itself; `dueTime` and `scheduler` are immutable.
+  private let serial: SerialSink<DebounceStateMachine<Element>, Element>
+  private let timer = SerialDisposable()
+  private let dueTime: RxTimeInterval
+  private let scheduler: SchedulerType
+
+  init(_ observer: AnyObserver<Element>, dueTime: RxTimeInterval, scheduler: SchedulerType) {
+    let sink = Sink(observer)
+    sink.extra = timer
+    serial = SerialSink(sink, state: DebounceStateMachine())
+    self.dueTime = dueTime
+    self.scheduler = scheduler
+  }
+
+  func run(_ source: Observable<Element>) -> Disposable {
+    serial.sink.run(source) { self.on($0) }
+  }
+
+  private func on(_ event: Event<Element>) {
+    switch event {
+    case .next(let element):
+      let action = serial.transition { machine, _ in machine.next(element) }
+      if case .startTimer(let generation) = action {
+        timer.disposable = scheduler.scheduleRelative(generation, dueTime: dueTime) {
+          self.timerFired($0)
+          return Disposables.create()
+        }
+      }
+    case .error(let error):
+      serial.transition { machine, emit in
+        if machine.failed() { emit(.error(error)) }
+      }
+    case .completed:
+      serial.transition { machine, emit in
+        guard let waiting = machine.completed() else { return }
+        if let element = waiting { emit(.next(element)) }
+        emit(.completed)
+      }
+    }
+  }
+
+  private func timerFired(_ generation: UInt64) {
+    serial.transition { machine, emit in
+      if let element = machine.timerFired(generation: generation) { emit(.next(element)) }
+    }
+  }
+}

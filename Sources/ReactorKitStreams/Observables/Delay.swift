@@ -1,0 +1,151 @@
+import Foundation
+
+extension ObservableType {
+  /// Shifts every element and the completion forward in time by `dueTime`; errors are
+  /// forwarded at once.
+  ///
+  /// The source subscription is released as soon as the source terminates; elements already
+  /// received are still delivered, in order, at their shifted times. An error drops the
+  /// elements still waiting.
+  ///
+  /// - Parameters:
+  ///   - dueTime: How long each event is held back.
+  ///   - scheduler: Provides the time, runs the timers and delivers the delayed events.
+  /// - Returns: The delayed sequence.
+  public func delay(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
+    let source = asObservable()
+    return Observable { observer in
+      DelaySubscription(observer, dueTime: dueTime, scheduler: scheduler).run(source)
+    }
+  }
+
+  /// Subscribes to the source only after `dueTime`; disposing before then cancels the
+  /// subscription.
+  ///
+  /// - Parameters:
+  ///   - dueTime: How long to wait before subscribing.
+  ///   - scheduler: Runs the timer; the source is subscribed from it.
+  /// - Returns: The sequence with a delayed subscription.
+  public func delaySubscription(_ dueTime: RxTimeInterval, scheduler: SchedulerType)
+    -> Observable<Element>
+  {
+    let source = asObservable()
+    return Observable { observer in
+      let sink = Sink(observer)
+      sink.upstream.setDisposable(
+        scheduler.scheduleRelative((), dueTime: dueTime) { _ in
+          source.subscribe(AnyObserver { sink.forward($0) })
+        })
+      return sink
+    }
+  }
+}
+
+/// The state of one `delay` subscription: the events waiting for their time, and whether a
+/// timer is running for the oldest of them.
+struct DelayStateMachine<Element> {
+  /// What to do after an element or the completion arrived.
+  enum EnqueueAction {
+    /// Start a timer for the oldest waiting event.
+    case startTimer
+    case none
+  }
+
+  /// What to do after the timer fired.
+  enum TimerAction {
+    /// Start a timer for the next waiting event, `delay` seconds from now.
+    case startTimer(delay: Double)
+    case none
+  }
+
+  private var waiting: [(due: Date, event: Event<Element>)] = []
+  private var waitingHead = 0
+  private var timerRunning = false
+  private var sourceEnded = false
+  private var failed = false
+
+  mutating func enqueue(_ event: Event<Element>, due: Date) -> EnqueueAction {
+    guard !sourceEnded else { return .none }
+    if event.isStopEvent { sourceEnded = true }
+    waiting.append((due, event))
+    guard !timerRunning else { return .none }
+    timerRunning = true
+    return .startTimer
+  }
+
+  /// The timer fired at `now`: emits every event that is due (at least the oldest one, whose
+  /// timer this was).
+  mutating func timerFired(now: Date, emit: (Event<Element>) -> Void) -> TimerAction {
+    guard !failed else { return .none }
+    var first = true
+    while waitingHead < waiting.count, first || waiting[waitingHead].due <= now {
+      first = false
+      emit(waiting[waitingHead].event)
+      waitingHead += 1
+    }
+    if waitingHead == waiting.count {
+      waiting.removeAll(keepingCapacity: waiting.count <= 16)
+      waitingHead = 0
+      timerRunning = false
+      return .none
+    }
+    return .startTimer(delay: waiting[waitingHead].due.timeIntervalSince(now))
+  }
+
+  /// The source failed; returns whether the error is to be forwarded.
+  mutating func fail() -> Bool {
+    guard !sourceEnded else { return false }
+    sourceEnded = true
+    failed = true
+    waiting = []
+    waitingHead = 0
+    return true
+  }
+}
+
+private final class DelaySubscription<Element>: @unchecked Sendable {
+  // Safety: the state machine lives in `serial` behind its lock; `timer` synchronises
+  // itself; the other properties are immutable.
+  private let serial: SerialSink<DelayStateMachine<Element>, Element>
+  private let timer = SerialDisposable()
+  private let dueTime: RxTimeInterval
+  private let scheduler: SchedulerType
+
+  init(_ observer: AnyObserver<Element>, dueTime: RxTimeInterval, scheduler: SchedulerType) {
+    let sink = Sink(observer)
+    sink.extra = timer
+    serial = SerialSink(sink, state: DelayStateMachine())
+    self.dueTime = dueTime
+    self.scheduler = scheduler
+  }
+
+  func run(_ source: Observable<Element>) -> Disposable {
+    serial.sink.run(source) { self.on($0) }
+  }
+
+  private func on(_ event: Event<Element>) {
+    switch event {
+    case .next, .completed:
+      let due = scheduler.now.adding(dueTime)
+      let action = serial.transition { machine, _ in machine.enqueue(event, due: due) }
+      if event.isStopEvent { serial.sink.upstream.dispose() }
+      if case .startTimer = action { startTimer(after: dueTime) }
+    case .error:
+      serial.transition { machine, emit in
+        if machine.fail() { emit(event) }
+      }
+    }
+  }
+
+  /// Starts the chain of timers that drains the waiting events. Only the source thread
+  /// starts a chain (when none runs); each timer schedules the next one itself.
+  private func startTimer(after delay: RxTimeInterval) {
+    timer.disposable = scheduler.scheduleRecursive((), dueTime: delay) { _, recurse in
+      let now = self.scheduler.now
+      let action = self.serial.transition { machine, emit in
+        machine.timerFired(now: now, emit: emit)
+      }
+      if case .startTimer(let delay) = action { recurse((), .rxSeconds(delay)) }
+    }
+  }
+}

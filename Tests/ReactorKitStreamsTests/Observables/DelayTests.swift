@@ -1,0 +1,128 @@
+import ReactorKitStreams
+import ReactorKitTesting
+import XCTest
+
+final class DelayTests: ResourceTestCase {
+  private func makeSource(_ scheduler: TestScheduler, end: Recorded<Event<Int>>)
+    -> TestableObservable<Int>
+  {
+    scheduler.createHotObservable([.next(150, 1), .next(250, 2), .next(350, 3), .next(450, 4), end])
+  }
+
+  func test_delay_shiftsElementsAndCompletion() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let source = makeSource(scheduler, end: .completed(550))
+    // when
+    let observer = scheduler.start { source.delay(.seconds(100), scheduler: scheduler) }
+    // then
+    XCTAssertEqual(
+      observer.events, [.next(350, 2), .next(450, 3), .next(550, 4), .completed(650)])
+    XCTAssertEqual(source.subscriptions, [Subscription(200, 550)])
+  }
+
+  func test_delay_longerThanGapsKeepsOrderAndSpacing() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let source = makeSource(scheduler, end: .completed(550))
+    // when
+    let observer = scheduler.start { source.delay(.seconds(150), scheduler: scheduler) }
+    // then
+    XCTAssertEqual(
+      observer.events, [.next(400, 2), .next(500, 3), .next(600, 4), .completed(700)])
+  }
+
+  func test_delay_errorIsNotDelayedAndDropsWaitingElements() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let source = makeSource(scheduler, end: .error(550, TestError(1)))
+    // when
+    let observer = scheduler.start { source.delay(.seconds(150), scheduler: scheduler) }
+    // then
+    XCTAssertEqual(
+      observer.events, [.next(400, 2), .next(500, 3), .error(550, TestError(1))])
+    XCTAssertEqual(source.subscriptions, [Subscription(200, 550)])
+  }
+
+  func test_delay_eventsAtTheSameTimeAreDeliveredTogether() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let source = scheduler.createColdObservable([
+      .next(10, 1), .next(10, 2), .next(20, 3), .completed(20),
+    ])
+    // when
+    let observer = scheduler.start { source.delay(.seconds(5), scheduler: scheduler) }
+    // then
+    XCTAssertEqual(
+      observer.events, [.next(215, 1), .next(215, 2), .next(225, 3), .completed(225)])
+  }
+
+  func test_delay_disposalDropsWaitingElements() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let source = makeSource(scheduler, end: .completed(550))
+    // when
+    let observer = scheduler.start(disposed: 420) {
+      source.delay(.seconds(100), scheduler: scheduler)
+    }
+    // then
+    XCTAssertEqual(observer.events, [.next(350, 2)])
+    XCTAssertEqual(source.subscriptions, [Subscription(200, 420)])
+  }
+
+  func test_delay_synchronousSourceReleasesEverything() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    var events: [Event<Int>] = []
+    // when
+    _ = Observable.just(1).delay(.seconds(100), scheduler: scheduler).subscribe {
+      events.append($0)
+    }
+    scheduler.start()
+    // then
+    XCTAssertEqual(events, [.next(1), .completed])
+  }
+
+  func test_delay_onConcurrentSchedulerKeepsOrder() {
+    // given
+    let scheduler = ConcurrentDispatchQueueScheduler(qos: .default)
+    let subject = PublishSubject<Int>()
+    let done = expectation(description: "completed")
+    let values = LockedValues<Int>()
+    let subscription = subject.delay(.milliseconds(2), scheduler: scheduler)
+      .subscribe(onNext: { values.append($0) }, onCompleted: { done.fulfill() })
+    // when
+    for value in 0..<200 { subject.onNext(value) }
+    subject.onCompleted()
+    wait(for: [done], timeout: 5)
+    subscription.dispose()
+    // then
+    XCTAssertEqual(values.all, Array(0..<200))
+  }
+
+  func test_delaySubscription_subscribesAfterDueTime() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let source = scheduler.createColdObservable([.next(50, 42), .completed(60)])
+    // when
+    let observer = scheduler.start {
+      source.delaySubscription(.seconds(30), scheduler: scheduler)
+    }
+    // then
+    XCTAssertEqual(observer.events, [.next(280, 42), .completed(290)])
+    XCTAssertEqual(source.subscriptions, [Subscription(230, 290)])
+  }
+
+  func test_delaySubscription_disposedBeforeDueTimeNeverSubscribes() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let source = scheduler.createColdObservable([.next(50, 42)])
+    // when
+    let observer = scheduler.start(disposed: 220) {
+      source.delaySubscription(.seconds(30), scheduler: scheduler)
+    }
+    // then
+    XCTAssertEqual(observer.events, [])
+    XCTAssertEqual(source.subscriptions, [])
+  }
+}
