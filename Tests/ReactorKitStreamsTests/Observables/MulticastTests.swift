@@ -1,0 +1,120 @@
+import ReactorKitStreams
+import ReactorKitTesting
+import XCTest
+
+final class MulticastTests: ResourceTestCase {
+  func test_publish_deliversOnlyWhileConnected() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let source = scheduler.createHotObservable([
+      .next(210, 1), .next(260, 2), .next(310, 3), .next(360, 4), .completed(500),
+    ])
+    let published = source.publish()
+    let observer = scheduler.createObserver(Int.self)
+    var connection: Disposable?
+    var subscription: Disposable?
+    // when
+    scheduler.scheduleAt(200) { subscription = published.subscribe(observer) }
+    scheduler.scheduleAt(250) { connection = published.connect() }
+    scheduler.scheduleAt(330) { connection?.dispose() }
+    scheduler.scheduleAt(600) { subscription?.dispose() }
+    scheduler.start()
+    // then
+    XCTAssertEqual(observer.events, [.next(260, 2), .next(310, 3)])
+    XCTAssertEqual(source.subscriptions, [Subscription(250, 330)])
+  }
+
+  func test_connect_whileConnectedReturnsTheSameConnection() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let source = scheduler.createHotObservable([.next(210, 1)])
+    let published = source.publish()
+    // when
+    let first = published.connect()
+    let second = published.connect()
+    second.dispose()
+    let third = published.connect()
+    // then
+    XCTAssertTrue((first as AnyObject) === (second as AnyObject))
+    XCTAssertFalse((first as AnyObject) === (third as AnyObject))
+    XCTAssertEqual(source.subscriptions, [Subscription(0, 0), Subscription(0)])
+    third.dispose()
+  }
+
+  func test_replay_replaysBufferToLateObserversAndAfterCompletion() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let source = scheduler.createHotObservable([
+      .next(210, 1), .next(220, 2), .next(230, 3), .completed(240),
+    ])
+    let replayed = source.replay(2)
+    let early = scheduler.createObserver(Int.self)
+    let late = scheduler.createObserver(Int.self)
+    var bag = DisposeBag()
+    // when
+    scheduler.scheduleAt(200) {
+      replayed.subscribe(early).disposed(by: bag)
+      replayed.connect().disposed(by: bag)
+    }
+    scheduler.scheduleAt(300) { replayed.subscribe(late).disposed(by: bag) }
+    scheduler.start()
+    bag = DisposeBag()
+    // then
+    XCTAssertEqual(early.events, [.next(210, 1), .next(220, 2), .next(230, 3), .completed(240)])
+    XCTAssertEqual(late.events, [.next(300, 2), .next(300, 3), .completed(300)])
+    XCTAssertEqual(source.subscriptions, [Subscription(200, 240)])
+  }
+
+  func test_replayAll_replaysEveryElement() {
+    // given
+    let subject = PublishSubject<Int>()
+    let replayed = subject.replayAll()
+    let connection = replayed.connect()
+    // when
+    for value in 1...5 { subject.onNext(value) }
+    var received: [Int] = []
+    let subscription = replayed.subscribe(onNext: { received.append($0) })
+    // then
+    XCTAssertEqual(received, [1, 2, 3, 4, 5])
+    subscription.dispose()
+    connection.dispose()
+  }
+
+  func test_multicastMakeSubject_newSubjectAfterTermination() {
+    // given
+    var subscriptions = 0
+    let source = Observable<Int>.deferred {
+      subscriptions += 1
+      return .just(subscriptions)
+    }
+    let connectable = source.multicast(makeSubject: { ReplaySubject<Int>.create(bufferSize: 1) })
+    var first: [Event<Int>] = []
+    var second: [Event<Int>] = []
+    // when
+    _ = connectable.subscribe { first.append($0) }
+    _ = connectable.connect()
+    _ = connectable.subscribe { second.append($0) }
+    _ = connectable.connect()
+    // then
+    XCTAssertEqual(first, [.next(1), .completed])
+    XCTAssertEqual(second, [.next(2), .completed])
+  }
+
+  func test_multicastSubject_keepsTerminatedSubject() {
+    // given
+    var subscriptions = 0
+    let source = Observable<Int>.deferred {
+      subscriptions += 1
+      return .just(subscriptions)
+    }
+    let connectable = source.multicast(ReplaySubject<Int>.create(bufferSize: 1))
+    var second: [Event<Int>] = []
+    // when
+    _ = connectable.connect()
+    _ = connectable.subscribe { second.append($0) }
+    _ = connectable.connect()
+    // then
+    XCTAssertEqual(second, [.next(1), .completed])
+    XCTAssertEqual(subscriptions, 2)
+  }
+}

@@ -1,0 +1,178 @@
+import Dispatch
+import ReactorKitStreams
+import ReactorKitTesting
+import XCTest
+
+final class ObserveOnTests: ResourceTestCase {
+  func test_observeOn_deliversOnTheSchedulerAfterProcessingDelay() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let source = scheduler.createHotObservable([
+      .next(150, 1), .next(210, 2), .next(240, 3), .completed(300),
+    ])
+    // when
+    let observer = scheduler.start { source.observe(on: scheduler) }
+    // then
+    XCTAssertEqual(observer.events, [.next(211, 2), .next(241, 3), .completed(301)])
+    XCTAssertEqual(source.subscriptions, [Subscription(200, 301)])
+  }
+
+  func test_observeOn_errorIsDeliveredAfterPendingElements() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let source = scheduler.createHotObservable([.next(210, 2), .error(210, TestError(1))])
+    // when
+    let observer = scheduler.start { source.observe(on: scheduler) }
+    // then
+    XCTAssertEqual(observer.events, [.next(211, 2), .error(211, TestError(1))])
+  }
+
+  func test_observeOn_disposalDropsPendingEvents() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let source = scheduler.createHotObservable([.next(210, 1), .next(299, 2), .next(300, 3)])
+    // when
+    let observer = scheduler.start(disposed: 300) { source.observe(on: scheduler) }
+    // then
+    XCTAssertEqual(observer.events, [.next(211, 1)])
+  }
+
+  func test_observeOn_hopsToSerialQueueAndBackKeepingOrder() {
+    // given
+    let background = SerialDispatchQueueScheduler(internalSerialQueueName: "test.observeOn.bg")
+    let other = SerialDispatchQueueScheduler(internalSerialQueueName: "test.observeOn.other")
+    let subject = PublishSubject<Int>()
+    let done = expectation(description: "completed")
+    let values = LockedValues<Int>()
+    let overlaps = LockedCounter()
+    let active = LockedCounter()
+    let subscription =
+      subject
+      .observe(on: background)
+      .map { $0 * 2 }
+      .observe(on: other)
+      .subscribe(
+        onNext: { value in
+          if active.increment() != 1 { _ = overlaps.increment() }
+          values.append(value)
+          active.decrement()
+        },
+        onCompleted: { done.fulfill() })
+    // when
+    DispatchQueue.concurrentPerform(iterations: 4) { worker in
+      for index in 0..<250 { subject.onNext(worker * 1_000 + index) }
+    }
+    subject.onCompleted()
+    wait(for: [done], timeout: 5)
+    subscription.dispose()
+    // then
+    let all = values.all
+    XCTAssertEqual(all.count, 1_000)
+    XCTAssertEqual(overlaps.increment(), 1, "Deliveries overlapped")
+    for worker in 0..<4 {
+      let mine = all.filter { $0 / 2_000 == worker }
+      XCTAssertEqual(mine, mine.sorted(), "Order of worker \(worker) changed")
+    }
+  }
+
+  func test_observeOn_concurrentSchedulerStillDeliversSerially() {
+    // given
+    let scheduler = ConcurrentDispatchQueueScheduler(qos: .default)
+    let subject = PublishSubject<Int>()
+    let done = expectation(description: "completed")
+    let active = LockedCounter()
+    let overlaps = LockedCounter()
+    let values = LockedValues<Int>()
+    let subscription = subject.observe(on: scheduler).subscribe(
+      onNext: { value in
+        if active.increment() != 1 { _ = overlaps.increment() }
+        values.append(value)
+        active.decrement()
+      },
+      onCompleted: { done.fulfill() })
+    // when
+    for value in 0..<2_000 { subject.onNext(value) }
+    subject.onCompleted()
+    wait(for: [done], timeout: 5)
+    subscription.dispose()
+    // then
+    XCTAssertEqual(values.all, Array(0..<2_000))
+    XCTAssertEqual(overlaps.increment(), 1, "Deliveries overlapped")
+  }
+
+  func test_observeOn_mainSchedulerDeliversOnTheMainQueue() {
+    // given
+    let done = expectation(description: "completed")
+    let onMain = LockedValues<Bool>()
+    let subscription = Observable.of(1, 2, 3)
+      .subscribe(on: ConcurrentDispatchQueueScheduler(qos: .default))
+      .observe(on: MainScheduler.instance)
+      .subscribe(
+        onNext: { _ in onMain.append(MainScheduler.isMainThread) },
+        onCompleted: { done.fulfill() })
+    // when
+    wait(for: [done], timeout: 5)
+    subscription.dispose()
+    // then
+    XCTAssertEqual(onMain.all, [true, true, true])
+  }
+
+  func test_observeOn_mainSchedulerInstanceIsSynchronousOnTheMainThread() {
+    // given
+    var received: [Int] = []
+    // when
+    let subscription = Observable.of(1, 2).observe(on: MainScheduler.instance)
+      .subscribe(onNext: { received.append($0) })
+    // then
+    XCTAssertEqual(received, [1, 2])
+    subscription.dispose()
+  }
+
+  func test_observeOn_asyncInstanceWaitsForTheMainQueue() {
+    // given
+    let done = expectation(description: "delivered")
+    var received: [Int] = []
+    // when
+    let subscription = Observable.of(1, 2).observe(on: MainScheduler.asyncInstance)
+      .subscribe(onNext: { received.append($0) }, onCompleted: { done.fulfill() })
+    let receivedBeforeWaiting = received
+    wait(for: [done], timeout: 5)
+    subscription.dispose()
+    // then
+    XCTAssertEqual(receivedBeforeWaiting, [])
+    XCTAssertEqual(received, [1, 2])
+  }
+
+  func test_subscribeOn_subscribesAndDisposesOnTheScheduler() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let source = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .next(400, 3)])
+    // when
+    let observer = scheduler.start(disposed: 300) { source.subscribe(on: scheduler) }
+    // then
+    XCTAssertEqual(observer.events, [.next(210, 1), .next(220, 2)])
+    XCTAssertEqual(source.subscriptions, [Subscription(201, 301)])
+  }
+
+  func test_subscribeOn_runsSubscriptionOnTheQueue() {
+    // given
+    let queue = DispatchQueue(label: "test.subscribeOn")
+    let key = DispatchSpecificKey<Int>()
+    queue.setSpecific(key: key, value: 7)
+    let scheduler = SerialDispatchQueueScheduler(queue: queue, internalSerialQueueName: "inner")
+    let subscribedOn = LockedValues<Int?>()
+    let done = expectation(description: "completed")
+    // when
+    let subscription = Observable<Int>.create { observer in
+      subscribedOn.append(DispatchQueue.getSpecific(key: key))
+      observer.onCompleted()
+      return Disposables.create()
+    }
+    .subscribe(on: scheduler)
+    .subscribe(onCompleted: { done.fulfill() })
+    wait(for: [done], timeout: 5)
+    subscription.dispose()
+    // then
+    XCTAssertEqual(subscribedOn.all, [7])
+  }
+}
