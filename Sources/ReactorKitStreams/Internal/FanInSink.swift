@@ -1,0 +1,167 @@
+/// The downstream end of an operator whose sources may emit concurrently (merge, flatMap,
+/// combineLatest, zip, withLatestFrom, take(until:), …).
+///
+/// A source handler takes ``lock``, updates the operator's state (kept in a subclass and
+/// guarded by the same lock), then calls ``onLocked(_:)``, which releases the lock. Events
+/// therefore enter the queue in the order of the state changes that produced them.
+///
+/// Delivery is serial and happens outside the lock: the first caller becomes the deliverer
+/// and drains a FIFO queue that concurrent and reentrant callers append to (a queue plus a
+/// busy flag, never recursion, never a blocked thread). A `.next` item becomes the output
+/// element through `transform` at delivery time, so user code such as a result selector
+/// runs serially, in event order, and never under the lock; a throwing `transform` ends the
+/// sequence with its error.
+///
+/// The first terminal event wins: it releases the sources at once (``releaseSources()``)
+/// and is delivered after the items queued before it. ``dispose()`` drops queued items and
+/// releases the sources.
+///
+/// ``SerialSink`` serves operators with one state machine and one source (the time
+/// operators); this class serves operators with several concurrent sources, whose result
+/// selectors must run in event order, and whose subclasses keep their own state under
+/// ``lock``.
+@usableFromInline
+class FanInSink<Item, Element>: Cancelable, @unchecked Sendable {
+  // Safety: every `var` is guarded by `lock`; `observer` and `transform` are immutable and
+  // only called by the single deliverer that `delivering` elects.
+  @usableFromInline let lock = Lock()
+  @usableFromInline let observer: AnyObserver<Element>
+  @usableFromInline let transform: (Item) throws -> Element
+  @usableFromInline var pending = Queue<Event<Item>>()
+  @usableFromInline var delivering = false
+  @usableFromInline var stopped = false
+  @usableFromInline var disposed = false
+  @usableFromInline var released = false
+
+  @inlinable
+  init(_ observer: AnyObserver<Element>, transform: @escaping (Item) throws -> Element) {
+    self.observer = observer
+    self.transform = transform
+    Resources.incrementTotal()
+  }
+
+  deinit {
+    Resources.decrementTotal()
+  }
+
+  /// Whether a terminal event was accepted or the sink was disposed. Call with the lock held.
+  @inlinable
+  final var isStoppedLocked: Bool { stopped || disposed }
+
+  /// Whether ``dispose()`` was called.
+  @inlinable
+  final var isDisposed: Bool { lock.withLock { disposed } }
+
+  /// Releases the operator's sources. Called once, outside the lock, on the first terminal
+  /// event or on disposal. Subclasses override it; the default does nothing.
+  @usableFromInline
+  func releaseSources() {}
+
+  /// Queues `event` and delivers it, unless the sink is stopped. Call with the lock held; the
+  /// lock is released on return.
+  @inlinable
+  final func onLocked(_ event: Event<Item>) {
+    if stopped || disposed {
+      lock.unlock()
+      return
+    }
+    let isTerminal = event.isStopEvent
+    if isTerminal { stopped = true }
+    if delivering {
+      pending.append(event)
+      lock.unlock()
+      if isTerminal { release() }
+      return
+    }
+    delivering = true
+    lock.unlock()
+    if isTerminal { release() }
+    deliverAndDrain(event)
+  }
+
+  /// Takes the lock and calls ``onLocked(_:)``.
+  @inlinable
+  final func on(_ event: Event<Item>) {
+    lock.lock()
+    onLocked(event)
+  }
+
+  /// Delivers `first`, then everything queued meanwhile. Runs only on the elected deliverer.
+  @inlinable
+  final func deliverAndDrain(_ first: Event<Item>) {
+    var event = first
+    while true {
+      switch event {
+      case .next(let item):
+        let element: Element
+        do {
+          element = try transform(item)
+        } catch {
+          fail(error)
+          return
+        }
+        observer.on(.next(element))
+      case .error(let error):
+        observer.on(.error(error))
+        return
+      case .completed:
+        observer.on(.completed)
+        return
+      }
+      lock.lock()
+      if disposed {
+        lock.unlock()
+        return
+      }
+      guard let next = pending.popFirst() else {
+        delivering = false
+        lock.unlock()
+        return
+      }
+      lock.unlock()
+      event = next
+    }
+  }
+
+  /// Ends the sequence with an error thrown by `transform`, ahead of anything still queued.
+  @usableFromInline
+  final func fail(_ error: Swift.Error) {
+    lock.lock()
+    if disposed {
+      lock.unlock()
+      return
+    }
+    stopped = true
+    pending.removeAll()
+    lock.unlock()
+    release()
+    observer.on(.error(error))
+  }
+
+  /// Calls ``releaseSources()`` the first time only.
+  @usableFromInline
+  final func release() {
+    lock.lock()
+    if released {
+      lock.unlock()
+      return
+    }
+    released = true
+    lock.unlock()
+    releaseSources()
+  }
+
+  /// Stops delivery, drops queued events and releases the sources.
+  @usableFromInline
+  final func dispose() {
+    lock.lock()
+    if disposed {
+      lock.unlock()
+      return
+    }
+    disposed = true
+    pending.removeAll()
+    lock.unlock()
+    release()
+  }
+}

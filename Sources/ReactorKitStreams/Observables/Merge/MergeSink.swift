@@ -1,0 +1,124 @@
+/// The per-subscription storage of the merge family: it runs the selector, subscribes inner
+/// sequences and performs what ``MergeStateMachine`` decides, outside the lock. Events of
+/// concurrent inners reach the observer serially through ``FanInSink``.
+@usableFromInline
+final class MergeSink<SourceElement, Inner: ObservableConvertibleType>:
+  FanInSink<Inner.Element, Inner.Element>, @unchecked Sendable
+{
+  // Safety: `state` is guarded by `lock` (inherited); `selector` is immutable and called only
+  // from the outer sequence's serial events; `outer` synchronises itself.
+  @usableFromInline typealias Element = Inner.Element
+
+  @usableFromInline let selector: (SourceElement) throws -> Inner
+  @usableFromInline let outer = SingleAssignmentDisposable()
+  @usableFromInline var state: MergeStateMachine<Inner>
+
+  @inlinable
+  init(
+    _ observer: AnyObserver<Element>, strategy: MergeStateMachine<Inner>.Strategy,
+    selector: @escaping (SourceElement) throws -> Inner
+  ) {
+    self.selector = selector
+    self.state = MergeStateMachine(strategy: strategy)
+    super.init(observer, transform: { $0 })
+  }
+
+  /// Subscribes to the outer sequence and returns the subscription's disposable.
+  @inlinable
+  func run<Source: ObservableType>(_ source: Source) -> Disposable
+  where Source.Element == SourceElement {
+    outer.setDisposable(source.subscribe(AnyObserver { self.outerOn($0) }))
+    return self
+  }
+
+  /// Feeds `sources` as the outer sequence, synchronously, then completes it.
+  @inlinable
+  func run<Sources: Sequence>(elements sources: Sources) -> Disposable
+  where Sources.Element == SourceElement {
+    for source in sources {
+      outerOn(.next(source))
+    }
+    outerOn(.completed)
+    return self
+  }
+
+  @inlinable
+  func outerOn(_ event: Event<SourceElement>) {
+    switch event {
+    case .next(let element):
+      lock.lock()
+      if isStoppedLocked || !state.outerElementArrived() {
+        lock.unlock()
+        return
+      }
+      lock.unlock()
+      let inner: Inner
+      do {
+        inner = try selector(element)
+      } catch {
+        on(.error(error))
+        return
+      }
+      lock.lock()
+      let step = state.innerArrived(inner)
+      lock.unlock()
+      perform(step)
+    case .error(let error):
+      on(.error(error))
+    case .completed:
+      lock.lock()
+      if state.outerDidComplete() {
+        onLocked(.completed)
+      } else {
+        lock.unlock()
+      }
+      outer.dispose()
+    }
+  }
+
+  @inlinable
+  func innerOn(_ event: Event<Element>, id: UInt64) {
+    lock.lock()
+    switch event {
+    case .next, .error:
+      if state.isCurrent(id) {
+        onLocked(event)
+      } else {
+        lock.unlock()
+      }
+    case .completed:
+      let step = state.innerCompleted(id: id)
+      if step.complete {
+        onLocked(.completed)
+      } else {
+        lock.unlock()
+      }
+      perform(step)
+    }
+  }
+
+  /// Disposes what `step` releases and subscribes inners until none is left to start.
+  @inlinable
+  func perform(_ step: MergeStateMachine<Inner>.Step) {
+    step.dispose?.dispose()
+    var next = step.subscribe
+    while let (id, inner) = next {
+      let disposable = inner.asObservable().subscribe(
+        AnyObserver { event in self.innerOn(event, id: id) })
+      lock.lock()
+      let after = state.subscribeReturned(id: id, disposable: disposable)
+      lock.unlock()
+      after.dispose?.dispose()
+      next = after.subscribe
+    }
+  }
+
+  @usableFromInline
+  override func releaseSources() {
+    outer.dispose()
+    lock.lock()
+    let inners = state.terminate()
+    lock.unlock()
+    for inner in inners { inner.dispose() }
+  }
+}
