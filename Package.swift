@@ -36,5 +36,11 @@ let package = Package(
       name: "ReactorKitTests",
       dependencies: ["ReactorKit", "ReactorKitTesting"],
       swiftSettings: swiftSettings),
+    // Examples: a shared terminal layer, each app's logic in a library, thin executables.
+    .target(name: "ExampleSupport", path: "Examples/ExampleSupport", swiftSettings: swiftSettings),
+    .testTarget(
+      name: "ExamplesTests",
+      dependencies: ["ExampleSupport", "ReactorKitTesting"],
+      swiftSettings: swiftSettings),
   ]
 )
