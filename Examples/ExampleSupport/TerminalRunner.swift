@@ -157,7 +157,7 @@ public final class TerminalRunner: @unchecked Sendable {
   }
 
   private func printScreen() {
-    let lines = screen.render(style: .plain, size: .unbounded)
+    let lines = screen.render(.script)
     Terminal.write(lines.joined(separator: "\n") + "\n")
   }
 
@@ -185,7 +185,7 @@ public final class TerminalRunner: @unchecked Sendable {
 
   private func redraw() {
     let size = Terminal.size()
-    Terminal.draw(screen.render(style: .ansi, size: size), size: size)
+    Terminal.draw(screen.render(.terminal(size)), size: size)
   }
 
   private func installSignalHandlers() {

@@ -11,8 +11,8 @@ public protocol TerminalScreen: AnyObject {
   /// before printing the screen.
   var isIdle: Bool { get }
 
-  /// The lines to draw, styled with `style` and fitted to `size`.
-  func render(style: TextStyle, size: TerminalSize) -> [String]
+  /// The lines to draw for `context`.
+  func render(_ context: RenderContext) -> [String]
 
   /// Runs one scripted command.
   func perform(_ command: ScriptCommand) -> ScreenOutcome
@@ -25,4 +25,29 @@ public protocol TerminalScreen: AnyObject {
 public enum ScreenOutcome: Equatable, Sendable {
   case `continue`
   case quit
+}
+
+/// How and where a screen is drawn.
+public struct RenderContext: Sendable {
+  /// Colours on a terminal, plain text in scripted mode.
+  public var style: TextStyle
+  /// The space available; lines longer than `size.columns` are cut by the runner.
+  public var size: TerminalSize
+  /// Whether a person is at the keyboard (show key hints) or a script is running.
+  public var isInteractive: Bool
+
+  public init(style: TextStyle, size: TerminalSize, isInteractive: Bool) {
+    self.style = style
+    self.size = size
+    self.isInteractive = isInteractive
+  }
+
+  /// Scripted mode: plain text, 100 columns, no height limit.
+  public static let script = RenderContext(
+    style: .plain, size: .unbounded, isInteractive: false)
+
+  /// Interactive mode on a terminal of `size`.
+  public static func terminal(_ size: TerminalSize) -> RenderContext {
+    RenderContext(style: .ansi, size: size, isInteractive: true)
+  }
 }
