@@ -25,16 +25,21 @@ struct DispatchQueueScheduling: Sendable {
     if case .never = dueTime { return Disposables.create() }
     let cancel = SingleAssignmentDisposable()
     let timer = DispatchSource.makeTimerSource(queue: queue)
+    // The handler holds the timer until it fires or is disposed, so dropping the returned
+    // disposable does not stop it; firing cancels the timer, which releases the handler
+    // and with it the action.
+    let owner = TimerOwner(timer)
     let work = UncheckedSendable((state, action))
     timer.schedule(deadline: .now() + dueTime, leeway: leeway)
     timer.setEventHandler {
+      owner.cancel()
       if cancel.isDisposed { return }
       cancel.setDisposable(work.value.1(work.value.0))
     }
     timer.resume()
     return Disposables.create {
       cancel.dispose()
-      timer.cancel()
+      owner.cancel()
     }
   }
 
@@ -43,20 +48,43 @@ struct DispatchQueueScheduling: Sendable {
     action: @escaping (StateType) -> StateType
   ) -> Disposable {
     let timer = DispatchSource.makeTimerSource(queue: queue)
-    let cancel = BooleanDisposable()
+    // The handler holds the timer until the returned disposable is disposed.
+    let owner = TimerOwner(timer)
     let box = UncheckedSendable(LockedBox((state, action)))
     timer.schedule(deadline: .now() + startAfter, repeating: period, leeway: leeway)
     timer.setEventHandler {
-      if cancel.isDisposed { return }
+      guard owner.isActive else { return }
       let current = box.value.withLock { $0 }
       let next = current.1(current.0)
       box.value.withLock { $0.0 = next }
     }
     timer.resume()
-    return Disposables.create {
-      cancel.dispose()
-      timer.cancel()
+    return Disposables.create { owner.cancel() }
+  }
+}
+
+/// Keeps a dispatch timer alive until ``cancel()``: the timer's handler captures its owner,
+/// which holds the timer, so the pair lives until cancelled.
+private final class TimerOwner: @unchecked Sendable {
+  // Safety: `timer` is guarded by `lock`.
+  private let lock = Lock()
+  private var timer: DispatchSourceTimer?
+
+  init(_ timer: DispatchSourceTimer) {
+    self.timer = timer
+  }
+
+  /// Whether the timer has not been cancelled yet.
+  var isActive: Bool { lock.withLock { timer != nil } }
+
+  /// Cancels the timer (once) and lets it go; the system then releases its handler.
+  func cancel() {
+    let timer = lock.withLock {
+      let timer = self.timer
+      self.timer = nil
+      return timer
     }
+    timer?.cancel()
   }
 }
 
