@@ -40,7 +40,7 @@ public class Observable<Element>: ObservableType, @unchecked Sendable {
 
   /// Creates an observable whose subscriptions run `subscribe`.
   @inlinable
-  init(_ subscribe: @escaping (AnyObserver<Element>) -> Disposable) {
+  package init(_ subscribe: @escaping (AnyObserver<Element>) -> Disposable) {
     handler = subscribe
     Resources.incrementTotal()
   }

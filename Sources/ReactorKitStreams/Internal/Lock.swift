@@ -11,12 +11,12 @@
 /// Used instead of `Synchronization.Mutex` because the latter produces false
 /// thread-sanitizer reports on Linux. Never call user code while holding it.
 @usableFromInline
-final class Lock: @unchecked Sendable {
+package final class Lock: @unchecked Sendable {
   // Safety: the mutex itself is the synchronisation primitive; its storage is never moved.
-  @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  @usableFromInline package let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
   @inlinable
-  init() {
+  package init() {
     mutex = .allocate(capacity: 1)
     mutex.initialize(to: pthread_mutex_t())
     let result = pthread_mutex_init(mutex, nil)
@@ -30,14 +30,14 @@ final class Lock: @unchecked Sendable {
   }
 
   @inlinable
-  func lock() { pthread_mutex_lock(mutex) }
+  package func lock() { pthread_mutex_lock(mutex) }
 
   @inlinable
-  func unlock() { pthread_mutex_unlock(mutex) }
+  package func unlock() { pthread_mutex_unlock(mutex) }
 
   /// Runs `body` with the lock held. `body` must not call user code.
   @inlinable
-  func withLock<T>(_ body: () throws -> T) rethrows -> T {
+  package func withLock<T>(_ body: () throws -> T) rethrows -> T {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
     return try body()
@@ -46,12 +46,12 @@ final class Lock: @unchecked Sendable {
 
 /// A recursive mutex, for the rare places where the same thread may re-enter.
 @usableFromInline
-final class RecursiveLock: @unchecked Sendable {
+package final class RecursiveLock: @unchecked Sendable {
   // Safety: the mutex itself is the synchronisation primitive; its storage is never moved.
-  @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  @usableFromInline package let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
   @inlinable
-  init() {
+  package init() {
     mutex = .allocate(capacity: 1)
     mutex.initialize(to: pthread_mutex_t())
     var attributes = pthread_mutexattr_t()
@@ -69,13 +69,13 @@ final class RecursiveLock: @unchecked Sendable {
   }
 
   @inlinable
-  func lock() { pthread_mutex_lock(mutex) }
+  package func lock() { pthread_mutex_lock(mutex) }
 
   @inlinable
-  func unlock() { pthread_mutex_unlock(mutex) }
+  package func unlock() { pthread_mutex_unlock(mutex) }
 
   @inlinable
-  func withLock<T>(_ body: () throws -> T) rethrows -> T {
+  package func withLock<T>(_ body: () throws -> T) rethrows -> T {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
     return try body()
@@ -84,16 +84,16 @@ final class RecursiveLock: @unchecked Sendable {
 
 /// A value protected by a ``Lock``.
 @usableFromInline
-final class LockedBox<Value>: @unchecked Sendable {
+package final class LockedBox<Value>: @unchecked Sendable {
   // Safety: `value` is only touched inside `lock`.
-  @usableFromInline let lock = Lock()
-  @usableFromInline var value: Value
+  @usableFromInline package let lock = Lock()
+  @usableFromInline package var value: Value
 
   @inlinable
-  init(_ value: Value) { self.value = value }
+  package init(_ value: Value) { self.value = value }
 
   @inlinable
-  func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+  package func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
     lock.lock()
     defer { lock.unlock() }
     return try body(&value)

@@ -1,10 +1,10 @@
 /// Carries a value across a concurrency boundary where the library guarantees, by its own
 /// serialisation, that the value is never used concurrently.
 @usableFromInline
-struct UncheckedSendable<Value>: @unchecked Sendable {
+package struct UncheckedSendable<Value>: @unchecked Sendable {
   // Safety: callers only use this to hand a value to exactly one other thread.
-  @usableFromInline var value: Value
+  @usableFromInline package var value: Value
 
   @inlinable
-  init(_ value: Value) { self.value = value }
+  package init(_ value: Value) { self.value = value }
 }

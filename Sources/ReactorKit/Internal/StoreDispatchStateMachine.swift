@@ -1,0 +1,250 @@
+/// One unit of work for a store's processing loop.
+@usableFromInline
+enum StoreWork {
+  /// An action dispatched at the top of the middleware chain.
+  case dispatch(any Action)
+  /// An action that already passed the middleware chain and only needs reducing: a
+  /// middleware called its `next` function outside the chain's own processing.
+  case reduce(any Action)
+  /// Store bookkeeping that must not overlap processing, such as registering a subscriber
+  /// and sending it the current value.
+  case run(() -> Void)
+}
+
+/// A queued ``StoreWork`` with the round that waits for it.
+@usableFromInline
+struct StoreWorkItem {
+  @usableFromInline var work: StoreWork
+  /// An identifier given by the submitter (``TestStore`` uses it); 0 when none.
+  @usableFromInline var tag: UInt64
+  /// The round that counts this item; `nil` for the round of the thread that took the turn
+  /// while the store was idle.
+  @usableFromInline var round: StoreRound?
+
+  @inlinable
+  init(work: StoreWork, tag: UInt64, round: StoreRound?) {
+    self.work = work
+    self.tag = tag
+    self.round = round
+  }
+}
+
+/// How a submitter waits while another thread is processing.
+@usableFromInline
+enum StoreWaiter {
+  /// The submitting thread blocks until its round is done or it is handed the turn.
+  case blocking
+  /// The submitting task is suspended on a continuation, resumed when its round is done.
+  case continuation(CheckedContinuation<Void, Never>)
+}
+
+/// The work one `dispatch` call waits for: its own item plus everything processing it
+/// enqueued, recursively.
+@usableFromInline
+final class StoreRound: @unchecked Sendable {
+  // Safety: the variables are only read and written with the owning store's lock held. The
+  // continuation is set at creation (under the lock) and resumed exactly once, by the thread
+  // that completed the round, after that thread released the lock.
+  /// The identity of the blocked thread; 0 for a suspended task.
+  @usableFromInline let thread: UInt
+  /// Signalled when the round is done or its thread is handed the turn; `nil` for tasks.
+  @usableFromInline let condition: Condition?
+  @usableFromInline var continuation: CheckedContinuation<Void, Never>?
+  /// Items of the round not finished yet.
+  @usableFromInline var remaining = 1
+  @usableFromInline var isDone = false
+  /// Whether the blocked thread was made the processing thread.
+  @usableFromInline var isGranted = false
+
+  @usableFromInline
+  init(thread: UInt, waiter: StoreWaiter) {
+    switch waiter {
+    case .blocking:
+      self.thread = thread
+      condition = Condition()
+      continuation = nil
+    case .continuation(let continuation):
+      self.thread = 0
+      condition = nil
+      self.continuation = continuation
+    }
+  }
+}
+
+/// The dispatch queue of a ``Store`` as a value-type state machine: who processes, what is
+/// queued, and who waits. Every method is called with the store's lock held; each returns
+/// what the caller must do after releasing the lock.
+///
+/// The rules, from the store's threading contract:
+/// - Work submitted while the store is idle is processed at once by the submitting thread,
+///   which becomes the *owner*.
+/// - Work submitted by the owner itself (from a middleware, reducer or subscriber) is queued
+///   FIFO and belongs to the round of the item being processed.
+/// - Work submitted by any other thread is queued in a new round; the thread blocks until the
+///   round is done (the owner processes it) or until it is handed the turn.
+/// - An owner whose own round is done keeps draining the queue for at most
+///   ``handOffBudget`` more items, then hands the turn to the longest-blocked thread, so that
+///   no dispatch call is held up indefinitely by other threads' work.
+@usableFromInline
+struct StoreDispatchStateMachine {
+  /// What a submitter does next.
+  @usableFromInline
+  enum SubmitAction {
+    /// Process the work now; the caller is the owner.
+    case process
+    /// Run the work now, inside the owner's current processing (reentrant bookkeeping).
+    case runReentrant
+    /// Nothing: the work was queued and the caller returns (reentrant dispatch).
+    case enqueued
+    /// Block on the round until it is done or granted.
+    case wait(StoreRound)
+    /// Nothing: the work was queued and the task's continuation resumes when it is done.
+    case suspended
+  }
+
+  /// What the owner does after finishing an item.
+  @usableFromInline
+  enum NextAction {
+    /// Process this work; then resume `completed` (a round that just finished), if any.
+    case process(StoreWork, tag: UInt64, completed: StoreRound?)
+    /// Stop processing and return; resume `completed`, and `heir` was handed the turn.
+    case stop(completed: StoreRound?, heir: StoreRound?)
+  }
+
+  /// Items an owner processes for others after its own round is done before handing the turn
+  /// to a blocked thread. Larger values favour throughput; smaller, the owner's latency.
+  @usableFromInline static var handOffBudget: Int { 32 }
+
+  /// The identity of the processing thread; 0 while idle.
+  @usableFromInline var owner: UInt = 0
+  /// The round the owner waits for; `nil` when it took the turn while the store was idle.
+  @usableFromInline var ownerRound: StoreRound?
+  /// The round of the item being processed; `nil` for the idle-taker's round.
+  @usableFromInline var currentRound: StoreRound?
+  /// Unfinished items of the idle-taker's round.
+  @usableFromInline var inlineRemaining = 0
+  /// Items processed since the owner's own round was done.
+  @usableFromInline var itemsForOthers = 0
+  @usableFromInline var queue: [StoreWorkItem?] = []
+  @usableFromInline var head = 0
+  /// Rounds whose threads are blocked, oldest first.
+  @usableFromInline var blockedRounds: [StoreRound] = []
+
+  @inlinable
+  init() {}
+
+  /// Whether a thread is processing.
+  @inlinable
+  var isBusy: Bool { owner != 0 }
+
+  /// Submits `work` from `thread`.
+  @inlinable
+  mutating func submit(_ work: StoreWork, tag: UInt64, thread: UInt, waiter: StoreWaiter)
+    -> SubmitAction
+  {
+    if owner == 0 {
+      owner = thread
+      ownerRound = nil
+      currentRound = nil
+      inlineRemaining = 1
+      itemsForOthers = 0
+      return .process
+    }
+    if owner == thread {
+      if case .run = work { return .runReentrant }
+      if case .continuation = waiter {
+        enqueue(work, tag: tag, round: StoreRound(thread: thread, waiter: waiter))
+        return .suspended
+      }
+      if let round = currentRound {
+        round.remaining += 1
+      } else {
+        inlineRemaining += 1
+      }
+      enqueue(work, tag: tag, round: currentRound)
+      return .enqueued
+    }
+    return submitForeign(work, tag: tag, thread: thread, waiter: waiter)
+  }
+
+  @usableFromInline
+  mutating func submitForeign(_ work: StoreWork, tag: UInt64, thread: UInt, waiter: StoreWaiter)
+    -> SubmitAction
+  {
+    let round = StoreRound(thread: thread, waiter: waiter)
+    enqueue(work, tag: tag, round: round)
+    if case .blocking = waiter {
+      blockedRounds.append(round)
+      return .wait(round)
+    }
+    return .suspended
+  }
+
+  @inlinable
+  mutating func enqueue(_ work: StoreWork, tag: UInt64, round: StoreRound?) {
+    queue.append(StoreWorkItem(work: work, tag: tag, round: round))
+  }
+
+  /// Records that the owner finished the current item and picks what comes next.
+  @inlinable
+  mutating func finishItem() -> NextAction {
+    var completed: StoreRound?
+    if let round = currentRound {
+      completed = finish(round)
+    } else {
+      inlineRemaining -= 1
+    }
+    currentRound = nil
+    if head == queue.count {
+      return stop(completed: completed)
+    }
+    return next(completed: completed)
+  }
+
+  /// Picks the first item for an owner that was just handed the turn.
+  @usableFromInline
+  mutating func takeNextAfterHandOff() -> NextAction {
+    if head == queue.count { return stop(completed: nil) }
+    return next(completed: nil)
+  }
+
+  @usableFromInline
+  mutating func finish(_ round: StoreRound) -> StoreRound? {
+    round.remaining -= 1
+    guard round.remaining == 0 else { return nil }
+    round.isDone = true
+    if round.condition != nil, let index = blockedRounds.firstIndex(where: { $0 === round }) {
+      blockedRounds.remove(at: index)
+    }
+    return round
+  }
+
+  @inlinable
+  mutating func stop(completed: StoreRound?) -> NextAction {
+    queue.removeAll(keepingCapacity: queue.count <= 64)
+    head = 0
+    owner = 0
+    ownerRound = nil
+    return .stop(completed: completed, heir: nil)
+  }
+
+  @usableFromInline
+  mutating func next(completed: StoreRound?) -> NextAction {
+    let ownRoundDone = ownerRound.map { $0.isDone } ?? (inlineRemaining == 0)
+    if ownRoundDone {
+      if itemsForOthers >= Self.handOffBudget, let heir = blockedRounds.first {
+        owner = heir.thread
+        ownerRound = heir
+        itemsForOthers = 0
+        heir.isGranted = true
+        return .stop(completed: completed, heir: heir)
+      }
+      itemsForOthers += 1
+    }
+    let item = queue[head]!
+    queue[head] = nil
+    head += 1
+    currentRound = item.round
+    return .process(item.work, tag: item.tag, completed: completed)
+  }
+}

@@ -1,0 +1,192 @@
+/// A stage between `dispatch` and the reducer that can observe, transform, drop, multiply or
+/// delay actions, and dispatch new ones.
+///
+/// A store runs its middleware in array order, each on what the previous one let through;
+/// whatever the last one lets through is reduced, one reduction (and one new state) per
+/// action. Two forms compose freely:
+///
+/// - The ReactiveReSwift form: a function from one action to the actions to pass on, built
+///   with ``init(_:)`` and refined with ``sideEffect(_:)``, ``map(_:)``, ``filter(_:)``,
+///   ``flatMap(_:)``, ``compactMap(_:)`` and ``concat(_:)``. Each combinator applies to the
+///   *output* of the middleware it is called on: `m.map(f)` maps what `m` lets through.
+/// - The Redux form, ``redux(_:)``: `(getState, dispatch) -> (next) -> (action) -> Void`,
+///   for middleware that needs to act around `next`, for example to see the state after the
+///   action was reduced.
+///
+/// ```swift
+/// let logging = Middleware<AppState>().sideEffect { getState, _, action in
+///   print("will reduce", action)
+/// }
+/// let analytics = Middleware<AppState>.redux { getState, dispatch in
+///   { next in { action in
+///     next(action)                       // reduces the action (and notifies subscribers)
+///     track(action, getState())          // the state after it
+///   } }
+/// }
+/// let store = Store(reducer: app, state: AppState(), middleware: [logging, analytics])
+/// ```
+///
+/// `dispatch` starts a new action at the top of the chain; called while the store is
+/// processing (as middleware usually is), it is queued and runs after the current action is
+/// finished. `getState` returns the store's current state.
+///
+/// > Note: `Middleware` is not `Sendable`, because it holds closures that are not
+/// > `@Sendable`. A ``Store`` calls its middleware on whichever thread is processing, but
+/// > never on two threads at once.
+public struct Middleware<State> {
+  /// Returns the store's current state.
+  public typealias GetState = () -> State
+  /// Sends an action to a store or to the next stage.
+  public typealias Dispatch = (any Action) -> Void
+
+  /// Connects the middleware to a store, once per store: given the store's `getState` and
+  /// `dispatch`, wraps the next stage into this stage.
+  @usableFromInline
+  let connect: (@escaping GetState, @escaping Dispatch) -> (@escaping Dispatch) -> Dispatch
+
+  @inlinable
+  init(connect: @escaping (@escaping GetState, @escaping Dispatch) -> (@escaping Dispatch) -> Dispatch) {
+    self.connect = connect
+  }
+
+  /// Creates a middleware that passes every action through unchanged.
+  @inlinable
+  public init() {
+    connect = { _, _ in { next in next } }
+  }
+
+  /// Creates a middleware from a function that turns one action into the actions to pass on
+  /// (ReactiveReSwift style).
+  ///
+  /// - Parameter transform: Receives `getState`, `dispatch` and the action; returns the
+  ///   actions to pass on, in order: `[]` drops the action, `[action]` passes it through,
+  ///   several produce several reductions.
+  @inlinable
+  public init(
+    _ transform: @escaping (@escaping GetState, @escaping Dispatch, any Action) -> [any Action]
+  ) {
+    connect = { getState, dispatch in
+      { next in
+        { action in
+          for output in transform(getState, dispatch, action) { next(output) }
+        }
+      }
+    }
+  }
+
+  /// Creates a middleware in the Redux form.
+  ///
+  /// `body` is called once per store with the store's `getState` and `dispatch`; it returns a
+  /// function that receives `next` (the rest of the chain, ending in the reducer) and returns
+  /// the function called with each action. Call `next` to pass an action on; while the
+  /// middleware is running, `next` reduces the action and notifies subscribers before it
+  /// returns. Called later (for example from another thread), `next` waits for the store's
+  /// turn and reduces the action without running the middleware chain again.
+  ///
+  /// - Parameter body: `(getState, dispatch) -> (next) -> (action) -> Void`.
+  @inlinable
+  public static func redux(
+    _ body: @escaping (@escaping GetState, @escaping Dispatch) -> (@escaping Dispatch) -> Dispatch
+  ) -> Middleware<State> {
+    Middleware(connect: body)
+  }
+
+  /// Runs `effect` on each action this middleware lets through, before passing it on.
+  ///
+  /// The effect cannot change the action; use it for logging, analytics or to start work
+  /// that dispatches later.
+  @inlinable
+  public func sideEffect(
+    _ effect: @escaping (@escaping GetState, @escaping Dispatch, any Action) -> Void
+  ) -> Middleware<State> {
+    let connect = self.connect
+    return Middleware(connect: { getState, dispatch in
+      let stage = connect(getState, dispatch)
+      return { next in
+        stage { action in
+          effect(getState, dispatch, action)
+          next(action)
+        }
+      }
+    })
+  }
+
+  /// Replaces each action this middleware lets through with `transform`'s result.
+  @inlinable
+  public func map(
+    _ transform: @escaping (@escaping GetState, any Action) -> any Action
+  ) -> Middleware<State> {
+    let connect = self.connect
+    return Middleware(connect: { getState, dispatch in
+      let stage = connect(getState, dispatch)
+      return { next in
+        stage { action in next(transform(getState, action)) }
+      }
+    })
+  }
+
+  /// Passes on only the actions, among those this middleware lets through, for which
+  /// `isIncluded` returns `true`; the others are dropped and never reach the reducer.
+  @inlinable
+  public func filter(
+    _ isIncluded: @escaping (@escaping GetState, any Action) -> Bool
+  ) -> Middleware<State> {
+    let connect = self.connect
+    return Middleware(connect: { getState, dispatch in
+      let stage = connect(getState, dispatch)
+      return { next in
+        stage { action in
+          if isIncluded(getState, action) { next(action) }
+        }
+      }
+    })
+  }
+
+  /// Replaces each action this middleware lets through with the actions `transform`
+  /// returns, passed on in order: none drops it, several produce several reductions.
+  @inlinable
+  public func flatMap(
+    _ transform: @escaping (@escaping GetState, any Action) -> [any Action]
+  ) -> Middleware<State> {
+    let connect = self.connect
+    return Middleware(connect: { getState, dispatch in
+      let stage = connect(getState, dispatch)
+      return { next in
+        stage { action in
+          for output in transform(getState, action) { next(output) }
+        }
+      }
+    })
+  }
+
+  /// Replaces each action this middleware lets through with `transform`'s result, dropping
+  /// it when the result is `nil`.
+  @inlinable
+  public func compactMap(
+    _ transform: @escaping (@escaping GetState, any Action) -> (any Action)?
+  ) -> Middleware<State> {
+    let connect = self.connect
+    return Middleware(connect: { getState, dispatch in
+      let stage = connect(getState, dispatch)
+      return { next in
+        stage { action in
+          if let output = transform(getState, action) { next(output) }
+        }
+      }
+    })
+  }
+
+  /// A middleware that runs this one, then `other` on each action this one lets through.
+  ///
+  /// `[a, b]` in a store's middleware array behaves like `a.concat(b)`.
+  @inlinable
+  public func concat(_ other: Middleware<State>) -> Middleware<State> {
+    let first = self.connect
+    let second = other.connect
+    return Middleware(connect: { getState, dispatch in
+      let firstStage = first(getState, dispatch)
+      let secondStage = second(getState, dispatch)
+      return { next in firstStage(secondStage(next)) }
+    })
+  }
+}

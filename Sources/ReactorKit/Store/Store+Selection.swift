@@ -1,0 +1,111 @@
+extension Store {
+  /// The value at `path`: the current value first, then each new value when a reduction
+  /// changes it.
+  ///
+  /// Subscribers of the same key path share one evaluation per reduction, however many there
+  /// are and however many times `slice` was called; a subscriber is called only when its
+  /// value changed (by `==`). A key path made only of stored properties of structs is read
+  /// straight from the state's memory.
+  ///
+  /// ```swift
+  /// store.slice(\.session.user)
+  ///   .subscribe(onNext: { user in render(user) })
+  ///   .disposed(by: disposeBag)
+  /// ```
+  ///
+  /// - Parameter path: The part of the state to observe.
+  /// - Returns: An observable that holds the store; it never fails and completes when the
+  ///   store is freed.
+  /// - Complexity: Each reduction costs one read and one comparison per distinct observed key
+  ///   path, plus one call per subscriber whose value changed.
+  @inlinable
+  public func slice<Value: Equatable>(_ path: KeyPath<State, Value>) -> Observable<Value> {
+    let key = AnyHashable(path)
+    if let offset = MemoryLayout<State>.offset(of: path) {
+      return Observable { observer in
+        self.subscribeSelection(
+          key: key, observer: observer,
+          evaluate: { UnsafeRawPointer($0).load(fromByteOffset: offset, as: Value.self) },
+          makeRefresh: { group in
+            { state, version in
+              group.update(
+                UnsafeRawPointer(state).load(fromByteOffset: offset, as: Value.self),
+                version: version, isDuplicate: { $0 == $1 })
+            }
+          })
+      }
+    }
+    return Observable { observer in
+      self.subscribeSelection(
+        key: key, observer: observer,
+        evaluate: { $0.pointee[keyPath: path] },
+        makeRefresh: { group in
+          { state, version in
+            group.update(
+              state.pointee[keyPath: path], version: version, isDuplicate: { $0 == $1 })
+          }
+        })
+    }
+  }
+
+  /// The value `selector` computes from the state: the current value first, then each new
+  /// value unless `isDuplicate` says it equals the previous one.
+  ///
+  /// All subscribers of the returned observable share one evaluation of `selector` per
+  /// reduction (call `select` once and share the observable); each call of `select` makes a
+  /// new, independent selection.
+  ///
+  /// - Parameters:
+  ///   - selector: Computes the value; called on the processing thread. Keep it cheap and
+  ///     pure.
+  ///   - isDuplicate: Whether two values are the same, so subscribers need not be told.
+  /// - Returns: An observable that holds the store; it never fails and completes when the
+  ///   store is freed.
+  /// - Complexity: Each reduction costs one call of `selector` and one of `isDuplicate` per
+  ///   observable with subscribers, plus one call per subscriber when the value changed.
+  @inlinable
+  public func select<Value>(
+    _ selector: @escaping (State) -> Value,
+    isDuplicate: @escaping (Value, Value) -> Bool
+  ) -> Observable<Value> {
+    let key = AnyHashable(SelectionKey())
+    return Observable { observer in
+      self.subscribeSelection(
+        key: key, observer: observer,
+        evaluate: { selector($0.pointee) },
+        makeRefresh: { group in
+          { state, version in
+            group.update(selector(state.pointee), version: version, isDuplicate: isDuplicate)
+          }
+        })
+    }
+  }
+
+  /// The value `selector` computes from the state: the current value first, then each new
+  /// value that differs (by `==`) from the previous one.
+  ///
+  /// See ``select(_:isDuplicate:)``.
+  @inlinable
+  public func select<Value: Equatable>(_ selector: @escaping (State) -> Value) -> Observable<
+    Value
+  > {
+    select(selector, isDuplicate: { $0 == $1 })
+  }
+}
+
+/// The identity of one `select` observable, used as its selection group's key. The key holds
+/// it, so its identity cannot be reused while the group exists.
+@usableFromInline
+final class SelectionKey: Hashable, @unchecked Sendable {
+  // Safety: no state.
+  @inlinable
+  init() {}
+
+  @inlinable
+  static func == (lhs: SelectionKey, rhs: SelectionKey) -> Bool { lhs === rhs }
+
+  @inlinable
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(ObjectIdentifier(self))
+  }
+}

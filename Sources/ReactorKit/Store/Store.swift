@@ -1,0 +1,418 @@
+import Synchronization
+
+/// A container for app-wide state that changes only through dispatched actions (Redux style).
+///
+/// Each dispatched ``Action`` runs through the ``Middleware`` chain, and every action the
+/// chain lets through is applied by the ``Reducer``, producing one new state that is published
+/// to subscribers of ``state``, ``slice(_:)`` and ``select(_:isDuplicate:)``.
+///
+/// ```swift
+/// let store = Store(reducer: appReducer, state: AppState(), middleware: [logging])
+/// store.slice(\.session.user)
+///   .subscribe(onNext: { user in render(user) })
+///   .disposed(by: disposeBag)
+/// store.dispatch(SessionAction.logIn(user))
+/// ```
+///
+/// ## Threading
+///
+/// A store is safe to use from any thread. Processing is serial: each action is reduced
+/// exactly once, one at a time, in one total order, and subscribers see the states in that
+/// order.
+///
+/// - ``dispatch(_:)-(any Action)`` is synchronous. Called from outside the store's processing,
+///   it returns after its action, and everything processing it dispatched, has been reduced
+///   and every subscriber notified. If another thread is processing, it blocks until that
+///   work is done (the processing thread may process it for it).
+/// - Called from inside the store's processing (a middleware, the reducer, or a subscriber
+///   called by the store), `dispatch` queues the action and returns at once; the action runs
+///   from the top of the middleware chain after the current one is finished, including the
+///   notification of all subscribers. Queued actions run in FIFO order; nothing recurses or
+///   is lost.
+/// - Middleware, the reducer and subscribers are called on the thread that is processing,
+///   which is the thread of a `dispatch` call in progress, never with a lock held.
+/// - Subscribing runs under the same rules: the subscriber receives the current value, then
+///   every later change, without gaps or duplicates.
+/// - Subscriptions hold the store weakly (the observables hold it strongly). When the store
+///   is freed, every subscription that is still active completes.
+///
+/// > Important: Don't block the processing thread waiting for another thread that
+/// > dispatches to the same store: that thread waits for the processing thread.
+public final class Store<State>: @unchecked Sendable {
+  // Safety: the dispatch machine and pending removals are guarded by `lock`. The registry is
+  // touched only by the thread that holds the turn (the machine's owner), or by a thread that
+  // holds `lock` while the store is idle. The state is published through `storage`, which
+  // synchronises itself. `reducer` is immutable and called only by the turn holder.
+  @usableFromInline let reducer: Reducer<State>
+  @usableFromInline let lock = Lock()
+  @usableFromInline let locked: UnsafeMutablePointer<StoreLockedState>
+  @usableFromInline let registry: UnsafeMutablePointer<StoreRegistry<State>>
+  @usableFromInline let storage: StoreStateStorage<State>
+  /// The identity of the thread running the middleware chain right now, 0 when none: calls of
+  /// the chain's final `next` from that thread reduce at once.
+  @usableFromInline let middlewareThread = Atomic<UInt>(0)
+
+  /// Creates a store.
+  ///
+  /// - Parameters:
+  ///   - reducer: Applies each action to the state.
+  ///   - state: The initial state.
+  ///   - middleware: Stages every dispatched action runs through, in order, before it is
+  ///     reduced. Each middleware is connected to the store once, here.
+  @inlinable
+  public init(reducer: Reducer<State>, state: State, middleware: [Middleware<State>] = []) {
+    self.reducer = reducer
+    storage = StoreStateStorage(state)
+    locked = .allocate(capacity: 1)
+    locked.initialize(to: StoreLockedState())
+    registry = .allocate(capacity: 1)
+    registry.initialize(to: StoreRegistry())
+    Resources.incrementTotal()
+    if !middleware.isEmpty {
+      let storage = self.storage
+      let getState: Middleware<State>.GetState = { storage.read() }
+      let dispatch: Middleware<State>.Dispatch = { [weak self] action in
+        self?.dispatch(action)
+      }
+      var next: Middleware<State>.Dispatch = { [weak self] action in
+        self?.reduceFromChain(action)
+      }
+      for stage in middleware.reversed() {
+        next = stage.connect(getState, dispatch)(next)
+      }
+      registry.pointee.chain = next
+    }
+  }
+
+  deinit {
+    registry.pointee.completeAll()
+    registry.deinitialize(count: 1)
+    registry.deallocate()
+    locked.deinitialize(count: 1)
+    locked.deallocate()
+    Resources.decrementTotal()
+  }
+
+  /// The current state: the state after the last reduction.
+  ///
+  /// Readable from any thread. Inside the reducer it is still the state before the
+  /// reduction.
+  @inlinable
+  public var currentState: State {
+    storage.read()
+  }
+
+  /// The state: the current state first, then each new state, one per reduction.
+  ///
+  /// Never fails; completes when the store is freed. See the store's threading contract for
+  /// when and where subscribers are called.
+  @inlinable
+  public var state: Observable<State> {
+    Observable { observer in self.subscribeState(observer) }
+  }
+
+  /// Each action as it reaches the reducer, after the middleware chain, just before it is
+  /// reduced.
+  ///
+  /// Actions a middleware drops never appear; an action a middleware turns into three
+  /// appears as three. Never fails; completes when the store is freed.
+  @inlinable
+  public var actions: Observable<any Action> {
+    Observable { observer in self.subscribeActions(observer) }
+  }
+
+  /// Dispatches `action`: runs it through the middleware chain, reduces what the chain lets
+  /// through, and notifies subscribers.
+  ///
+  /// Synchronous and thread-safe:
+  /// - Called from outside the store's processing, it returns after `action`, and everything
+  ///   processing it dispatched, has been reduced and every subscriber notified. While
+  ///   another thread is processing, it blocks (on a condition variable) until its action
+  ///   is done.
+  /// - Called from inside the store's processing (a middleware, the reducer, a subscriber
+  ///   called by the store), it queues `action` and returns at once. The action runs from
+  ///   the top of the middleware chain after the current one is finished, including the
+  ///   notification of every subscriber, in FIFO order with other queued actions.
+  ///
+  /// - Parameter action: The action to dispatch.
+  @inlinable
+  public func dispatch(_ action: any Action) {
+    submit(.dispatch(action), tag: 0, waiter: .blocking)
+  }
+
+  /// Dispatches each element of `actions` as it arrives (see ``dispatch(_:)-(any Action)``).
+  ///
+  /// The store is held weakly: elements arriving after it is freed are dropped. Errors and
+  /// completion end the subscription.
+  ///
+  /// - Parameter actions: The actions to dispatch.
+  /// - Returns: A disposable that stops dispatching.
+  @discardableResult
+  public func dispatch(_ actions: Observable<any Action>) -> Disposable {
+    actions.subscribe(onNext: { [weak self] action in self?.dispatch(action) })
+  }
+
+  // MARK: - Processing
+
+  /// Submits `work` and, depending on the store's state, processes it now, queues it, or
+  /// waits for it.
+  @inlinable
+  func submit(_ work: StoreWork, tag: UInt64, waiter: StoreWaiter) {
+    let thread = currentThreadIdentity()
+    lock.lock()
+    switch locked.pointee.machine.submit(work, tag: tag, thread: thread, waiter: waiter) {
+    case .process:
+      lock.unlock()
+      drain(work, tag: tag)
+      if case .continuation(let continuation) = waiter { continuation.resume() }
+    case .runReentrant:
+      lock.unlock()
+      if case .run(let body) = work { body() }
+    case .enqueued, .suspended:
+      lock.unlock()
+    case .wait(let round):
+      waitLocked(for: round)
+    }
+  }
+
+  /// Blocks until `round` is done or its thread is handed the turn, then processes if it
+  /// was. Called with the lock held; returns with it released.
+  @usableFromInline
+  func waitLocked(for round: StoreRound) {
+    while !round.isDone && !round.isGranted {
+      round.condition!.wait(lock)
+    }
+    guard round.isGranted else {
+      lock.unlock()
+      return
+    }
+    let next = locked.pointee.machine.takeNextAfterHandOff()
+    guard case .process(let work, let tag, _) = next else {
+      lock.unlock()
+      return
+    }
+    lock.unlock()
+    drain(work, tag: tag)
+  }
+
+  /// Processes `first`, then whatever the machine hands out, until it says stop.
+  @inlinable
+  func drain(_ first: StoreWork, tag: UInt64) {
+    var work = first
+    var tag = tag
+    while true {
+      process(work, tag: tag)
+      lock.lock()
+      var garbage: [AnyObject] = []
+      if !locked.pointee.pendingRemovals.isEmpty {
+        garbage = applyPendingRemovalsLocked()
+      }
+      let next = locked.pointee.machine.finishItem()
+      switch next {
+      case .process(let nextWork, let nextTag, let completed):
+        if let completed { completed.condition?.signal() }
+        lock.unlock()
+        if let completed { completed.continuation?.resume() }
+        work = nextWork
+        tag = nextTag
+      case .stop(let completed, let heir):
+        if let completed { completed.condition?.signal() }
+        if let heir { heir.condition?.signal() }
+        lock.unlock()
+        if let completed { completed.continuation?.resume() }
+        withExtendedLifetime(garbage) {}
+        return
+      }
+      withExtendedLifetime(garbage) {}
+    }
+  }
+
+  /// Unregisters subscriptions disposed while the store was busy. Called with the lock held by
+  /// the turn holder, between two items.
+  @usableFromInline
+  func applyPendingRemovalsLocked() -> [AnyObject] {
+    var garbage: [AnyObject] = []
+    for removal in locked.pointee.pendingRemovals {
+      if let released = registry.pointee.remove(removal.subscription, from: removal.list) {
+        garbage.append(released)
+      }
+      garbage.append(removal.subscription)
+    }
+    locked.pointee.pendingRemovals.removeAll()
+    return garbage
+  }
+
+  /// Processes one work item on the turn holder's thread.
+  @inlinable
+  func process(_ work: StoreWork, tag: UInt64) {
+    registry.pointee.tag = tag
+    switch work {
+    case .dispatch(let action):
+      if let chain = registry.pointee.chain {
+        let thread = currentThreadIdentity()
+        middlewareThread.store(thread, ordering: .relaxed)
+        chain(action)
+        middlewareThread.store(0, ordering: .relaxed)
+      } else {
+        reduceAndPublish(action)
+      }
+    case .reduce(let action):
+      reduceAndPublish(action)
+    case .run(let body):
+      body()
+    }
+  }
+
+  /// The final `next` of the middleware chain.
+  @inlinable
+  func reduceFromChain(_ action: any Action) {
+    let thread = currentThreadIdentity()
+    if middlewareThread.load(ordering: .relaxed) == thread {
+      middlewareThread.store(0, ordering: .relaxed)
+      reduceAndPublish(action)
+      middlewareThread.store(thread, ordering: .relaxed)
+    } else {
+      submit(.reduce(action), tag: 0, waiter: .blocking)
+    }
+  }
+
+  /// Reduces `action`, publishes the new state and notifies every subscriber. Runs on the
+  /// turn holder's thread.
+  @inlinable
+  func reduceAndPublish(_ action: any Action) {
+    let registry = self.registry
+    if !registry.pointee.actionSubscriptions.isEmpty {
+      let subscriptions = registry.pointee.actionSubscriptions
+      for subscription in subscriptions { subscription.deliver(action) }
+    }
+    var state = storage.value.pointee
+    if registry.pointee.reductionSubscriptions.isEmpty {
+      reducer.body(&state, action)
+      storage.replace(with: state)
+    } else {
+      let before = state
+      reducer.body(&state, action)
+      let reduction = StoreReduction(
+        action: action, before: before, after: state, tag: registry.pointee.tag)
+      storage.replace(with: state)
+      let subscriptions = registry.pointee.reductionSubscriptions
+      for subscription in subscriptions { subscription.deliver(reduction) }
+    }
+    registry.pointee.version &+= 1
+    let version = registry.pointee.version
+    let published = UnsafePointer(storage.value)
+    if !registry.pointee.stateSubscriptions.isEmpty {
+      let subscriptions = registry.pointee.stateSubscriptions
+      for subscription in subscriptions { subscription.deliver(published.pointee) }
+    }
+    if !registry.pointee.slots.isEmpty {
+      let slots = registry.pointee.slots
+      for slot in slots { slot.refresh(published, version) }
+    }
+  }
+
+  // MARK: - Subscriptions
+
+  /// Runs `body` while holding the store's turn: at once when idle or when called by the turn
+  /// holder, otherwise on the turn holder's thread while this thread waits.
+  @inlinable
+  func withTurn(_ body: @escaping () -> Void) {
+    submit(.run(body), tag: 0, waiter: .blocking)
+  }
+
+  @usableFromInline
+  func subscribeState(_ observer: AnyObserver<State>) -> Disposable {
+    var result: StoreSubscription<State>?
+    withTurn {
+      let subscription = StoreSubscription(
+        observer, since: self.registry.pointee.version, list: .state, owner: self)
+      self.registry.pointee.stateSubscriptions.append(subscription)
+      result = subscription
+      subscription.deliver(self.storage.value.pointee)
+    }
+    return result!
+  }
+
+  @usableFromInline
+  func subscribeActions(_ observer: AnyObserver<any Action>) -> Disposable {
+    var result: StoreSubscription<any Action>?
+    withTurn {
+      let subscription = StoreSubscription(
+        observer, since: self.registry.pointee.version, list: .actions, owner: self)
+      self.registry.pointee.actionSubscriptions.append(subscription)
+      result = subscription
+    }
+    return result!
+  }
+
+  /// Subscribes `observer` to the selection group `key`, creating the group if needed.
+  @inlinable
+  func subscribeSelection<Value>(
+    key: AnyHashable, observer: AnyObserver<Value>,
+    evaluate: @escaping (UnsafePointer<State>) -> Value,
+    makeRefresh: @escaping (SelectionGroup<State, Value>) -> (UnsafePointer<State>, UInt64) -> Void
+  ) -> Disposable {
+    var result: StoreSubscription<Value>?
+    withTurn {
+      let registry = self.registry
+      let version = registry.pointee.version
+      let state = UnsafePointer(self.storage.value)
+      let group: SelectionGroup<State, Value>
+      let initial: Value
+      if let existing = registry.pointee.groups[key] {
+        group = unsafeDowncast(existing, to: SelectionGroup<State, Value>.self)
+        initial = group.value(for: state, version: version)
+      } else {
+        initial = evaluate(state)
+        group = SelectionGroup(key: key, evaluate: evaluate, last: initial, version: version)
+        registry.pointee.groups[key] = group
+        registry.pointee.slots.append(SelectionSlot(group: group, refresh: makeRefresh(group)))
+      }
+      let subscription = StoreSubscription(
+        observer, since: version, list: .selection(key), owner: self)
+      group.storage.pointee.subscriptions.append(subscription)
+      result = subscription
+      subscription.deliver(initial)
+    }
+    return result!
+  }
+
+  // MARK: - Package hooks
+
+  /// Dispatches `action` with a `tag` that reduction observers see (see ``StoreReduction``).
+  package func dispatch(_ action: any Action, tag: UInt64) {
+    submit(.dispatch(action), tag: tag, waiter: .blocking)
+  }
+
+  /// Calls `observer` after each reduction with the action and the states before and after,
+  /// on the processing thread, before other subscribers are notified.
+  package func observeReductions(_ observer: @escaping (StoreReduction<State>) -> Void)
+    -> Disposable
+  {
+    var result: StoreSubscription<StoreReduction<State>>?
+    withTurn {
+      let subscription = StoreSubscription(
+        AnyObserver<StoreReduction<State>> { event in
+          if case .next(let reduction) = event { observer(reduction) }
+        }, since: self.registry.pointee.version, list: .reductions, owner: self)
+      self.registry.pointee.reductionSubscriptions.append(subscription)
+      result = subscription
+    }
+    return result!
+  }
+}
+
+extension Store: StoreSubscriptionOwner {
+  @usableFromInline
+  func remove(_ subscription: AnyObject, from list: StoreSubscriptionList) {
+    lock.lock()
+    if locked.pointee.machine.isBusy {
+      locked.pointee.pendingRemovals.append((subscription, list))
+      lock.unlock()
+      return
+    }
+    let released = registry.pointee.remove(subscription, from: list)
+    lock.unlock()
+    withExtendedLifetime(released) {}
+  }
+}

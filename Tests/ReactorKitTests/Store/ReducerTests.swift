@@ -1,0 +1,151 @@
+import ReactorKit
+import ReactorKitTesting
+import XCTest
+
+final class ReducerTests: ResourceTestCase {
+  func test_reducer_inoutFormMutatesInPlace() {
+    // given
+    let reducer = storeCounterReducer
+    var state = StoreCounterState()
+    // when
+    reducer.reduce(&state, StoreCounterAction.add(3))
+    reducer.reduce(&state, StoreCounterAction.increment)
+    // then
+    XCTAssertEqual(state.count, 4)
+  }
+
+  func test_reducer_pureFormReturnsNewState() {
+    // given
+    let reducer = Reducer<Int>(pure: { action, state in
+      guard case StoreCounterAction.add(let amount) = action else { return state }
+      return state + amount
+    })
+    var state = 1
+    // when
+    reducer.reduce(&state, StoreCounterAction.add(2))
+    reducer.reduce(&state, StoreLogAction(text: "ignored"))
+    // then
+    XCTAssertEqual(state, 3)
+  }
+
+  func test_reducer_combineRunsInOrderOnTheSameState() {
+    // given
+    let double = Reducer<[String]> { state, _ in state.append("first") }
+    let second = Reducer<[String]> { state, _ in state.append("second:\(state.count)") }
+    let third = Reducer<[String]> { state, _ in state.append("third:\(state.count)") }
+    var state: [String] = []
+    // when
+    Reducer.combine(double, second, third).reduce(&state, StoreCounterAction.increment)
+    // then
+    XCTAssertEqual(state, ["first", "second:1", "third:2"])
+  }
+
+  func test_reducer_combineArrayMatchesVariadicAndHandlesEdgeCounts() {
+    // given
+    let add = Reducer<Int> { state, _ in state += 1 }
+    let times = Reducer<Int> { state, _ in state *= 10 }
+    var fromArray = 1
+    var fromVariadic = 1
+    var fromEmpty = 5
+    var fromSingle = 5
+    // when
+    Reducer.combine([add, times]).reduce(&fromArray, StoreCounterAction.increment)
+    Reducer.combine(add, times).reduce(&fromVariadic, StoreCounterAction.increment)
+    Reducer<Int>.combine([]).reduce(&fromEmpty, StoreCounterAction.increment)
+    Reducer.combine([times]).reduce(&fromSingle, StoreCounterAction.increment)
+    // then
+    XCTAssertEqual(fromArray, 20)
+    XCTAssertEqual(fromVariadic, 20)
+    XCTAssertEqual(fromEmpty, 5, "An empty combination must leave the state alone.")
+    XCTAssertEqual(fromSingle, 50)
+  }
+
+  func test_reducer_onHandlesOnlyItsActionType() {
+    // given
+    let reducer = Reducer<[String]>.on(StoreLogAction.self) { state, action in
+      state.append(action.text)
+    }
+    var state: [String] = []
+    // when
+    reducer.reduce(&state, StoreLogAction(text: "a"))
+    reducer.reduce(&state, StoreCounterAction.increment)
+    reducer.reduce(&state, StoreLogAction(text: "b"))
+    // then
+    XCTAssertEqual(state, ["a", "b"])
+  }
+
+  func test_reducer_liftAppliesToChildAndLeavesSiblingsAlone() {
+    // given
+    let child = Reducer<Int>.on(StoreCounterAction.self) { count, action in
+      if case .add(let amount) = action { count += amount }
+    }
+    let app = Reducer<AppFake>.combine(
+      child.lift(\.first),
+      Reducer<String>.on(StoreLogAction.self) { text, action in text += action.text }
+        .lift(\.name))
+    var state = AppFake()
+    // when
+    app.reduce(&state, StoreCounterAction.add(4))
+    app.reduce(&state, StoreLogAction(text: "x"))
+    // then
+    XCTAssertEqual(state, AppFake(first: 4, second: 0, name: "x", optional: nil))
+  }
+
+  func test_reducer_liftNestedPath() {
+    // given
+    let reducer = Reducer<Int> { count, _ in count += 1 }.lift(\AppFake.nested.value)
+    var state = AppFake()
+    // when
+    reducer.reduce(&state, StoreCounterAction.increment)
+    // then
+    XCTAssertEqual(state.nested.value, 1)
+  }
+
+  func test_reducer_liftOptionalRunsOnlyWhenPresent() {
+    // given
+    let reducer = Reducer<Int> { count, _ in count += 1 }.lift(\AppFake.optional)
+    var state = AppFake()
+    // when
+    reducer.reduce(&state, StoreCounterAction.increment)
+    let whileNil = state.optional
+    state.optional = 10
+    reducer.reduce(&state, StoreCounterAction.increment)
+    // then
+    XCTAssertNil(whileNil)
+    XCTAssertEqual(state.optional, 11)
+  }
+
+  func test_reducer_liftMutatesChildInPlaceWithoutCopyingIt() {
+    // given: a child array uniquely referenced by the state
+    let reducer = Reducer<[Int]> { array, _ in array.append(array.count) }.lift(\Holder.items)
+    var state = Holder(items: Array(repeating: 0, count: 1_000))
+    state.items.reserveCapacity(2_000)
+    let before = state.items.withUnsafeBufferPointer { $0.baseAddress }
+    // when
+    reducer.reduce(&state, StoreCounterAction.increment)
+    // then
+    let after = state.items.withUnsafeBufferPointer { $0.baseAddress }
+    XCTAssertEqual(before, after, "Lifting must mutate the child in place (no copy-on-write).")
+    XCTAssertEqual(state.items.count, 1_001)
+  }
+}
+
+private struct AppFake: Equatable {
+  struct Nested: Equatable { var value = 0 }
+  var first = 0
+  var second = 0
+  var name = ""
+  var optional: Int?
+  var nested = Nested()
+
+  init(first: Int = 0, second: Int = 0, name: String = "", optional: Int? = nil) {
+    self.first = first
+    self.second = second
+    self.name = name
+    self.optional = optional
+  }
+}
+
+private struct Holder {
+  var items: [Int]
+}
