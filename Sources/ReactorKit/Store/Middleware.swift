@@ -45,7 +45,9 @@ public struct Middleware<State> {
   let connect: (@escaping GetState, @escaping Dispatch) -> (@escaping Dispatch) -> Dispatch
 
   @inlinable
-  init(connect: @escaping (@escaping GetState, @escaping Dispatch) -> (@escaping Dispatch) -> Dispatch) {
+  init(
+    connect: @escaping (@escaping GetState, @escaping Dispatch) -> (@escaping Dispatch) -> Dispatch
+  ) {
     self.connect = connect
   }
 

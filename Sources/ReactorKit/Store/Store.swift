@@ -384,6 +384,15 @@ public final class Store<State>: @unchecked Sendable {
     submit(.dispatch(action), tag: tag, waiter: .blocking)
   }
 
+  /// Work items queued but not started, and threads blocked waiting for their dispatch (for
+  /// tests of the threading contract).
+  package var queueDiagnostics: (queued: Int, blockedThreads: Int) {
+    lock.withLock {
+      let machine = locked.pointee.machine
+      return (machine.queue.count - machine.head, machine.blockedRounds.count)
+    }
+  }
+
   /// Calls `observer` after each reduction with the action and the states before and after,
   /// on the processing thread, before other subscribers are notified.
   package func observeReductions(_ observer: @escaping (StoreReduction<State>) -> Void)

@@ -376,7 +376,8 @@ final class MiddlewareTests: ResourceTestCase {
     func reduxPassThrough(
       _ getState: Middleware<StoreCounterState>.GetState,
       _ dispatch: @escaping Middleware<StoreCounterState>.Dispatch
-    ) -> (@escaping Middleware<StoreCounterState>.Dispatch) -> Middleware<StoreCounterState>
+    ) -> (@escaping Middleware<StoreCounterState>.Dispatch) ->
+      Middleware<StoreCounterState>
       .Dispatch
     {
       { next in next }

@@ -22,13 +22,13 @@ struct StoreCounterState: Equatable {
 /// Applies ``StoreCounterAction`` and ``StoreLogAction`` to a ``StoreCounterState``.
 var storeCounterReducer: Reducer<StoreCounterState> {
   Reducer { state, action in
-  switch action {
-  case StoreCounterAction.increment: state.count += 1
-  case StoreCounterAction.add(let amount): state.count += amount
-  case StoreCounterAction.reset: state.count = 0
-  case let action as StoreLogAction: state.log.append(action.text)
-  default: break
-  }
+    switch action {
+    case StoreCounterAction.increment: state.count += 1
+    case StoreCounterAction.add(let amount): state.count += amount
+    case StoreCounterAction.reset: state.count = 0
+    case let action as StoreLogAction: state.log.append(action.text)
+    default: break
+    }
   }
 }
 
