@@ -269,7 +269,7 @@ enum StoreStress {
     {
       return value
     }
-    return isThreadSanitizerActive ? 5_000 : 50_000
+    return isThreadSanitizerActive ? 10_000 : 50_000
   }
 
   /// Whether the thread sanitizer's runtime is linked into this process.

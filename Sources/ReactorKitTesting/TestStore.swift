@@ -1,0 +1,316 @@
+import Foundation
+import ReactorKit
+import Synchronization
+
+/// How strictly a ``TestStore`` checks.
+public enum Exhaustivity: Equatable, Sendable {
+  /// Every state change must be described exactly, and every received action asserted.
+  case on
+  /// Only what a test asserts is checked: state closures check the fields they set, and
+  /// received actions that are not asserted are skipped.
+  case off
+}
+
+/// A wrapper around a ``Store`` that asserts every state change and every action middleware
+/// dispatched, exhaustively (in the style of The Composable Architecture's `TestStore`).
+///
+/// ```swift
+/// let store = TestStore(reducer: counter, state: Counter(), middleware: [effects])
+/// store.send(CounterAction.increment) { $0.count = 1 }
+/// store.receive(CounterAction.saved) { $0.isSaved = true }
+/// store.finish()
+/// ```
+///
+/// - ``send(_:assert:fileID:filePath:line:column:)`` dispatches an action and asserts the state
+///   after the reductions it caused directly (after the middleware chain: none if middleware
+///   dropped it, several if middleware multiplied it).
+/// - ``receive(_:timeout:assert:fileID:filePath:line:column:)-(((any Action)->Bool),_,_,_,_,_,_)``
+///   asserts, in order, the actions that reached the reducer without being sent by the test
+///   (dispatched by middleware or subscribers), one reduction each, with their state change.
+/// - At the end (``finish(fileID:filePath:line:column:)``, or when the test store is freed),
+///   received actions that were not asserted fail the test.
+///
+/// Failures are reported to Swift Testing inside a Swift Testing test and to XCTest otherwise,
+/// at the assertion's call site; replace ``reportFailure`` to inspect them instead.
+public final class TestStore<State: Equatable> {
+  /// The store under test.
+  public let store: Store<State>
+  /// How strictly to check; ``Exhaustivity/on`` by default.
+  public var exhaustivity: Exhaustivity = .on
+  /// Receives every failure. Defaults to ``TestStoreFailure/reportToTestFramework()``;
+  /// replace it to test failure messages.
+  public var reportFailure: (TestStoreFailure) -> Void = { $0.reportToTestFramework() }
+  /// The state as asserted so far (the state after the last asserted action).
+  public private(set) var state: State
+
+  private let recorder = ReductionRecorder<State>()
+  private var subscription: Disposable?
+  private var isFinished = false
+  private let origin: (fileID: StaticString, filePath: StaticString, line: UInt, column: UInt)
+
+  /// Creates a test store around a new store.
+  ///
+  /// - Parameters:
+  ///   - reducer: The reducer under test.
+  ///   - state: The initial state.
+  ///   - middleware: The middleware under test.
+  public convenience init(
+    reducer: Reducer<State>, state: State, middleware: [Middleware<State>] = [],
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
+  ) {
+    self.init(
+      store: Store(reducer: reducer, state: state, middleware: middleware), fileID: fileID,
+      filePath: filePath, line: line, column: column)
+  }
+
+  /// Creates a test store around an existing store, starting from its current state.
+  ///
+  /// Only reductions after this point are recorded.
+  public init(
+    store: Store<State>, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) {
+    self.store = store
+    state = store.currentState
+    origin = (fileID, filePath, line, column)
+    let recorder = self.recorder
+    subscription = store.observeReductions { recorder.append($0) }
+  }
+
+  deinit {
+    if !isFinished {
+      let (fileID, filePath, line, column) = origin
+      finish(fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+  }
+
+  /// Dispatches `action` and asserts the state after the reductions it caused directly.
+  ///
+  /// With exhaustivity on, `updateExpected` receives the state as asserted so far and must
+  /// turn it into exactly the new state; without it, the state must not change. Actions
+  /// received earlier must have been asserted first. With exhaustivity off, `updateExpected`
+  /// receives the actual new state, and only what it changes is checked.
+  ///
+  /// - Parameters:
+  ///   - action: The action to dispatch.
+  ///   - updateExpected: Describes the expected state change.
+  public func send(
+    _ action: any Action, assert updateExpected: ((inout State) -> Void)? = nil,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
+  ) {
+    let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+    let pending = recorder.takeAll()
+    if !pending.isEmpty {
+      if exhaustivity == .on {
+        fail(
+          "\(count(pending.count, "received action")) must be asserted before sending "
+            + "\(renderValue(action)): \(list(pending)).", at: location)
+      }
+      state = pending.last!.after
+    }
+    let tag = nextTag()
+    store.dispatch(action, tag: tag)
+    let own = recorder.take(tag: tag)
+    let actual = own.last?.after ?? state
+    check(actual, updateExpected, after: "sending \(renderValue(action))", at: location)
+  }
+
+  /// Asserts that the next received action matches `isMatching`, and its state change.
+  ///
+  /// A received action is one that reached the reducer without being sent by the test, such
+  /// as an action a middleware dispatched. With exhaustivity off, received actions that don't
+  /// match are skipped.
+  ///
+  /// - Parameters:
+  ///   - isMatching: Whether an action is the one expected.
+  ///   - timeout: How long to wait for the action when it was not received yet, in seconds
+  ///     (for actions dispatched from other threads).
+  ///   - updateExpected: Describes the expected state change (see ``send(_:assert:fileID:filePath:line:column:)``).
+  public func receive(
+    _ isMatching: (any Action) -> Bool, timeout: TimeInterval = 0,
+    assert updateExpected: ((inout State) -> Void)? = nil, fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+  ) {
+    receive(
+      description: "an action matching the predicate", isMatching, timeout: timeout,
+      updateExpected,
+      at: Location(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Asserts that the next received action equals `expected`, and its state change.
+  ///
+  /// See ``receive(_:timeout:assert:fileID:filePath:line:column:)-(((any Action)->Bool),_,_,_,_,_,_)``.
+  public func receive<A: Action & Equatable>(
+    _ expected: A, timeout: TimeInterval = 0,
+    assert updateExpected: ((inout State) -> Void)? = nil, fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+  ) {
+    receive(
+      description: renderValue(expected), { ($0 as? A) == expected }, timeout: timeout,
+      updateExpected,
+      at: Location(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Drops every received action not asserted yet, accepting the state they led to.
+  public func skipReceivedActions() {
+    if let last = recorder.takeAll().last { state = last.after }
+  }
+
+  /// Ends the test: with exhaustivity on, received actions that were not asserted fail it.
+  ///
+  /// Called automatically when the test store is freed, if not called before.
+  public func finish(
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
+  ) {
+    guard !isFinished else { return }
+    isFinished = true
+    subscription?.dispose()
+    subscription = nil
+    let pending = recorder.takeAll()
+    guard !pending.isEmpty else { return }
+    if exhaustivity == .on {
+      fail(
+        "\(count(pending.count, "received action")) \(pending.count == 1 ? "was" : "were") "
+          + "not asserted before the test ended: \(list(pending)). Assert "
+          + "\(pending.count == 1 ? "it" : "them") with receive, or skip "
+          + "\(pending.count == 1 ? "it" : "them") with skipReceivedActions().",
+        at: Location(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+    state = pending.last!.after
+  }
+
+  // MARK: - Private
+
+  private struct Location {
+    let fileID: StaticString
+    let filePath: StaticString
+    let line: UInt
+    let column: UInt
+  }
+
+  private func receive(
+    description: String, _ isMatching: (any Action) -> Bool, timeout: TimeInterval,
+    _ updateExpected: ((inout State) -> Void)?, at location: Location
+  ) {
+    let deadline = Date().addingTimeInterval(timeout)
+    while true {
+      guard let reduction = recorder.takeFirst(until: deadline) else {
+        let waited = timeout > 0 ? " within \(timeout) seconds" : ""
+        fail(
+          "Expected to receive \(description), but no action was received\(waited).", at: location)
+        return
+      }
+      if isMatching(reduction.action) {
+        check(
+          reduction.after, updateExpected, after: "receiving \(renderValue(reduction.action))",
+          at: location)
+        return
+      }
+      state = reduction.after
+      if exhaustivity == .on {
+        fail(
+          "Expected to receive \(description), but received \(renderValue(reduction.action)).",
+          at: location)
+        return
+      }
+    }
+  }
+
+  private func check(
+    _ actual: State, _ updateExpected: ((inout State) -> Void)?, after event: String,
+    at location: Location
+  ) {
+    defer { state = actual }
+    var expected: State
+    switch exhaustivity {
+    case .on:
+      expected = state
+      updateExpected?(&expected)
+    case .off:
+      expected = actual
+      updateExpected?(&expected)
+    }
+    guard expected != actual else { return }
+    var lines = describeDifferences(expected: expected, actual: actual)
+    if lines.isEmpty {
+      lines = ["expected: \(expected)", "actual: \(actual)"]
+    }
+    let summary: String
+    if updateExpected == nil && exhaustivity == .on {
+      summary = "The state changed after \(event), but no change was expected"
+    } else {
+      summary = "The state after \(event) does not match the expected state"
+    }
+    fail(
+      "\(summary) (\(count(lines.count, "difference"))):\n"
+        + lines.map { "  " + $0 }.joined(separator: "\n"),
+      at: location)
+  }
+
+  private func fail(_ message: String, at location: Location) {
+    reportFailure(
+      TestStoreFailure(
+        message: message, fileID: location.fileID, filePath: location.filePath,
+        line: location.line, column: location.column))
+  }
+
+  private func count(_ number: Int, _ noun: String) -> String {
+    "\(number) \(noun)\(number == 1 ? "" : "s")"
+  }
+
+  private func list(_ reductions: [StoreReduction<State>]) -> String {
+    reductions.map { renderValue($0.action) }.joined(separator: ", ")
+  }
+}
+
+/// Tags that mark the actions a test store sent, unique in the process.
+private let tagCounter = Atomic<UInt64>(0)
+
+private func nextTag() -> UInt64 {
+  tagCounter.add(1, ordering: .relaxed).newValue
+}
+
+/// The reductions a test store has seen and not yet asserted, in order. Filled on the store's
+/// processing thread, drained on the test's thread.
+private final class ReductionRecorder<State>: @unchecked Sendable {
+  // Safety: `reductions` is only touched with `condition` locked.
+  private let condition = NSCondition()
+  private var reductions: [StoreReduction<State>] = []
+
+  func append(_ reduction: StoreReduction<State>) {
+    condition.lock()
+    reductions.append(reduction)
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  func takeAll() -> [StoreReduction<State>] {
+    condition.lock()
+    defer { condition.unlock() }
+    let all = reductions
+    reductions = []
+    return all
+  }
+
+  /// Removes and returns the reductions of the work item sent with `tag`.
+  func take(tag: UInt64) -> [StoreReduction<State>] {
+    condition.lock()
+    defer { condition.unlock() }
+    let own = reductions.filter { $0.tag == tag }
+    reductions.removeAll { $0.tag == tag }
+    return own
+  }
+
+  /// Removes and returns the oldest reduction, waiting for one until `deadline`.
+  func takeFirst(until deadline: Date) -> StoreReduction<State>? {
+    condition.lock()
+    defer { condition.unlock() }
+    while reductions.isEmpty {
+      if !condition.wait(until: deadline) { break }
+    }
+    return reductions.isEmpty ? nil : reductions.removeFirst()
+  }
+}
