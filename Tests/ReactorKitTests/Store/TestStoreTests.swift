@@ -31,10 +31,12 @@ final class TestStoreTests: ResourceTestCase {
     store.reportFailure = failures.record
     // when
     store.send(ProfileAction.save) { $0.isSaving = true }
-    store.receive({ ($0 as? ProfileAction) == .saved }) {
-      $0.isSaving = false
-      $0.saveCount = 1
-    }
+    store.receive(
+      { ($0 as? ProfileAction) == .saved },
+      assert: {
+        $0.isSaving = false
+        $0.saveCount = 1
+      })
     store.finish()
     // then
     XCTAssertEqual(failures.messages, [])
