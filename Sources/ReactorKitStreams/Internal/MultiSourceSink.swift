@@ -1,0 +1,72 @@
+/// A ``FanInSink`` over a fixed number of sources (combineLatest, zip): it owns one
+/// subscription per source and tracks which sources completed.
+@usableFromInline
+class MultiSourceSink<Item, Element>: FanInSink<Item, Element>, @unchecked Sendable {
+  // Safety: `isDone` and `doneCount` are guarded by `lock`; `subscriptions` is immutable and
+  // its elements synchronise themselves.
+  @usableFromInline let subscriptions: [SingleAssignmentDisposable]
+  @usableFromInline var isDone: [Bool]
+  @usableFromInline var doneCount = 0
+
+  @inlinable
+  init(
+    _ observer: AnyObserver<Element>, arity: Int,
+    transform: @escaping (Item) throws -> Element
+  ) {
+    subscriptions = (0..<arity).map { _ in SingleAssignmentDisposable() }
+    isDone = Array(repeating: false, count: arity)
+    super.init(observer, transform: transform)
+  }
+
+  /// The number of sources.
+  @inlinable
+  final var arity: Int { subscriptions.count }
+
+  /// Subscribes `handler` to `source` as source number `index`, unless the sink already
+  /// stopped (then the source is not subscribed at all).
+  @inlinable
+  final func subscribe<Source: ObservableConvertibleType>(
+    _ source: Source, at index: Int, _ handler: @escaping (Event<Source.Element>) -> Void
+  ) {
+    lock.lock()
+    let stopped = isStoppedLocked
+    lock.unlock()
+    if stopped {
+      subscriptions[index].dispose()
+      return
+    }
+    subscriptions[index].setDisposable(
+      source.asObservable().subscribe(AnyObserver(eventHandler: handler)))
+  }
+
+  /// Completes the result when there are no sources; returns `self` as the disposable.
+  @inlinable
+  final func finishSubscribing() -> Disposable {
+    if arity == 0 { on(.completed) }
+    return self
+  }
+
+  /// Records that source `index` completed: the result completes when every source did,
+  /// otherwise only that source's subscription is released. Call with the lock held; the
+  /// lock is released on return.
+  @inlinable
+  final func completedLocked(at index: Int) {
+    if isDone[index] {
+      lock.unlock()
+      return
+    }
+    isDone[index] = true
+    doneCount += 1
+    if doneCount == arity {
+      onLocked(.completed)
+    } else {
+      lock.unlock()
+      subscriptions[index].dispose()
+    }
+  }
+
+  @usableFromInline
+  override func releaseSources() {
+    for subscription in subscriptions { subscription.dispose() }
+  }
+}
