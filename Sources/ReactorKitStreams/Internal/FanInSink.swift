@@ -52,6 +52,10 @@ class FanInSink<Item, Element>: Cancelable, @unchecked Sendable {
   @inlinable
   final var isDisposed: Bool { lock.withLock { disposed } }
 
+  /// Whether a terminal event was accepted or the sink was disposed.
+  @inlinable
+  final var isStopped: Bool { lock.withLock { stopped || disposed } }
+
   /// Releases the operator's sources. Called once, outside the lock, on the first terminal
   /// event or on disposal. Subclasses override it; the default does nothing.
   @usableFromInline

@@ -28,10 +28,7 @@ class MultiSourceSink<Item, Element>: FanInSink<Item, Element>, @unchecked Senda
   final func subscribe<Source: ObservableConvertibleType>(
     _ source: Source, at index: Int, _ handler: @escaping (Event<Source.Element>) -> Void
   ) {
-    lock.lock()
-    let stopped = isStoppedLocked
-    lock.unlock()
-    if stopped {
+    if isStopped {
       subscriptions[index].dispose()
       return
     }

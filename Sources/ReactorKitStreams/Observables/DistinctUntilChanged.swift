@@ -1,0 +1,80 @@
+extension ObservableType where Element: Equatable {
+  /// Drops elements equal to the one before them.
+  ///
+  /// - Returns: The elements that differ from their predecessor.
+  @inlinable
+  public func distinctUntilChanged() -> Observable<Element> {
+    distinctUntilChanged({ $0 }, comparer: ==)
+  }
+}
+
+extension ObservableType {
+  /// Drops elements whose key equals the key of the element before them.
+  ///
+  /// - Parameter keySelector: Computes the key to compare; a thrown error ends the sequence.
+  /// - Returns: The elements whose key differs from their predecessor's.
+  @inlinable
+  public func distinctUntilChanged<Key: Equatable>(
+    _ keySelector: @escaping (Element) throws -> Key
+  ) -> Observable<Element> {
+    distinctUntilChanged(keySelector, comparer: ==)
+  }
+
+  /// Drops elements that `comparer` finds equal to the element before them.
+  ///
+  /// - Parameter comparer: Returns `true` when two consecutive elements count as equal; a
+  ///   thrown error ends the sequence.
+  /// - Returns: The elements that differ from their predecessor.
+  @inlinable
+  public func distinctUntilChanged(_ comparer: @escaping (Element, Element) throws -> Bool)
+    -> Observable<Element>
+  {
+    distinctUntilChanged({ $0 }, comparer: comparer)
+  }
+
+  /// Drops elements whose value at `keyPath` equals that of the element before them.
+  ///
+  /// - Parameter keyPath: The property to compare.
+  /// - Returns: The elements whose property differs from their predecessor's.
+  @inlinable
+  public func distinctUntilChanged<Property: Equatable>(at keyPath: KeyPath<Element, Property>)
+    -> Observable<Element>
+  {
+    distinctUntilChanged({ $0[keyPath: keyPath] }, comparer: ==)
+  }
+
+  /// Drops elements whose key `comparer` finds equal to the key of the element before them.
+  ///
+  /// - Parameters:
+  ///   - keySelector: Computes the key to compare.
+  ///   - comparer: Returns `true` when two keys count as equal.
+  /// - Returns: The elements whose key differs from their predecessor's.
+  @inlinable
+  public func distinctUntilChanged<Key>(
+    _ keySelector: @escaping (Element) throws -> Key,
+    comparer: @escaping (Key, Key) throws -> Bool
+  ) -> Observable<Element> {
+    let source = asObservable()
+    return Observable { observer in
+      let sink = Sink(observer)
+      var previous: Key?
+      return sink.run(source) { event in
+        switch event {
+        case .next(let element):
+          guard sink.isOpen else { return }
+          do {
+            let key = try keySelector(element)
+            if let previous, try comparer(previous, key) { return }
+            previous = key
+          } catch {
+            sink.forwardTerminal(.error(error))
+            return
+          }
+          sink.forwardNext(element)
+        case .error, .completed:
+          sink.forwardTerminal(event)
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,71 @@
+extension ObservableType {
+  /// Runs side effects for the events of every subscription and passes the events on
+  /// unchanged.
+  ///
+  /// `on…` closures run before the event is forwarded, `after…` closures after it. A closure
+  /// that throws ends the sequence with its error, except `afterError` and `afterCompleted`,
+  /// whose errors are dropped because the sequence has already ended.
+  ///
+  /// - Parameters:
+  ///   - onNext: Runs before each element is forwarded.
+  ///   - afterNext: Runs after each element was forwarded.
+  ///   - onError: Runs before the error is forwarded.
+  ///   - afterError: Runs after the error was forwarded.
+  ///   - onCompleted: Runs before completion is forwarded.
+  ///   - afterCompleted: Runs after completion was forwarded.
+  ///   - onSubscribe: Runs before the source is subscribed.
+  ///   - onSubscribed: Runs after the source was subscribed.
+  ///   - onDispose: Runs once the subscription ends, whether by a terminal event or by
+  ///     disposal.
+  /// - Returns: The source's events.
+  @inlinable
+  public func `do`(
+    onNext: ((Element) throws -> Void)? = nil,
+    afterNext: ((Element) throws -> Void)? = nil,
+    onError: ((Swift.Error) throws -> Void)? = nil,
+    afterError: ((Swift.Error) throws -> Void)? = nil,
+    onCompleted: (() throws -> Void)? = nil,
+    afterCompleted: (() throws -> Void)? = nil,
+    onSubscribe: (() -> Void)? = nil,
+    onSubscribed: (() -> Void)? = nil,
+    onDispose: (() -> Void)? = nil
+  ) -> Observable<Element> {
+    let source = asObservable()
+    return Observable { observer in
+      onSubscribe?()
+      // The `after…` closures of terminal events run between the downstream delivery and the
+      // release of the subscription (which runs `onDispose`), as in RxSwift.
+      let sink = Sink<Element>(
+        AnyObserver { event in
+          observer.on(event)
+          switch event {
+          case .next: break
+          case .error(let error): try? afterError?(error)
+          case .completed: try? afterCompleted?()
+          }
+        })
+      if let onDispose { sink.extra = Disposables.create(with: onDispose) }
+      let subscription = sink.run(source) { event in
+        guard sink.isOpen else { return }
+        do {
+          switch event {
+          case .next(let element):
+            try onNext?(element)
+            sink.forwardNext(element)
+            try afterNext?(element)
+          case .error(let error):
+            try onError?(error)
+            sink.forwardTerminal(event)
+          case .completed:
+            try onCompleted?()
+            sink.forwardTerminal(event)
+          }
+        } catch {
+          sink.forwardTerminal(.error(error))
+        }
+      }
+      onSubscribed?()
+      return subscription
+    }
+  }
+}

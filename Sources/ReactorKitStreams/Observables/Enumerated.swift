@@ -1,0 +1,30 @@
+extension ObservableType {
+  /// Pairs each element with its position, counting from zero.
+  ///
+  /// - Returns: Index and element tuples.
+  @inlinable
+  public func enumerated() -> Observable<(index: Int, element: Element)> {
+    let source = asObservable()
+    return Observable { observer in
+      let sink = Sink(observer)
+      var index = 0
+      return sink.run(source) { event in
+        switch event {
+        case .next(let element):
+          guard sink.isOpen else { return }
+          let (next, overflow) = index.addingReportingOverflow(1)
+          if overflow {
+            sink.forwardTerminal(.error(RxError.overflow))
+            return
+          }
+          sink.forwardNext((index, element))
+          index = next
+        case .error(let error):
+          sink.forwardTerminal(.error(error))
+        case .completed:
+          sink.forwardTerminal(.completed)
+        }
+      }
+    }
+  }
+}

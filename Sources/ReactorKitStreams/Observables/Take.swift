@@ -1,0 +1,144 @@
+/// Whether ``ObservableType/take(until:behavior:)`` and ``ObservableType/take(while:behavior:)``
+/// also emit the element that ends the sequence.
+public enum TakeBehavior: Sendable {
+  /// Emit the element that ends the sequence, then complete.
+  case inclusive
+  /// Complete without emitting the element that ends the sequence.
+  case exclusive
+}
+
+extension ObservableType {
+  /// The first `count` elements, then completion.
+  ///
+  /// With a count of zero the source is not subscribed at all.
+  ///
+  /// - Parameter count: How many elements to take (at least 0).
+  /// - Returns: At most `count` elements of the source.
+  @inlinable
+  public func take(_ count: Int) -> Observable<Element> {
+    precondition(count >= 0, "take(_:) needs a count of at least 0.")
+    if count == 0 { return Observable<Element>.empty() }
+    let source = asObservable()
+    return Observable { observer in
+      let sink = Sink(observer)
+      var remaining = count
+      return sink.run(source) { event in
+        switch event {
+        case .next(let element):
+          guard sink.isOpen, remaining > 0 else { return }
+          remaining -= 1
+          sink.forwardNext(element)
+          if remaining == 0 { sink.forwardTerminal(.completed) }
+        case .error, .completed:
+          sink.forwardTerminal(event)
+        }
+      }
+    }
+  }
+
+  /// The elements until `predicate` returns `true` for one, then completion.
+  ///
+  /// - Parameters:
+  ///   - predicate: Tells whether an element ends the sequence; a thrown error ends it with
+  ///     that error.
+  ///   - behavior: Whether the ending element is emitted too (default: not).
+  /// - Returns: The elements before the first one matching `predicate`.
+  @inlinable
+  public func take(
+    until predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive
+  ) -> Observable<Element> {
+    let source = asObservable()
+    return Observable { observer in
+      let sink = Sink(observer)
+      return sink.run(source) { event in
+        switch event {
+        case .next(let element):
+          guard sink.isOpen else { return }
+          let ends: Bool
+          do {
+            ends = try predicate(element)
+          } catch {
+            sink.forwardTerminal(.error(error))
+            return
+          }
+          if !ends {
+            sink.forwardNext(element)
+            return
+          }
+          if behavior == .inclusive { sink.forwardNext(element) }
+          sink.forwardTerminal(.completed)
+        case .error, .completed:
+          sink.forwardTerminal(event)
+        }
+      }
+    }
+  }
+
+  /// The elements as long as `predicate` returns `true`, then completion.
+  ///
+  /// - Parameters:
+  ///   - predicate: Tells whether to keep taking; a thrown error ends the sequence with it.
+  ///   - behavior: Whether the first element failing `predicate` is emitted too (default:
+  ///     not).
+  /// - Returns: The leading elements matching `predicate`.
+  @inlinable
+  public func take(
+    while predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive
+  ) -> Observable<Element> {
+    take(until: { try !predicate($0) }, behavior: behavior)
+  }
+
+  /// The elements until `other` emits an element; then the result completes.
+  ///
+  /// An error from `other` ends the result with that error; `other` completing without an
+  /// element changes nothing. `other` is subscribed first, so an `other` that emits at once
+  /// lets nothing through. Delivery is serial even when both emit from different threads.
+  ///
+  /// - Parameter other: The sequence whose first element stops the result.
+  /// - Returns: The elements of this sequence until `other` emits.
+  @inlinable
+  public func take<Other: ObservableConvertibleType>(until other: Other) -> Observable<Element> {
+    let source = asObservable()
+    return Observable { observer in
+      TakeUntilSink<Element, Other.Element>(observer).run(source, other.asObservable())
+    }
+  }
+}
+
+/// Forwards the source until the other sequence emits.
+@usableFromInline
+final class TakeUntilSink<Element, Other>: FanInSink<Element, Element>, @unchecked Sendable {
+  // Safety: the disposables synchronise themselves; everything else is inherited.
+  @usableFromInline let sourceSubscription = SingleAssignmentDisposable()
+  @usableFromInline let otherSubscription = SingleAssignmentDisposable()
+
+  @inlinable
+  init(_ observer: AnyObserver<Element>) {
+    super.init(observer) { $0 }
+  }
+
+  @inlinable
+  func run(_ source: Observable<Element>, _ other: Observable<Other>) -> Disposable {
+    otherSubscription.setDisposable(
+      other.subscribe(
+        AnyObserver { event in
+          switch event {
+          case .next: self.on(.completed)
+          case .error(let error): self.on(.error(error))
+          case .completed: self.otherSubscription.dispose()
+          }
+        }))
+    if isStopped {
+      sourceSubscription.dispose()
+    } else {
+      sourceSubscription.setDisposable(source.subscribe(AnyObserver { self.on($0) }))
+    }
+    return self
+  }
+
+  @usableFromInline
+  override func releaseSources() {
+    sourceSubscription.dispose()
+    otherSubscription.dispose()
+  }
+}
