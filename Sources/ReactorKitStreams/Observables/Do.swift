@@ -33,18 +33,25 @@ extension ObservableType {
     let source = asObservable()
     return Observable { observer in
       onSubscribe?()
-      // The `after…` closures of terminal events run between the downstream delivery and the
-      // release of the subscription (which runs `onDispose`), as in RxSwift.
+      let disposal = DoDisposal(onDispose)
+      // The `after…` closures of terminal events run right after the downstream delivery and
+      // before `onDispose`, as in RxSwift, even when the subscriber disposes on completion.
       let sink = Sink<Element>(
         AnyObserver { event in
-          observer.on(event)
-          switch event {
-          case .next: break
-          case .error(let error): try? afterError?(error)
-          case .completed: try? afterCompleted?()
+          guard event.isStopEvent else {
+            observer.on(event)
+            return
           }
+          disposal.hold()
+          observer.on(event)
+          if case .error(let error) = event {
+            try? afterError?(error)
+          } else {
+            try? afterCompleted?()
+          }
+          disposal.release()
         })
-      if let onDispose { sink.extra = Disposables.create(with: onDispose) }
+      sink.extra = disposal
       let subscription = sink.run(source) { event in
         guard sink.isOpen else { return }
         do {
@@ -67,5 +74,50 @@ extension ObservableType {
       onSubscribed?()
       return subscription
     }
+  }
+}
+
+/// Runs `onDispose` once when disposed, but not while a terminal event is being delivered
+/// (``hold()`` … ``release()``): then it runs at ``release()``.
+@usableFromInline
+final class DoDisposal: Disposable, @unchecked Sendable {
+  // Safety: all state is guarded by `lock`; the action runs outside it.
+  @usableFromInline let lock = Lock()
+  @usableFromInline var action: (() -> Void)?
+  @usableFromInline var held = false
+  @usableFromInline var requested = false
+
+  @usableFromInline
+  init(_ action: (() -> Void)?) {
+    self.action = action
+  }
+
+  @usableFromInline
+  func hold() {
+    lock.withLock { held = true }
+  }
+
+  @usableFromInline
+  func release() {
+    lock.lock()
+    held = false
+    let action = requested ? takeActionLocked() : nil
+    lock.unlock()
+    action?()
+  }
+
+  @usableFromInline
+  func dispose() {
+    lock.lock()
+    requested = true
+    let action = held ? nil : takeActionLocked()
+    lock.unlock()
+    action?()
+  }
+
+  @usableFromInline
+  func takeActionLocked() -> (() -> Void)? {
+    defer { action = nil }
+    return action
   }
 }

@@ -1,0 +1,160 @@
+import ReactorKitStreams
+import ReactorKitTesting
+import XCTest
+
+final class CatchTests: ResourceTestCase {
+  func test_catch_continuesWithReplacementAfterError() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let source = scheduler.createHotObservable([.next(210, 1), .error(230, TestError(1))])
+    let replacement = scheduler.createColdObservable([.next(10, 2), .completed(20)])
+    var caught: [Error] = []
+    // when
+    let observer = scheduler.start {
+      source.asObservable().catch { error in
+        caught.append(error)
+        return replacement.asObservable()
+      }
+    }
+    // then
+    XCTAssertEqual(observer.events, [.next(210, 1), .next(240, 2), .completed(250)])
+    XCTAssertEqual(caught.count, 1)
+    XCTAssertEqual(source.subscriptions, [Subscription(200, 230)])
+    XCTAssertEqual(replacement.subscriptions, [Subscription(230, 250)])
+  }
+
+  func test_catch_completionWithoutErrorSkipsHandler() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let source = scheduler.createHotObservable([.next(210, 1), .completed(230)])
+    var called = false
+    // when
+    let observer = scheduler.start {
+      source.asObservable().catch { _ in
+        called = true
+        return .empty()
+      }
+    }
+    // then
+    XCTAssertEqual(observer.events, [.next(210, 1), .completed(230)])
+    XCTAssertFalse(called)
+  }
+
+  func test_catch_throwingHandlerAndFailingReplacement() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let source = scheduler.createHotObservable([.error(210, TestError(1), Int.self)])
+    // when
+    let thrown = scheduler.start {
+      source.asObservable().catch { _ in throw TestError(2) }
+    }
+    // then
+    XCTAssertEqual(thrown.events, [.error(210, TestError(2))])
+  }
+
+  func test_catch_replacementErrorIsForwarded() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let source = scheduler.createHotObservable([.error(210, TestError(1), Int.self)])
+    // when
+    let observer = scheduler.start {
+      source.asObservable().catch { _ in .error(TestError(3)) }
+    }
+    // then
+    XCTAssertEqual(observer.events, [.error(210, TestError(3))])
+  }
+
+  func test_catch_disposalEndsReplacement() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let source = scheduler.createHotObservable([.error(210, TestError(1), Int.self)])
+    let replacement = scheduler.createColdObservable([.next(10, 2), .next(200, 3)])
+    // when
+    let observer = scheduler.start(disposed: 300) {
+      source.asObservable().catch { _ in replacement.asObservable() }
+    }
+    // then
+    XCTAssertEqual(observer.events, [.next(220, 2)])
+    XCTAssertEqual(replacement.subscriptions, [Subscription(210, 300)])
+  }
+
+  func test_catchAndReturn_completesWithElement() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let source = scheduler.createHotObservable([.next(210, 1), .error(220, TestError(1))])
+    // when
+    let observer = scheduler.start { source.catchAndReturn(-1) }
+    // then
+    XCTAssertEqual(observer.events, [.next(210, 1), .next(220, -1), .completed(220)])
+    XCTAssertEqual(source.subscriptions, [Subscription(200, 220)])
+  }
+
+  func test_retry_resubscribesUpToMaxAttemptsAndForwardsLastError() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let source = scheduler.createColdObservable([.next(10, 1), .error(20, TestError(1))])
+    // when
+    let observer = scheduler.start { source.retry(3) }
+    // then
+    XCTAssertEqual(
+      observer.events,
+      [.next(210, 1), .next(230, 1), .next(250, 1), .error(260, TestError(1))])
+    XCTAssertEqual(
+      source.subscriptions,
+      [Subscription(200, 220), Subscription(220, 240), Subscription(240, 260)])
+  }
+
+  func test_retry_completesWhenAnAttemptCompletes() {
+    // given
+    var attempts = 0
+    let source = Observable<Int>.deferred {
+      attempts += 1
+      return attempts < 3 ? .error(TestError(attempts)) : .just(attempts)
+    }
+    var events: [Event<Int>] = []
+    // when
+    let subscription = source.retry().subscribe { events.append($0) }
+    // then
+    XCTAssertEqual(events, [.next(3), .completed])
+    XCTAssertEqual(attempts, 3)
+    subscription.dispose()
+  }
+
+  func test_retry_manySynchronousFailuresUseConstantStack() {
+    // given
+    var attempts = 0
+    let source = Observable<Int>.deferred {
+      attempts += 1
+      return .error(TestError(1))
+    }
+    var errors = 0
+    // when
+    let subscription = source.retry(20_000).subscribe(onError: { _ in errors += 1 })
+    // then
+    XCTAssertEqual(attempts, 20_000)
+    XCTAssertEqual(errors, 1)
+    subscription.dispose()
+  }
+
+  func test_retry_zeroAttemptsCompletesWithoutSubscribing() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let source = scheduler.createColdObservable([.next(10, 1)])
+    // when
+    let observer = scheduler.start { source.retry(0) }
+    // then
+    XCTAssertEqual(observer.events, [.completed(200)])
+    XCTAssertEqual(source.subscriptions, [])
+  }
+
+  func test_retry_disposalStopsRetrying() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let source = scheduler.createColdObservable([.next(10, 1), .error(50, TestError(1))])
+    // when
+    let observer = scheduler.start(disposed: 270) { source.retry() }
+    // then
+    XCTAssertEqual(observer.events, [.next(210, 1), .next(260, 1)])
+    XCTAssertEqual(source.subscriptions, [Subscription(200, 250), Subscription(250, 270)])
+  }
+}
