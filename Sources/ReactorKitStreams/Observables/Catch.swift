@@ -69,3 +69,147 @@ extension ObservableType {
     }
   }
 }
+
+extension ObservableType {
+  /// Resubscribes to the source after an error once the sequence returned by
+  /// `notificationHandler` emits an element.
+  ///
+  /// `notificationHandler` runs once per subscription and receives the source's errors as
+  /// a sequence. After each error the result waits for the handler's sequence: an element
+  /// resubscribes the source, an error ends the result with that error, completion
+  /// completes it. Errors that are not of type `Failure` end the result at once.
+  ///
+  /// - Parameter notificationHandler: Turns the errors into the retry triggers.
+  /// - Returns: The source's elements across all attempts.
+  @inlinable
+  public func retry<Trigger: ObservableConvertibleType, Failure: Swift.Error>(
+    when notificationHandler: @escaping (Observable<Failure>) -> Trigger
+  ) -> Observable<Element> {
+    let source = asObservable()
+    return Observable { observer in
+      RetryWhenSink<Element, Failure, Trigger.Element>(observer, source: source)
+        .run { notificationHandler($0).asObservable() }
+    }
+  }
+
+  /// Resubscribes to the source after an error once the sequence returned by
+  /// `notificationHandler` emits an element; the handler receives every error. See the
+  /// overload with a typed `Failure` for the details.
+  @inlinable
+  public func retry<Trigger: ObservableConvertibleType>(
+    when notificationHandler: @escaping (Observable<Swift.Error>) -> Trigger
+  ) -> Observable<Element> {
+    let source = asObservable()
+    return Observable { observer in
+      RetryWhenSink<Element, Swift.Error, Trigger.Element>(observer, source: source)
+        .run { notificationHandler($0).asObservable() }
+    }
+  }
+}
+
+/// Drives `retry(when:)`: one attempt at a time, each followed, after an error, by a wait
+/// for the trigger sequence.
+@usableFromInline
+final class RetryWhenSink<Element, Failure: Swift.Error, Trigger>: @unchecked Sendable {
+  // Safety: `running` and `again` are guarded by `lock`; the subjects and disposables
+  // synchronise themselves. Attempts run one after another, so `sink` sees serial events.
+
+  /// One subscription to the source and, after it failed, the wait for the trigger.
+  @usableFromInline
+  final class Attempt: Disposable, @unchecked Sendable {
+    // Safety: the disposables synchronise themselves.
+    @usableFromInline let subscription = SingleAssignmentDisposable()
+    @usableFromInline let trigger = SingleAssignmentDisposable()
+
+    @inlinable init() {}
+
+    @inlinable
+    func dispose() {
+      subscription.dispose()
+      trigger.dispose()
+    }
+  }
+
+  @usableFromInline let sink: Sink<Element>
+  @usableFromInline let source: Observable<Element>
+  @usableFromInline let errors = PublishSubject<Failure>()
+  @usableFromInline let notifier = PublishSubject<Trigger>()
+  @usableFromInline let notifierSubscription = SingleAssignmentDisposable()
+  @usableFromInline let current = SerialDisposable()
+  @usableFromInline let lock = Lock()
+  @usableFromInline var running = false
+  @usableFromInline var again = false
+
+  @inlinable
+  init(_ observer: AnyObserver<Element>, source: Observable<Element>) {
+    sink = Sink(observer)
+    self.source = source
+    sink.extra = Disposables.create(current, notifierSubscription)
+  }
+
+  @inlinable
+  func run(_ makeTriggers: (Observable<Failure>) -> Observable<Trigger>) -> Disposable {
+    notifierSubscription.setDisposable(makeTriggers(errors.asObservable()).subscribe(notifier))
+    resubscribe()
+    return sink
+  }
+
+  /// Starts the next attempt; reentrant calls are looped, not nested.
+  @inlinable
+  func resubscribe() {
+    lock.lock()
+    if running {
+      again = true
+      lock.unlock()
+      return
+    }
+    running = true
+    lock.unlock()
+    while sink.isOpen {
+      let attempt = Attempt()
+      current.disposable = attempt
+      attempt.subscription.setDisposable(
+        source.subscribe(AnyObserver { self.on($0, attempt: attempt) }))
+      lock.lock()
+      if !again {
+        running = false
+        lock.unlock()
+        return
+      }
+      again = false
+      lock.unlock()
+    }
+  }
+
+  @inlinable
+  func on(_ event: Event<Element>, attempt: Attempt) {
+    switch event {
+    case .next(let element):
+      sink.forwardNext(element)
+    case .completed:
+      sink.forwardTerminal(.completed)
+    case .error(let error):
+      guard let failure = error as? Failure else {
+        sink.forwardTerminal(.error(error))
+        return
+      }
+      attempt.subscription.dispose()
+      var waiting = true
+      attempt.trigger.setDisposable(
+        notifier.subscribe(
+          AnyObserver { trigger in
+            switch trigger {
+            case .next:
+              guard waiting else { return }
+              waiting = false
+              self.resubscribe()
+            case .error(let error):
+              self.sink.forwardTerminal(.error(error))
+            case .completed:
+              self.sink.forwardTerminal(.completed)
+            }
+          }))
+      errors.onNext(failure)
+    }
+  }
+}

@@ -158,3 +158,99 @@ final class CatchTests: ResourceTestCase {
     XCTAssertEqual(source.subscriptions, [Subscription(200, 250), Subscription(250, 270)])
   }
 }
+
+final class RetryWhenTests: ResourceTestCase {
+  func test_retryWhen_resubscribesWhenTriggerEmits() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let source = scheduler.createColdObservable([.next(10, 1), .error(20, TestError(1))])
+    let trigger = scheduler.createColdObservable([.next(30, ()), .completed(40)])
+    // when
+    let observer = scheduler.start(disposed: 300) {
+      source.retry(when: { (errors: Observable<TestError>) in
+        errors.flatMap { _ in trigger }
+      })
+    }
+    // then
+    XCTAssertEqual(observer.events, [.next(210, 1), .next(260, 1)])
+    XCTAssertEqual(
+      source.subscriptions, [Subscription(200, 220), Subscription(250, 270)])
+  }
+
+  func test_retryWhen_triggerErrorAndCompletionEndTheResult() {
+    // given
+    var attempts = 0
+    let source = Observable<Int>.deferred {
+      attempts += 1
+      return .error(TestError(attempts))
+    }
+    var failed: [Event<Int>] = []
+    var completed: [Event<Int>] = []
+    // when
+    let first = source.retry(when: { (errors: Observable<Error>) in
+      errors.enumerated().flatMap { index, error -> Observable<Void> in
+        index < 2 ? .just(()) : .error(error)
+      }
+    }).subscribe { failed.append($0) }
+    let second = source.retry(when: { (errors: Observable<Error>) in
+      errors.take(1)
+    }).subscribe { completed.append($0) }
+    // then
+    XCTAssertEqual(failed, [.error(TestError(3))])
+    XCTAssertEqual(completed, [.completed])
+    XCTAssertEqual(attempts, 3 + 1, "take(1) completes before the second attempt starts")
+    first.dispose()
+    second.dispose()
+  }
+
+  func test_retryWhen_errorOfOtherTypeEndsAtOnce() {
+    // given
+    struct Other: Error {}
+    var handled = 0
+    var events: [Event<Int>] = []
+    // when
+    let subscription = Observable<Int>.error(Other())
+      .retry(when: { (errors: Observable<TestError>) in
+        errors.map { _ in handled += 1 }
+      })
+      .subscribe { events.append($0) }
+    // then
+    XCTAssertEqual(events.count, 1)
+    XCTAssertTrue(events.first?.error is Other)
+    XCTAssertEqual(handled, 0)
+    subscription.dispose()
+  }
+
+  func test_retryWhen_completionOfSourceCompletes() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let source = scheduler.createColdObservable([.next(10, 1), .completed(20)])
+    // when
+    let observer = scheduler.start {
+      source.retry(when: { (errors: Observable<Error>) in errors })
+    }
+    // then
+    XCTAssertEqual(observer.events, [.next(210, 1), .completed(220)])
+    XCTAssertEqual(source.subscriptions, [Subscription(200, 220)])
+  }
+
+  func test_retryWhen_synchronousRetriesUseConstantStack() {
+    // given
+    var attempts = 0
+    let source = Observable<Int>.deferred {
+      attempts += 1
+      return .error(TestError(1))
+    }
+    var events: [Event<Int>] = []
+    // when
+    let subscription = source.retry(when: { (errors: Observable<Error>) in
+      errors.take(20_000)
+    }).subscribe { events.append($0) }
+    // then
+    // The last trigger element is followed at once by the trigger's completion, which ends
+    // the result before the pending resubscription starts (as in RxSwift).
+    XCTAssertEqual(attempts, 20_000)
+    XCTAssertEqual(events, [.completed])
+    subscription.dispose()
+  }
+}

@@ -123,7 +123,9 @@ final class MergeStressTests: ResourceTestCase {
         }
       }
       // then
-      XCTAssertEqual(lateDeliveries.load(ordering: .acquiring), 0)
+      // Delivery is serial, so at most the one event already under way when `dispose()`
+      // returned may still arrive; nothing starts after it.
+      XCTAssertLessThanOrEqual(lateDeliveries.load(ordering: .acquiring), 1)
       for inner in inners { XCTAssertFalse(inner.hasObservers) }
       XCTAssertFalse(outer.hasObservers)
     }
