@@ -63,7 +63,7 @@ public final class TestScheduler: SchedulerType, @unchecked Sendable {
   public func schedule<StateType>(
     _ state: StateType, action: @escaping (StateType) -> Disposable
   ) -> Disposable {
-    scheduleAbsoluteVirtual(state, time: clock, action: action)
+    scheduleAbsoluteVirtual(state, time: adjustedTime(clock), action: action)
   }
 
   public func scheduleRelative<StateType>(
@@ -71,18 +71,24 @@ public final class TestScheduler: SchedulerType, @unchecked Sendable {
   ) -> Disposable {
     let delta = virtualInterval(dueTime)
     if delta == .max { return Disposables.create() }
-    return scheduleAbsoluteVirtual(state, time: clock + delta, action: action)
+    return scheduleAbsoluteVirtual(state, time: adjustedTime(clock + delta), action: action)
   }
 
-  /// Schedules `action` at absolute virtual `time`.
+  /// Work scheduled through the scheduler interface at or before the current time runs one
+  /// unit later when ``simulateProcessingDelay`` is on, as in RxTest.
+  private func adjustedTime(_ time: TestTime) -> TestTime {
+    lock.lock()
+    defer { lock.unlock() }
+    return time <= currentClock && simulateProcessingDelay ? currentClock + 1 : time
+  }
+
+  /// Schedules `action` at absolute virtual `time`, exactly (work in the past runs next).
   @discardableResult
   public func scheduleAbsoluteVirtual<StateType>(
     _ state: StateType, time: TestTime, action: @escaping (StateType) -> Disposable
   ) -> Disposable {
     lock.lock()
-    var due = time
-    if due <= currentClock && simulateProcessingDelay { due = currentClock + 1 }
-    let item = Item(time: due, order: nextOrder) { action(state) }
+    let item = Item(time: time, order: nextOrder) { action(state) }
     nextOrder += 1
     let index = items.firstIndex { ($0.time, $0.order) > (item.time, item.order) } ?? items.count
     items.insert(item, at: index)

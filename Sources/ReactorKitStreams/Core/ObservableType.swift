@@ -68,6 +68,18 @@ public class Observable<Element>: ObservableType, @unchecked Sendable {
     handler!(observer)
   }
 
+  /// Calls `body` with each element and returns `true` when the whole sequence is known
+  /// without subscribing (`just`, `empty`, `of` and `from` on `CurrentThreadScheduler`);
+  /// otherwise returns `false` without calling `body`.
+  ///
+  /// Consumers inside the package use it to skip a per-element-stream subscription: the
+  /// elements are delivered at once and in order, then the sequence counts as completed. A
+  /// trampoline that would otherwise defer `of`/`from` is not consulted.
+  @usableFromInline
+  package func forEachSynchronousElement(_ body: (Element) -> Void) -> Bool {
+    false
+  }
+
   /// Returns `self`.
   @inlinable
   public final func asObservable() -> Observable<Element> { self }

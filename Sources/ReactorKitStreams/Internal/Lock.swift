@@ -9,7 +9,8 @@
 /// A small non-recursive mutex built on `pthread_mutex_t`.
 ///
 /// Used instead of `Synchronization.Mutex` because the latter produces false
-/// thread-sanitizer reports on Linux. Never call user code while holding it.
+/// thread-sanitizer reports on Linux. Never call user code while holding it. Visible to the
+/// other modules of the package (`package`), never to users.
 @usableFromInline
 package final class Lock: @unchecked Sendable {
   // Safety: the mutex itself is the synchronisation primitive; its storage is never moved.

@@ -45,7 +45,9 @@ extension ObservableType {
   }
 }
 
-func bindingError(_ error: Swift.Error) {
+/// Reports an error that reached a binding: a programming error, fatal in debug builds and
+/// printed in release builds. Shared with the other modules of the package.
+package func bindingError(_ error: Swift.Error) {
   let message = "Binding error: \(error)"
   #if DEBUG
     fatalError(message)

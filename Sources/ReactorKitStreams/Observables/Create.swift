@@ -19,11 +19,7 @@ extension ObservableType {
   /// A sequence of one element, then completion.
   @inlinable
   public static func just(_ element: Element) -> Observable<Element> {
-    Observable { observer in
-      observer.on(.next(element))
-      observer.on(.completed)
-      return Disposables.create()
-    }
+    JustObservable(element)
   }
 
   /// A sequence of one element, delivered on `scheduler`, then completion.
@@ -36,10 +32,7 @@ extension ObservableType {
   /// A sequence that completes at once.
   @inlinable
   public static func empty() -> Observable<Element> {
-    Observable { observer in
-      observer.on(.completed)
-      return Disposables.create()
-    }
+    EmptyObservable()
   }
 
   /// A sequence that never sends anything.
@@ -71,20 +64,7 @@ extension ObservableType {
   public static func from<Source: Sequence>(
     _ sequence: Source, scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance
   ) -> Observable<Element> where Source.Element == Element {
-    let elements = Array(sequence)
-    return Observable { observer in
-      let sink = Sink(observer)
-      sink.upstream.setDisposable(
-        scheduler.scheduleRecursive(0) { index, recurse in
-          if index < elements.count {
-            sink.forwardNext(elements[index])
-            recurse(index + 1)
-          } else {
-            sink.forwardTerminal(.completed)
-          }
-        })
-      return sink
-    }
+    SequenceObservable(Array(sequence), scheduler: scheduler)
   }
 
   /// One element if `optional` is non-nil, then completion.

@@ -47,7 +47,9 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
     if case .next(let value) = event, bufferSize > 0 {
       buffer.append(value)
       if buffer.count - bufferHead > bufferSize { bufferHead += 1 }
-      if bufferHead > 32 && bufferHead * 2 > buffer.count {
+      // Compact once the dropped prefix outgrows the live part: amortised O(1), and at most
+      // about `bufferSize` dropped elements stay referenced.
+      if bufferHead * 2 > buffer.count {
         buffer.removeFirst(bufferHead)
         bufferHead = 0
       }

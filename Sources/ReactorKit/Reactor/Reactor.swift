@@ -1,0 +1,242 @@
+/// A UI-independent object that owns the state of one view (or feature) and changes it only
+/// in response to actions.
+///
+/// A view sends ``Action`` values to ``action``. For each action the reactor produces zero or
+/// more ``Mutation``s in ``mutate(action:)`` (side effects live there), folds each mutation
+/// into a new ``State`` in the pure ``reduce(state:mutation:)``, and publishes the states on
+/// ``state``. The full pipeline per action is
+///
+/// `transform(action:)` → `mutate(action:)` → `transform(mutation:)` →
+/// `reduce(state:mutation:)` → `transform(state:)`
+///
+/// A conforming class declares only `Action`, `Mutation`, `State`, ``initialState`` and the
+/// methods it customises; ReactorKit keeps the streams for it and releases them with the
+/// reactor:
+///
+/// ```swift
+/// final class CounterReactor: Reactor {
+///   enum Action { case increase }
+///   enum Mutation { case increaseValue }
+///   struct State { var value = 0 }
+///
+///   let initialState = State()
+///
+///   func mutate(action: Action) -> Observable<Mutation> {
+///     switch action {
+///     case .increase: return .just(.increaseValue)
+///     }
+///   }
+///
+///   func reduce(state: State, mutation: Mutation) -> State {
+///     var state = state
+///     switch mutation {
+///     case .increaseValue: state.value += 1
+///     }
+///     return state
+///   }
+/// }
+/// ```
+///
+/// The streams are created the first time ``action`` or ``state`` is read. ``state`` starts
+/// with the (transformed) initial state, replays the latest state to every new subscriber and
+/// never fails: errors and completion of `mutate` results and of sources bound to ``action``
+/// are ignored. ``currentState`` is updated before subscribers see a state. A reactor whose
+/// `Action` and `Mutation` are the same type needs no `mutate`.
+///
+/// This is the ReactorKit 3.x API: reactors written for ReactorKit on RxSwift compile by
+/// changing their imports.
+public protocol Reactor: AnyObject {
+  /// What the view asks for: user input and view events.
+  associatedtype Action
+
+  /// A change to apply to the state. Defaults to ``Action``.
+  associatedtype Mutation = Action
+
+  /// What the view renders.
+  associatedtype State
+
+  /// The scheduler type of ``scheduler``.
+  typealias Scheduler = ImmediateSchedulerType
+
+  /// The input of the reactor: bind user input to it, or call `onNext(_:)`.
+  ///
+  /// Only `.next` events pass; `.error` and `.completed` from bound sources are ignored, so a
+  /// failing source never stops the reactor.
+  ///
+  /// ## Threading
+  ///
+  /// `onNext(_:)` may be called from any thread, concurrently. Actions are processed one at a
+  /// time, each exactly once, in the order the reactor received them, on ``scheduler``:
+  /// `mutate(action:)` and `reduce(state:mutation:)` never run concurrently for one reactor.
+  /// With the default `CurrentThreadScheduler`, the thread that sends an action while the
+  /// reactor is idle processes it before `onNext` returns; an action sent while another
+  /// thread is processing is queued and processed by that thread, and `onNext` returns at
+  /// once.
+  ///
+  /// Reentrancy is queued, never recursive: an action sent from `reduce(state:mutation:)`,
+  /// from `transform(state:)` or from a state subscriber runs after the current action has
+  /// been fully processed, in the order sent. Mutations that `mutate(action:)` emits
+  /// synchronously are reduced at once, so `currentState` is up to date for the next one.
+  var action: ActionSubject<Action> { get }
+
+  /// The state before any action.
+  var initialState: State { get }
+
+  /// The latest state, updated just before subscribers of ``state`` see it. Before the
+  /// streams exist it is ``initialState``.
+  var currentState: State { get }
+
+  /// The state stream: the latest state first, then every new one.
+  ///
+  /// Shared by all subscribers and replayed to late ones, even after every subscriber has
+  /// left. Reading it (or ``action``) the first time creates the streams, exactly once even
+  /// when several threads do so at the same moment.
+  var state: Observable<State> { get }
+
+  /// Where actions are processed and states reduced and delivered. Defaults to
+  /// `CurrentThreadScheduler.instance`.
+  var scheduler: Scheduler { get }
+
+  /// Transforms the action stream, for example to merge other sources of actions. Called
+  /// once, when the streams are created. The default returns `action` itself.
+  ///
+  /// - Parameter action: The actions sent to ``action``, delivered on ``scheduler``.
+  /// - Returns: The actions to run `mutate(action:)` for.
+  func transform(action: Observable<Action>) -> Observable<Action>
+
+  /// Produces the mutations for one action; the place for side effects such as network
+  /// requests. Errors and completion of the returned sequence are ignored.
+  ///
+  /// - Parameter action: An action from the transformed action stream.
+  /// - Returns: The mutations to reduce.
+  func mutate(action: Action) -> Observable<Mutation>
+
+  /// Transforms the mutation stream, for example to merge mutations from global state.
+  /// Called once, when the streams are created. The default returns `mutation` itself.
+  ///
+  /// - Parameter mutation: The mutations produced by `mutate(action:)`.
+  /// - Returns: The mutations to reduce.
+  func transform(mutation: Observable<Mutation>) -> Observable<Mutation>
+
+  /// Computes the next state. Keep it pure: no side effects.
+  ///
+  /// - Parameters:
+  ///   - state: The previous state.
+  ///   - mutation: The mutation to apply.
+  /// - Returns: The new state.
+  func reduce(state: State, mutation: Mutation) -> State
+
+  /// Transforms the state stream, for example for logging. Called once, when the streams are
+  /// created. The default returns `state` itself.
+  ///
+  /// - Parameter state: The reduced states, starting with ``initialState``.
+  /// - Returns: The states published on ``state``, which also become ``currentState``.
+  func transform(state: Observable<State>) -> Observable<State>
+}
+
+// MARK: - Default implementations
+
+extension Reactor {
+  private var storage: ReactorStorage<Action, Mutation, State> {
+    ReactorStorage.of(self)
+  }
+
+  /// The reactor's action subject, or the stub's when ``isStubEnabled`` is `true`.
+  public var action: ActionSubject<Action> {
+    let storage = self.storage
+    if storage.isStubEnabled {
+      return storage.stubRecorder(initialState: initialState).action
+    }
+    return storage.actionSubject(wire: wire)
+  }
+
+  /// The latest state; the stub's state when ``isStubEnabled`` is `true`.
+  public var currentState: State {
+    let storage = self.storage
+    if storage.isStubEnabled {
+      return storage.stubRecorder(initialState: initialState).state.value
+    }
+    if let current = storage.core.currentState { return current }
+    return storage.core.currentState(orStore: initialState)
+  }
+
+  /// The reactor's state stream; the stub's when ``isStubEnabled`` is `true`.
+  public var state: Observable<State> {
+    let storage = self.storage
+    if storage.isStubEnabled {
+      return storage.stubRecorder(initialState: initialState).state.asObservable()
+    }
+    _ = storage.actionSubject(wire: wire)
+    return storage.core.output
+  }
+
+  /// `CurrentThreadScheduler.instance`.
+  public var scheduler: Scheduler {
+    CurrentThreadScheduler.instance
+  }
+
+  /// Returns `action` unchanged.
+  public func transform(action: Observable<Action>) -> Observable<Action> {
+    action
+  }
+
+  /// Returns an empty sequence: no mutations.
+  public func mutate(action: Action) -> Observable<Mutation> {
+    .empty()
+  }
+
+  /// Returns `mutation` unchanged.
+  public func transform(mutation: Observable<Mutation>) -> Observable<Mutation> {
+    mutation
+  }
+
+  /// Returns `state` unchanged.
+  public func reduce(state: State, mutation: Mutation) -> State {
+    state
+  }
+
+  /// Returns `state` unchanged.
+  public func transform(state: Observable<State>) -> Observable<State> {
+    state
+  }
+
+  /// Builds this reactor's pipeline into `core`.
+  private func wire(_ core: ReactorCore<Action, Mutation, State>) {
+    core.wire(
+      initialState: initialState,
+      scheduler: scheduler,
+      hooks: ReactorCore.Hooks(
+        mutate: { [weak self] action in self?.mutate(action: action) },
+        reduce: { [weak self] state, mutation in self?.reduce(state: state, mutation: mutation) }
+      ),
+      transformAction: { transform(action: $0) },
+      transformMutation: { transform(mutation: $0) },
+      transformState: { transform(state: $0) })
+  }
+}
+
+extension Reactor where Action == Mutation {
+  /// Returns the action itself as the only mutation.
+  public func mutate(action: Action) -> Observable<Mutation> {
+    .just(action)
+  }
+}
+
+// MARK: - Stub
+
+extension Reactor {
+  /// Whether the reactor is replaced by its ``stub`` for view tests.
+  ///
+  /// While `true`, ``action`` and ``state`` are the stub's: actions are recorded in
+  /// ``Stub/actions`` instead of running `mutate`/`reduce`, and ``currentState`` is the
+  /// stub's ``Stub/state`` value.
+  public var isStubEnabled: Bool {
+    get { storage.isStubEnabled }
+    set { storage.isStubEnabled = newValue }
+  }
+
+  /// The reactor's stub, for testing views: set ``Stub/state`` and inspect ``Stub/actions``.
+  public var stub: Stub<Self> {
+    storage.stub(for: self)
+  }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Runs `body` on `threads` threads that start together behind a spin barrier, and waits for
+/// all of them.
+func runConcurrently(threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
+  let ready = Atomic<Int>(0)
+  let group = DispatchGroup()
+  for index in 0..<threads {
+    group.enter()
+    Thread.detachNewThread {
+      ready.wrappingAdd(1, ordering: .acquiringAndReleasing)
+      while ready.load(ordering: .acquiring) < threads { sched_yield() }
+      body(index)
+      group.leave()
+    }
+  }
+  group.wait()
+}
+
+/// Counts how many threads are inside a critical section at once.
+final class OverlapDetector: Sendable {
+  private let inside = Atomic<Int>(0)
+  private let maximum = Atomic<Int>(0)
+
+  /// The largest number of threads seen inside at the same time.
+  var maximumOverlap: Int { maximum.load(ordering: .acquiring) }
+
+  /// Runs `body` as one visit of the critical section.
+  func visit<T>(_ body: () -> T) -> T {
+    let now = inside.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue
+    var seen = maximum.load(ordering: .relaxed)
+    while now > seen {
+      let (exchanged, original) = maximum.compareExchange(
+        expected: seen, desired: now, ordering: .acquiringAndReleasing)
+      if exchanged { break }
+      seen = original
+    }
+    defer { inside.wrappingSubtract(1, ordering: .acquiringAndReleasing) }
+    return body()
+  }
+}
+
+/// A value guarded by a lock, for tests that collect results from several threads.
+final class Locked<Value>: @unchecked Sendable {
+  // Safety: `value` is only touched inside `lock`.
+  private let lock = NSLock()
+  private var value: Value
+
+  init(_ value: Value) { self.value = value }
+
+  func withLock<T>(_ body: (inout Value) -> T) -> T {
+    lock.lock()
+    defer { lock.unlock() }
+    return body(&value)
+  }
+
+  var current: Value { withLock { $0 } }
+}
