@@ -68,9 +68,10 @@ final class WeakObjectTable<Value: OwnerBoundStorage>: @unchecked Sendable {
       lock.unlock()
       return entry.value
     }
+    // Anything still stored under this key belonged to a dead object at the same address.
+    let dead = removeDeadLocked()
     let value = make()
     entries[key] = Entry(owner: owner, value: value)
-    let dead = removeDeadLocked()
     startSweeperIfNeededLocked()
     lock.unlock()
     attachSentinel(to: owner, value: value)
@@ -93,7 +94,12 @@ final class WeakObjectTable<Value: OwnerBoundStorage>: @unchecked Sendable {
     }
     lock.unlock()
     if let value { attachSentinel(to: owner, value: value) }
-    guard let previous, previous.owner === owner else { return nil }
+    guard let previous else { return nil }
+    guard previous.owner === owner else {
+      // It belonged to a dead object at the same address.
+      previous.value.ownerDidDeinitialize()
+      return nil
+    }
     return previous.value
   }
 

@@ -1,0 +1,155 @@
+import Foundation
+import ReactorKitTesting
+import XCTest
+
+@testable import ReactorKit
+
+final class WeakObjectTableTests: ResourceTestCase {
+  func test_value_isNilBeforeInsertion() {
+    // given
+    let table = WeakObjectTable<Storage>()
+    let owner = Owner()
+    // when
+    let value = table.value(for: owner)
+    // then
+    XCTAssertNil(value)
+  }
+
+  func test_valueOrInsert_createsOncePerOwner() {
+    // given
+    let table = WeakObjectTable<Storage>()
+    let first = Owner()
+    let second = Owner()
+    var created = 0
+    // when
+    let a = table.value(for: first) {
+      created += 1
+      return Storage()
+    }
+    let b = table.value(for: first) {
+      created += 1
+      return Storage()
+    }
+    let c = table.value(for: second) { Storage() }
+    // then
+    XCTAssertTrue(a === b)
+    XCTAssertFalse(a === c)
+    XCTAssertTrue(table.value(for: first) === a)
+    XCTAssertEqual(created, 1)
+  }
+
+  func test_purge_releasesStorageOfDeadOwnersOnce() {
+    // given
+    let table = WeakObjectTable<Storage>()
+    let survivor = Owner()
+    let survivorStorage = table.value(for: survivor) { Storage() }
+    var storage: Storage?
+    do {
+      let owner = Owner()
+      storage = table.value(for: owner) { Storage() }
+    }
+    // when
+    table.purge()
+    table.purge()
+    // then
+    XCTAssertEqual(storage?.releaseCount, 1)
+    XCTAssertEqual(survivorStorage.releaseCount, 0)
+    XCTAssertTrue(table.value(for: survivor) === survivorStorage)
+    XCTAssertEqual(table.count, 1)
+  }
+
+  func test_insertion_releasesStorageOfDeadOwners() {
+    // given
+    let table = WeakObjectTable<Storage>()
+    var storage: Storage?
+    do {
+      let owner = Owner()
+      storage = table.value(for: owner) { Storage() }
+    }
+    let other = Owner()
+    // when
+    _ = table.value(for: other) { Storage() }
+    // then
+    XCTAssertEqual(storage?.releaseCount, 1)
+    XCTAssertEqual(table.count, 1)
+  }
+
+  func test_deadOwners_areReleasedWithoutBeingAsked() {
+    // given
+    let table = WeakObjectTable<Storage>()
+    var storage: Storage?
+    do {
+      let owner = Owner()
+      storage = table.value(for: owner) { Storage() }
+    }
+    // when
+    let deadline = Date().addingTimeInterval(2)
+    while storage?.releaseCount == 0 && Date() < deadline { usleep(1_000) }
+    // then
+    XCTAssertEqual(storage?.releaseCount, 1)
+    XCTAssertEqual(table.count, 0)
+  }
+
+  func test_setValue_replacesAndRemoves() {
+    // given
+    let table = WeakObjectTable<Storage>()
+    let owner = Owner()
+    let first = Storage()
+    let second = Storage()
+    // when
+    let none = table.setValue(first, for: owner)
+    let replaced = table.setValue(second, for: owner)
+    let current = table.value(for: owner)
+    let removed = table.setValue(nil, for: owner)
+    // then
+    XCTAssertNil(none)
+    XCTAssertTrue(replaced === first)
+    XCTAssertTrue(current === second)
+    XCTAssertTrue(removed === second)
+    XCTAssertNil(table.value(for: owner))
+    XCTAssertEqual(first.releaseCount + second.releaseCount, 0)
+  }
+
+  func test_remove_onlyRemovesTheGivenValue() {
+    // given
+    let table = WeakObjectTable<Storage>()
+    let owner = Owner()
+    let current = table.value(for: owner) { Storage() }
+    let stale = Storage()
+    // when
+    table.remove(stale, forKey: ObjectIdentifier(owner))
+    // then
+    XCTAssertTrue(table.value(for: owner) === current)
+    XCTAssertEqual(stale.releaseCount, 0)
+  }
+
+  func test_deinitSentinel_runsOnceOnDisposeOrDeinit() {
+    // given
+    let disposed = Locked(0)
+    let deinitialized = Locked(0)
+    let sentinel = DeinitSentinel { disposed.withLock { $0 += 1 } }
+    // when
+    sentinel.dispose()
+    sentinel.dispose()
+    do {
+      _ = DeinitSentinel { deinitialized.withLock { $0 += 1 } }
+    }
+    // then
+    XCTAssertEqual(disposed.current, 1)
+    XCTAssertEqual(deinitialized.current, 1)
+  }
+}
+
+// MARK: - Fakes
+
+private final class Owner {}
+
+private final class Storage: OwnerBoundStorage, @unchecked Sendable {
+  // Safety: only touched through `Locked`.
+  private let releases = Locked(0)
+  var releaseCount: Int { releases.current }
+
+  func ownerDidDeinitialize() {
+    releases.withLock { $0 += 1 }
+  }
+}
