@@ -217,10 +217,3 @@ private final class QueueReactor: Reactor, @unchecked Sendable {
     return state
   }
 }
-
-/// Hands a value to another thread in a test where only that thread uses it.
-private struct UncheckedBox<Value>: @unchecked Sendable {
-  // Safety: used by one thread at a time in these tests.
-  let value: Value
-  init(_ value: Value) { self.value = value }
-}

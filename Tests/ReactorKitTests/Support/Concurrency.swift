@@ -1,29 +1,6 @@
 import Foundation
 import Synchronization
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
-/// Runs `body` on `threads` threads that start together behind a spin barrier, and waits for
-/// all of them.
-func runConcurrently(threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
-  let ready = Atomic<Int>(0)
-  let group = DispatchGroup()
-  for index in 0..<threads {
-    group.enter()
-    Thread.detachNewThread {
-      ready.wrappingAdd(1, ordering: .acquiringAndReleasing)
-      while ready.load(ordering: .acquiring) < threads { sched_yield() }
-      body(index)
-      group.leave()
-    }
-  }
-  group.wait()
-}
-
 /// Counts how many threads are inside a critical section at once.
 final class OverlapDetector: Sendable {
   private let inside = Atomic<Int>(0)
