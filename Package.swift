@@ -38,9 +38,31 @@ let package = Package(
       swiftSettings: swiftSettings),
     // Examples: a shared terminal layer, each app's logic in a library, thin executables.
     .target(name: "ExampleSupport", path: "Examples/ExampleSupport", swiftSettings: swiftSettings),
+    .target(
+      name: "CounterKit", dependencies: ["ReactorKit", "ExampleSupport"],
+      path: "Examples/Counter/CounterKit", swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "Counter", dependencies: ["CounterKit", "ExampleSupport", "ReactorKit"],
+      path: "Examples/Counter/Counter", swiftSettings: swiftSettings),
+    .target(
+      name: "GitHubSearchKit", dependencies: ["ReactorKit", "ExampleSupport"],
+      path: "Examples/GitHubSearch/GitHubSearchKit",
+      resources: [.copy("Resources/repositories.json")], swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "GitHubSearch", dependencies: ["GitHubSearchKit", "ExampleSupport", "ReactorKit"],
+      path: "Examples/GitHubSearch/GitHubSearch", swiftSettings: swiftSettings),
+    .target(
+      name: "TodosKit", dependencies: ["ReactorKit", "ExampleSupport"],
+      path: "Examples/Todos/TodosKit", swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "Todos", dependencies: ["TodosKit", "ExampleSupport", "ReactorKit"],
+      path: "Examples/Todos/Todos", swiftSettings: swiftSettings),
     .testTarget(
       name: "ExamplesTests",
-      dependencies: ["ExampleSupport", "ReactorKitTesting"],
+      dependencies: [
+        "ExampleSupport", "CounterKit", "GitHubSearchKit", "TodosKit", "ReactorKitTesting",
+        "Counter", "GitHubSearch", "Todos",
+      ],
       swiftSettings: swiftSettings),
   ]
 )

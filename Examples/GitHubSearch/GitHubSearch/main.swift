@@ -1,0 +1,67 @@
+import ExampleSupport
+import Foundation
+import GitHubSearchKit
+import ReactorKit
+
+let usage = """
+  Usage: GitHubSearch [--online [--api-url URL]] [--latency SECONDS] [--debounce SECONDS]
+
+  Searches GitHub repositories as you type: debounced queries, the search in flight
+  cancelled by a newer one, more results when you scroll past the end. Interactive on a
+  terminal; otherwise reads commands from standard input (search TEXT, type TEXT, next,
+  show N, clear, help, quit) and prints the screen after each.
+
+    --online            search api.github.com instead of the embedded offline dataset
+    --api-url URL       the API to use with --online (default https://api.github.com)
+    --latency SECONDS   simulated latency of the offline dataset (default 0.25)
+    --debounce SECONDS  pause in typing before a query is searched (default 0.3)
+
+  """
+
+func fail(_ message: String, status: Int32) -> Never {
+  FileHandle.standardError.write(Data("GitHubSearch: \(message)\n".utf8))
+  exit(status)
+}
+
+func interval(_ seconds: Double) -> RxTimeInterval {
+  .nanoseconds(Int(seconds * 1_000_000_000))
+}
+
+var arguments = Arguments()
+if arguments.flag("--help") || arguments.flag("-h") {
+  print(usage, terminator: "")
+  exit(0)
+}
+let service: GitHubServiceType
+let source: String
+let debounce: Double
+do {
+  let online = arguments.flag("--online")
+  let apiURL = try arguments.option("--api-url")
+  let latency = try arguments.seconds("--latency") ?? 0.25
+  debounce = try arguments.seconds("--debounce") ?? 0.3
+  try arguments.finish()
+  if apiURL != nil && !online { throw ArgumentError("--api-url only applies with --online.") }
+  if online {
+    guard let url = URL(string: apiURL ?? "https://api.github.com"), url.host != nil else {
+      throw ArgumentError("--api-url needs an absolute URL, got '\(apiURL ?? "")'.")
+    }
+    service = GitHubService(baseURL: url)
+    source = "online: \(url.host!)"
+  } else {
+    let repositories = try OfflineGitHubService.bundledRepositories()
+    service = OfflineGitHubService(
+      repositories: repositories, latency: interval(latency), scheduler: MainScheduler.instance)
+    source = "offline dataset of \(repositories.count) repositories"
+  }
+} catch let error as ArgumentError {
+  fail("\(error)\n\n\(usage)", status: 2)
+} catch {
+  fail("\(error)", status: 1)
+}
+
+let reactor = GitHubSearchReactor(
+  service: service, debounce: interval(debounce), scheduler: MainScheduler.instance)
+let screen = GitHubSearchScreen(source: source)
+screen.reactor = reactor
+TerminalRunner(screen: screen).run()

@@ -1,0 +1,27 @@
+import ReactorKit
+
+/// The whole app's state, held by one `Store<AppState>`: each feature owns one field.
+public struct AppState: Codable, Equatable, Sendable {
+  public var session: SessionState
+  public var settings: SettingsState
+  public var todos: TodosState
+
+  public init(
+    session: SessionState = SessionState(), settings: SettingsState = SettingsState(),
+    todos: TodosState = TodosState()
+  ) {
+    self.session = session
+    self.settings = settings
+    self.todos = todos
+  }
+}
+
+extension AppState {
+  /// The app's reducer: each feature's reducer lifted to its field, combined.
+  public static var reducer: Reducer<AppState> {
+    .combine(
+      SessionState.reducer.lift(\.session),
+      SettingsState.reducer.lift(\.settings),
+      TodosState.reducer.lift(\.todos))
+  }
+}
