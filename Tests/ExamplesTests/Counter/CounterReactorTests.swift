@@ -90,7 +90,7 @@ final class CounterReactorTests: ResourceTestCase {
     // given
     let scheduler = TestScheduler(initialClock: 0)
     var reactor: CounterReactor? = CounterReactor(delay: .seconds(5), scheduler: scheduler)
-    weak var weakReactor = reactor
+    weak let weakReactor = reactor
     // when
     reactor?.action.onNext(.increase)
     reactor = nil

@@ -134,15 +134,23 @@ final class GitHubSearchReactorTests: ResourceTestCase {
     let scheduler = makeScheduler()
     let service = FakeGitHubService(scheduler: scheduler)
     var reactor: GitHubSearchReactor? = makeReactor(service, scheduler)
-    weak var weakReactor = reactor
+    weak let weakReactor = reactor
     scheduler.scheduleAt(100) { reactor?.action.onNext(.updateQuery("swift")) }
     scheduler.advanceTo(107)
     // when
     reactor = nil
+    // On Linux a freed reactor's streams are released by a background sweep, shortly after.
+    let deadline = Date().addingTimeInterval(2)
+    while service.requests.first?.answer.subscriptions.first?.unsubscribe == .max,
+      Date() < deadline
+    {
+      RunLoop.current.run(until: Date().addingTimeInterval(0.01))
+    }
     scheduler.start()
     // then
     XCTAssertNil(weakReactor)
     XCTAssertEqual(service.requests.first?.answer.subscriptions, [Subscription(105, 107)])
+    XCTAssertEqual(service.requests.count, 1)
   }
 
   /// Work scheduled "now" runs now, so times below are exactly debounce + latency.

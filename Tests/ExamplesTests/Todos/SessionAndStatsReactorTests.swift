@@ -31,6 +31,7 @@ final class SessionReactorTests: ResourceTestCase {
     XCTAssertEqual(
       alerts.first, "'no spaces' is not a valid name: use 1 to 20 letters, digits, '-' or '_'.")
     XCTAssertNil(provider.store.currentState.session.user)
+    subscription.dispose()
   }
 
   func test_logOut_followsTheStore() {

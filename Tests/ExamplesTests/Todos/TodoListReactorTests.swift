@@ -95,8 +95,8 @@ final class TodoListReactorTests: ResourceTestCase {
     // given
     var provider: ServiceProvider? = ServiceProvider(state: Self.state())
     var reactor: TodoListReactor? = TodoListReactor(provider: provider!)
-    weak var weakProvider = provider
-    weak var weakReactor = reactor
+    weak let weakProvider = provider
+    weak let weakReactor = reactor
     let subscription = reactor!.state.subscribe()
     reactor!.action.onNext(.toggle(row: 0))
     // when

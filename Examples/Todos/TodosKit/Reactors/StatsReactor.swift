@@ -22,7 +22,8 @@ public struct TodoStats: Equatable, Sendable {
 }
 
 /// Statistics about the todos, derived from the store with `store.select` (recomputed only
-/// when the counts change). It has no actions: it only follows the store.
+/// when the counts change). It has no actions (the default `mutate` is used): it only
+/// follows the store.
 public final class StatsReactor: Reactor {
   public enum Action: Sendable {}
 
@@ -38,10 +39,6 @@ public final class StatsReactor: Reactor {
   public init(provider: ServiceProviderType) {
     self.provider = provider
     initialState = TodoStats(provider.store.currentState.todos.items)
-  }
-
-  public func mutate(action: Action) -> Observable<Mutation> {
-    switch action {}
   }
 
   public func transform(mutation: Observable<Mutation>) -> Observable<Mutation> {

@@ -60,7 +60,7 @@ public final class TodosScreen: TerminalScreen {
     }
     if context.isInteractive {
       footer.append("")
-      footer.append(style.dim(Self.keyHint))
+      footer += Self.keyHints.map { style.dim($0) }
       if showsHelp { footer += Self.help.map { style.dim($0) } }
     }
     let header = sessionView.render(context)
@@ -213,9 +213,10 @@ public final class TodosScreen: TerminalScreen {
     listView.clearAlert()
   }
 
-  private static let keyHint =
-    "↑/↓ move · space toggle · a add · e edit · d delete · f filter · c clear done · "
-    + "u undo · r redo · l log in · o log out · : command · ? help · q quit"
+  private static let keyHints = [
+    "↑/↓ move · space toggle · a add · e edit · d delete · f filter · c clear done",
+    "u undo · r redo · l log in · o log out · : command · ? help · q quit",
+  ]
 
   private static let help = [
     "Commands:",
