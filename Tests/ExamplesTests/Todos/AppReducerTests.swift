@@ -1,67 +1,71 @@
+import Foundation
 import ReactorKit
+import ReactorKitTesting
 import TodosKit
 import XCTest
 
-final class AppReducerTests: XCTestCase {
-  func test_todosReducer_addsWithFreshIdentifiers() {
+final class AppReducerTests: ResourceTestCase {
+  func test_todos_addGivesFreshIdentifiersThatAreNeverReused() {
     // given
-    var state = AppState()
-    // when
-    reduce(&state, TodoAction.add(title: "Buy milk"), TodoAction.add(title: "Call mom"))
-    reduce(&state, TodoAction.delete(id: 2), TodoAction.add(title: "Walk"))
-    // then
-    XCTAssertEqual(state.todos.items, [Todo(id: 1, title: "Buy milk"), Todo(id: 3, title: "Walk")])
-    XCTAssertEqual(state.todos.nextID, 4)
+    let store = TestStore(reducer: AppState.reducer, state: AppState())
+    // when / then
+    store.send(TodoAction.add(title: "Buy milk")) {
+      $0.todos.items = [Todo(id: 1, title: "Buy milk")]
+      $0.todos.nextID = 2
+    }
+    store.send(TodoAction.add(title: "Call mom")) {
+      $0.todos.items.append(Todo(id: 2, title: "Call mom"))
+      $0.todos.nextID = 3
+    }
+    store.send(TodoAction.delete(id: 2)) { $0.todos.items.removeLast() }
+    store.send(TodoAction.add(title: "Walk")) {
+      $0.todos.items.append(Todo(id: 3, title: "Walk"))
+      $0.todos.nextID = 4
+    }
+    store.finish()
   }
 
-  func test_todosReducer_togglesEditsAndDeletesDone() {
+  func test_todos_toggleEditAndDeleteDone() {
     // given
-    var state = AppState(
-      todos: TodosState(items: [Todo(id: 1, title: "a"), Todo(id: 2, title: "b")], nextID: 3))
-    // when
-    reduce(&state, TodoAction.toggle(id: 1), TodoAction.edit(id: 2, title: "B"))
-    let afterEdit = state.todos.items
-    reduce(&state, TodoAction.deleteDone)
-    // then
-    XCTAssertEqual(afterEdit, [Todo(id: 1, title: "a", isDone: true), Todo(id: 2, title: "B")])
-    XCTAssertEqual(state.todos.items, [Todo(id: 2, title: "B")])
+    let store = TestStore(reducer: AppState.reducer, state: TodoListReactorTests.state())
+    // when / then
+    store.send(TodoAction.toggle(id: 1)) { $0.todos.items[0].isDone = true }
+    store.send(TodoAction.edit(id: 3, title: "oat milk")) { $0.todos.items[2].title = "oat milk" }
+    store.send(TodoAction.deleteDone) { $0.todos.items = [Todo(id: 3, title: "oat milk")] }
+    store.finish()
   }
 
-  func test_todosReducer_unknownIdentifiersChangeNothing() {
+  func test_todos_unknownIdentifiersChangeNothing() {
     // given
-    let start = AppState(todos: TodosState(items: [Todo(id: 1, title: "a")], nextID: 2))
-    var state = start
-    // when
-    reduce(&state, TodoAction.toggle(id: 9), TodoAction.edit(id: 9, title: "x"))
-    reduce(&state, TodoAction.delete(id: 9))
-    // then
-    XCTAssertEqual(state, start)
+    let store = TestStore(reducer: AppState.reducer, state: TodoListReactorTests.state())
+    // when / then
+    store.send(TodoAction.toggle(id: 9))
+    store.send(TodoAction.edit(id: 9, title: "x"))
+    store.send(TodoAction.delete(id: 9))
+    store.finish()
   }
 
   func test_appReducer_routesEachFeaturesActionsToItsField() {
     // given
-    var state = AppState()
-    // when
-    reduce(&state, SessionAction.logIn(User(name: "alice")))
-    let afterLogIn = state
-    reduce(&state, SettingsAction.setFilter(.done), UnrelatedAction())
-    let afterFilter = state
-    reduce(&state, SessionAction.logOut)
-    // then
-    XCTAssertEqual(afterLogIn, AppState(session: SessionState(user: User(name: "alice"))))
-    XCTAssertEqual(afterFilter.settings.filter, .done)
-    XCTAssertEqual(afterFilter.todos, TodosState())
-    XCTAssertNil(state.session.user)
+    let store = TestStore(reducer: AppState.reducer, state: AppState())
+    // when / then
+    store.send(SessionAction.logIn(User(name: "alice"))) { $0.session.user = User(name: "alice") }
+    store.send(SettingsAction.setFilter(.done)) { $0.settings.filter = .done }
+    store.send(UnrelatedAction())
+    store.send(SessionAction.logOut) { $0.session.user = nil }
+    store.finish()
   }
 
   func test_appState_roundTripsThroughJSON() throws {
     // given
-    var state = AppState()
-    reduce(&state, TodoAction.add(title: "Buy milk"), SessionAction.logIn(User(name: "bob")))
+    let store = Store(reducer: AppState.reducer, state: AppState())
+    store.dispatch(TodoAction.add(title: "Buy milk"))
+    store.dispatch(SessionAction.logIn(User(name: "bob")))
     // when
-    let decoded = try JSONDecoder().decode(AppState.self, from: JSONEncoder().encode(state))
+    let data = try JSONEncoder().encode(store.currentState)
+    let decoded = try JSONDecoder().decode(AppState.self, from: data)
     // then
-    XCTAssertEqual(decoded, state)
+    XCTAssertEqual(decoded, store.currentState)
   }
 
   func test_filter_includesAndCycles() {
@@ -71,10 +75,6 @@ final class AppReducerTests: XCTestCase {
     XCTAssertEqual([open, done].filter(TodoFilter.done.includes), [done])
     XCTAssertEqual([open, done].filter(TodoFilter.all.includes), [open, done])
     XCTAssertEqual([TodoFilter.all.next, .active.next, .done.next], [.active, .done, .all])
-  }
-
-  private func reduce(_ state: inout AppState, _ actions: any StoreAction...) {
-    for action in actions { AppState.reducer.reduce(&state, action) }
   }
 }
 
