@@ -5,15 +5,32 @@
 public final class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverType,
   Cancelable, @unchecked Sendable
 {
-  // Safety: all state is guarded by `core.lock`.
+  // Safety: `core` and `replay` are only touched with `core.lock` held.
+  /// The replay buffer: `elements[head...]` are the elements to replay.
+  @usableFromInline
+  struct Buffer {
+    @usableFromInline var elements: [Element] = []
+    @usableFromInline var head = 0
+
+    @inlinable init() {}
+  }
+
   @usableFromInline let core = SubjectCore<Element>()
-  private let bufferSize: Int
-  private var buffer: [Element] = []
-  private var bufferHead = 0
+  @usableFromInline let bufferSize: Int
+  /// Behind a pointer so `on` pays no dynamic exclusivity checks (the lock already gives
+  /// exclusive access).
+  @usableFromInline let replay: UnsafeMutablePointer<Buffer>
 
   private init(bufferSize: Int) {
     self.bufferSize = bufferSize
+    replay = .allocate(capacity: 1)
+    replay.initialize(to: Buffer())
     super.init()
+  }
+
+  deinit {
+    replay.deinitialize(count: 1)
+    replay.deallocate()
   }
 
   /// A subject that replays the last `bufferSize` elements.
@@ -38,6 +55,7 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
   public var isDisposed: Bool { core.lock.withLock { core.isDisposed } }
 
   /// Buffers a `.next` value and broadcasts `event`; ignored after a terminal event.
+  @inlinable
   public func on(_ event: Event<Element>) {
     core.lock.lock()
     if core.stopEvent != nil || core.isDisposed {
@@ -45,13 +63,15 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
       return
     }
     if case .next(let value) = event, bufferSize > 0 {
-      buffer.append(value)
-      if buffer.count - bufferHead > bufferSize { bufferHead += 1 }
+      replay.pointee.elements.append(value)
+      let count = replay.pointee.elements.count
+      if count - replay.pointee.head > bufferSize { replay.pointee.head += 1 }
       // Compact once the dropped prefix outgrows the live part: amortised O(1), and at most
       // about `bufferSize` dropped elements stay referenced.
-      if bufferHead * 2 > buffer.count {
-        buffer.removeFirst(bufferHead)
-        bufferHead = 0
+      let head = replay.pointee.head
+      if head * 2 > count {
+        replay.pointee.elements.removeFirst(head)
+        replay.pointee.head = 0
       }
     }
     core.publishLocked(event)
@@ -64,7 +84,7 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
       observer.on(.error(RxError.disposed(object: "ReplaySubject")))
       return Disposables.create()
     }
-    var events = buffer[bufferHead...].map { Event<Element>.next($0) }
+    var events = replay.pointee.elements[replay.pointee.head...].map { Event<Element>.next($0) }
     if let stop = core.stopEvent {
       core.lock.unlock()
       events.append(stop)
@@ -87,8 +107,7 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
   public func dispose() {
     core.lock.withLock {
       core.disposeLocked()
-      buffer = []
-      bufferHead = 0
+      replay.pointee = Buffer()
     }
   }
 }
