@@ -1,3 +1,5 @@
+import Synchronization
+
 /// An observable sequence that shares one subscription to its source among all its
 /// observers, starting it only when ``connect()`` is called.
 public protocol ConnectableObservableType: ObservableType {
@@ -33,6 +35,7 @@ extension ObservableType {
   ///
   /// - Parameter subject: The subject the source's events go through.
   /// - Returns: The connectable sequence.
+  @inlinable
   public func multicast<Subject: SubjectType>(_ subject: Subject)
     -> ConnectableObservable<Subject.Element> where Subject.Observer.Element == Element
   {
@@ -45,6 +48,7 @@ extension ObservableType {
   ///
   /// - Parameter makeSubject: Makes the subject of a connection.
   /// - Returns: The connectable sequence.
+  @inlinable
   public func multicast<Subject: SubjectType>(makeSubject: @escaping () -> Subject)
     -> ConnectableObservable<Subject.Element> where Subject.Observer.Element == Element
   {
@@ -54,6 +58,7 @@ extension ObservableType {
   /// A connectable sequence that shares one subscription through a ``PublishSubject``.
   ///
   /// - Returns: The connectable sequence; call `connect()` to start it.
+  @inlinable
   public func publish() -> ConnectableObservable<Element> {
     multicast(PublishSubject())
   }
@@ -63,6 +68,7 @@ extension ObservableType {
   ///
   /// - Parameter bufferSize: The number of elements to replay.
   /// - Returns: The connectable sequence; call `connect()` to start it.
+  @inlinable
   public func replay(_ bufferSize: Int) -> ConnectableObservable<Element> {
     multicast(ReplaySubject.create(bufferSize: bufferSize))
   }
@@ -72,61 +78,71 @@ extension ObservableType {
   ///
   /// - Complexity: Memory grows with the number of elements.
   /// - Returns: The connectable sequence; call `connect()` to start it.
+  @inlinable
   public func replayAll() -> ConnectableObservable<Element> {
     multicast(ReplaySubject.createUnbound())
   }
 }
 
 /// The connectable sequence behind `multicast`: holds the current subject and connection.
-private final class MulticastConnectable<Subject: SubjectType>: ConnectableObservable<
-  Subject.Element
->, @unchecked Sendable
+@usableFromInline
+final class MulticastConnectable<Subject: SubjectType>: ConnectableObservable<Subject.Element>,
+  @unchecked Sendable
 {
   // Safety: `subject` and `connection` are guarded by `lock`; the source and factory are
   // immutable.
-  typealias Source = Observable<Subject.Observer.Element>
+  @usableFromInline typealias Source = Observable<Subject.Observer.Element>
 
-  private let source: Source
-  private let makeSubject: () -> Subject
-  private let lock = Lock()
-  private var subject: Subject?
-  private var connection: MulticastConnection<Subject>?
+  /// Subscribes a connection to the source. Built in the initialiser, which is specialised
+  /// in the caller's module, so the per-element path is specialised even though
+  /// `connect()` is reached through dynamic dispatch.
+  @usableFromInline let subscribeSource: (MulticastConnection<Subject>) -> Disposable
+  @usableFromInline let makeSubject: () -> Subject
+  @usableFromInline let lock = Lock()
+  @usableFromInline var subject: Subject?
+  @usableFromInline var connection: MulticastConnection<Subject>?
 
+  @inlinable
   init(source: Source, makeSubject: @escaping () -> Subject) {
-    self.source = source
+    subscribeSource = { connection in
+      source.subscribe(AnyObserver { event in connection.on(event) })
+    }
     self.makeSubject = makeSubject
     super.init()
   }
 
   /// The subject of the current (or next) connection. Call with the lock held.
-  private func currentSubjectLocked() -> Subject {
+  @inlinable
+  func currentSubjectLocked() -> Subject {
     if let subject { return subject }
     let made = makeSubject()
     subject = made
     return made
   }
 
+  @inlinable
   override func connect() -> Disposable {
     lock.lock()
     if let connection {
       lock.unlock()
       return connection
     }
-    let made = MulticastConnection(
-      parent: self, observer: currentSubjectLocked().asObserver())
+    let made = MulticastConnection(parent: self, observer: currentSubjectLocked().asObserver())
     connection = made
     lock.unlock()
-    made.subscription.setDisposable(source.subscribe(made))
+    made.subscription.setDisposable(subscribeSource(made))
     return made
   }
 
+  @inlinable
   override func subscribeObserver(_ observer: AnyObserver<Subject.Element>) -> Disposable {
     let subject = lock.withLock { currentSubjectLocked() }
     return subject.subscribe(observer)
   }
 
   /// Forgets `ended` if it is the current connection, so the next one starts afresh.
-  fileprivate func connectionEnded(_ ended: MulticastConnection<Subject>) {
+  @inlinable
+  func connectionEnded(_ ended: MulticastConnection<Subject>) {
     lock.withLock {
       guard connection === ended else { return }
       connection = nil
@@ -137,18 +153,21 @@ private final class MulticastConnectable<Subject: SubjectType>: ConnectableObser
 
 /// One connection of a ``MulticastConnectable``: forwards the source into the subject until
 /// disposed or terminated.
-private final class MulticastConnection<Subject: SubjectType>: ObserverType, Cancelable,
+@usableFromInline
+final class MulticastConnection<Subject: SubjectType>: ObserverType, Cancelable,
   @unchecked Sendable
 {
-  // Safety: `parent` is guarded by `lock`; `subscription` synchronises itself; `observer`
-  // is immutable and receives the source's serial events.
-  typealias Element = Subject.Observer.Element
+  // Safety: `parent` is guarded by `lock`; `disposed` is atomic; `subscription`
+  // synchronises itself; `observer` is immutable and receives the source's serial events.
+  @usableFromInline typealias Element = Subject.Observer.Element
 
-  private let lock = Lock()
-  private var parent: MulticastConnectable<Subject>?
-  private let observer: Subject.Observer
-  let subscription = SingleAssignmentDisposable()
+  @usableFromInline let lock = Lock()
+  @usableFromInline var parent: MulticastConnectable<Subject>?
+  @usableFromInline let disposed = Atomic<Bool>(false)
+  @usableFromInline let observer: Subject.Observer
+  @usableFromInline let subscription = SingleAssignmentDisposable()
 
+  @inlinable
   init(parent: MulticastConnectable<Subject>, observer: Subject.Observer) {
     self.parent = parent
     self.observer = observer
@@ -157,22 +176,25 @@ private final class MulticastConnection<Subject: SubjectType>: ObserverType, Can
 
   deinit { Resources.decrementTotal() }
 
-  var isDisposed: Bool { lock.withLock { parent == nil } }
+  @inlinable
+  var isDisposed: Bool { disposed.load(ordering: .acquiring) }
 
+  @inlinable
   func on(_ event: Event<Element>) {
-    guard !isDisposed else { return }
+    guard !disposed.load(ordering: .acquiring) else { return }
     if event.isStopEvent { dispose() }
     observer.on(event)
   }
 
+  @inlinable
   func dispose() {
+    guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
     let parent = lock.withLock {
       let parent = self.parent
       self.parent = nil
       return parent
     }
-    guard let parent else { return }
-    parent.connectionEnded(self)
+    parent?.connectionEnded(self)
     subscription.dispose()
   }
 }

@@ -10,6 +10,7 @@ extension ObservableType {
   ///
   /// - Parameter scheduler: Where the observer receives the events.
   /// - Returns: The same sequence, observed on `scheduler`.
+  @inlinable
   public func observe(on scheduler: ImmediateSchedulerType) -> Observable<Element> {
     let source = asObservable()
     return Observable { observer in
@@ -44,63 +45,108 @@ extension ObservableType {
 }
 
 /// One `observe(on:)` subscription: a queue of events and at most one scheduled drain.
-private final class ObserveOnSubscription<Element>: @unchecked Sendable {
-  // Safety: `queue`, `queueHead` and `drainScheduled` are guarded by `lock`; `scheduled`
-  // synchronises itself; only the single scheduled drain calls `sink`.
-  private let sink: Sink<Element>
-  private let scheduler: ImmediateSchedulerType
-  private let lock = Lock()
-  private var queue: [Event<Element>] = []
-  private var queueHead = 0
-  private var drainScheduled = false
-  private let scheduled = SerialDisposable()
+@usableFromInline
+final class ObserveOnSubscription<Element>: @unchecked Sendable {
+  // Safety: `state` is only touched with `lock` held; only the single scheduled drain calls
+  // `sink`.
+  @usableFromInline
+  struct State {
+    @usableFromInline var queue: [Event<Element>] = []
+    @usableFromInline var queueHead = 0
+    @usableFromInline var drainScheduled = false
+    /// Counts scheduled drains, to tell whether `pendingDrain` belongs to the current one.
+    @usableFromInline var drainGeneration: UInt64 = 0
+    /// The scheduled drain that has not run yet, to cancel on disposal.
+    @usableFromInline var pendingDrain: Disposable?
+    @usableFromInline var disposed = false
 
+    @inlinable init() {}
+  }
+
+  @usableFromInline let sink: Sink<Element>
+  @usableFromInline let scheduler: ImmediateSchedulerType
+  @usableFromInline let lock = Lock()
+  /// Behind a pointer so the per-event path pays no dynamic exclusivity checks.
+  @usableFromInline let state: UnsafeMutablePointer<State>
+
+  @inlinable
   init(_ observer: AnyObserver<Element>, scheduler: ImmediateSchedulerType) {
     sink = Sink(observer)
     self.scheduler = scheduler
-    sink.extra = Disposables.create(
-      scheduled,
-      Disposables.create { [weak self] in self?.dropQueue() })
+    state = .allocate(capacity: 1)
+    state.initialize(to: State())
+    sink.extra = Disposables.create { [weak self] in self?.disposeQueue() }
   }
 
+  deinit {
+    state.deinitialize(count: 1)
+    state.deallocate()
+  }
+
+  @inlinable
   func run(_ source: Observable<Element>) -> Disposable {
     sink.run(source) { self.on($0) }
   }
 
-  private func on(_ event: Event<Element>) {
+  @inlinable
+  func on(_ event: Event<Element>) {
     lock.lock()
-    queue.append(event)
-    let mustSchedule = !drainScheduled
-    drainScheduled = true
+    state.pointee.queue.append(event)
+    guard !state.pointee.drainScheduled else {
+      lock.unlock()
+      return
+    }
+    state.pointee.drainScheduled = true
+    state.pointee.drainGeneration &+= 1
+    let generation = state.pointee.drainGeneration
     lock.unlock()
-    guard mustSchedule else { return }
-    scheduled.disposable = scheduler.schedule(()) { _ in
+    let drain = scheduler.schedule(()) { _ in
       self.drain()
       return Disposables.create()
     }
+    lock.lock()
+    // Keep the drain for cancellation only while it is still pending (it may have run
+    // synchronously, or on another thread, already).
+    let keep =
+      state.pointee.drainScheduled && state.pointee.drainGeneration == generation
+      && !state.pointee.disposed
+    if keep { state.pointee.pendingDrain = drain }
+    let cancel = state.pointee.disposed
+    lock.unlock()
+    if cancel { drain.dispose() }
   }
 
-  private func drain() {
+  @inlinable
+  func drain() {
     while true {
       lock.lock()
-      guard queueHead < queue.count, !sink.isDisposed else {
-        queue.removeAll(keepingCapacity: queue.count <= 16)
-        queueHead = 0
-        drainScheduled = false
+      let pending = state.pointee.queue.count
+      guard state.pointee.queueHead < pending, !sink.isDisposed else {
+        state.pointee.queue.removeAll(keepingCapacity: pending <= 16)
+        state.pointee.queueHead = 0
+        state.pointee.drainScheduled = false
+        state.pointee.pendingDrain = nil
         lock.unlock()
         return
       }
-      let event = queue[queueHead]
-      queueHead += 1
+      let event = state.pointee.queue[state.pointee.queueHead]
+      state.pointee.queueHead += 1
       lock.unlock()
       sink.forward(event)
     }
   }
 
-  private func dropQueue() {
-    lock.withLock {
-      queue = []
-      queueHead = 0
+  /// Drops the events not yet delivered and cancels a pending drain.
+  @usableFromInline
+  func disposeQueue() {
+    let pending = lock.withLock {
+      state.pointee.disposed = true
+      state.pointee.queue = []
+      state.pointee.queueHead = 0
+      let pending = state.pointee.pendingDrain
+      state.pointee.pendingDrain = nil
+      return pending
     }
+    pending?.dispose()
   }
 }

@@ -9,6 +9,7 @@ extension ConnectableObservableType {
   /// work is queued behind it and `subscribe` returns without waiting.
   ///
   /// - Returns: The reference-counted sequence.
+  @inlinable
   public func refCount() -> Observable<Element> {
     let state = RefCountState(self)
     return Observable { observer in state.subscribe(observer) }
@@ -17,28 +18,32 @@ extension ConnectableObservableType {
 
 /// The shared bookkeeping of one `refCount()` observable: how many observers it has, the
 /// current connection, and the queue of connect/disconnect work.
-private final class RefCountState<Source: ConnectableObservableType>: @unchecked Sendable {
+@usableFromInline
+final class RefCountState<Source: ConnectableObservableType>: @unchecked Sendable {
   // Safety: every `var` is guarded by `lock`; `source` is immutable. Connect and disconnect
   // work runs outside the lock, one item at a time, by the thread that owns `working`.
-  typealias Element = Source.Element
+  @usableFromInline typealias Element = Source.Element
 
-  private enum Work {
+  @usableFromInline
+  enum Work {
     case connect(SingleAssignmentDisposable)
     case disconnect(SingleAssignmentDisposable)
   }
 
-  private let source: Source
-  private let lock = Lock()
-  private var count = 0
-  private var connectionID: UInt64 = 0
-  private var connection: SingleAssignmentDisposable?
-  private var work: [Work] = []
-  private var working = false
+  @usableFromInline let source: Source
+  @usableFromInline let lock = Lock()
+  @usableFromInline var count = 0
+  @usableFromInline var connectionID: UInt64 = 0
+  @usableFromInline var connection: SingleAssignmentDisposable?
+  @usableFromInline var work: [Work] = []
+  @usableFromInline var working = false
 
+  @inlinable
   init(_ source: Source) {
     self.source = source
   }
 
+  @inlinable
   func subscribe(_ observer: AnyObserver<Element>) -> Disposable {
     let sink = Sink(observer)
     // The connection this observer counts towards, known once it is registered.
@@ -67,7 +72,8 @@ private final class RefCountState<Source: ConnectableObservableType>: @unchecked
   }
 
   /// An observer of connection `id` went away.
-  private func release(_ id: UInt64?) {
+  @usableFromInline
+  func release(_ id: UInt64?) {
     lock.lock()
     if let id, id == connectionID {
       count -= 1
@@ -77,14 +83,16 @@ private final class RefCountState<Source: ConnectableObservableType>: @unchecked
   }
 
   /// Connection `id` delivered a terminal event: it is over for every observer.
-  private func connectionTerminated(_ id: UInt64?) {
+  @usableFromInline
+  func connectionTerminated(_ id: UInt64?) {
     lock.lock()
     if let id, id == connectionID { endConnectionLocked() }
     performWorkLocked()
   }
 
   /// Forgets the current connection and queues its disposal. Call with the lock held.
-  private func endConnectionLocked() {
+  @usableFromInline
+  func endConnectionLocked() {
     if let connection { work.append(.disconnect(connection)) }
     connection = nil
     count = 0
@@ -93,7 +101,8 @@ private final class RefCountState<Source: ConnectableObservableType>: @unchecked
 
   /// Runs the queued work unless another call already does. Call with the lock held; the
   /// lock is released on return.
-  private func performWorkLocked() {
+  @usableFromInline
+  func performWorkLocked() {
     guard !working else {
       lock.unlock()
       return

@@ -24,6 +24,7 @@ extension ObservableType {
   ///   - replay: The number of elements replayed to new observers.
   ///   - scope: The lifetime of the sharing subject.
   /// - Returns: The shared sequence.
+  @inlinable
   public func share(replay: Int = 0, scope: SubjectLifetimeScope = .whileConnected)
     -> Observable<Element>
   {
