@@ -1,3 +1,5 @@
+import Dispatch
+
 /// A minimal command-line parser for the examples: flags and `--name value` options.
 ///
 /// Each accessor consumes what it matched; ``finish()`` rejects anything left over.
@@ -33,14 +35,20 @@ public struct Arguments {
     return value
   }
 
-  /// The value of `--name SECONDS` as a non-negative number of seconds, if given.
+  /// The value of `--name SECONDS` (a non-negative number, fractions allowed) as a time
+  /// interval, or `defaultSeconds` when the option is absent.
   /// - Throws: ``ArgumentError`` when the value is not a non-negative number.
-  public mutating func seconds(_ name: String) throws -> Double? {
-    guard let text = try option(name) else { return nil }
-    guard let value = Double(text), value >= 0, value.isFinite else {
-      throw ArgumentError("\(name) expects a number of seconds, got '\(text)'.")
+  public mutating func interval(_ name: String, default defaultSeconds: Double) throws
+    -> DispatchTimeInterval
+  {
+    var seconds = defaultSeconds
+    if let text = try option(name) {
+      guard let value = Double(text), value >= 0, value.isFinite else {
+        throw ArgumentError("\(name) expects a number of seconds, got '\(text)'.")
+      }
+      seconds = value
     }
-    return value
+    return .nanoseconds(Int((seconds * 1_000_000_000).rounded()))
   }
 
   /// Rejects arguments that no accessor consumed.

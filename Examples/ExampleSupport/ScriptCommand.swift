@@ -1,3 +1,5 @@
+import Foundation
+
 /// One line of a script: a command word and the rest of the line.
 ///
 /// `"edit 2 Buy oat milk"` parses as name `edit` with argument text `2 Buy oat milk`.
@@ -9,27 +11,19 @@ public struct ScriptCommand: Equatable, Sendable {
 
   /// Parses `line`; returns `nil` for blank lines and `#` comments.
   public init?(_ line: String) {
-    let trimmed = line.trimmingSpaces()
+    let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
     guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { return nil }
     let name = trimmed.prefix { $0 != " " && $0 != "\t" }
     self.name = name.lowercased()
-    argument = String(trimmed.dropFirst(name.count)).trimmingSpaces()
+    argument = String(trimmed.dropFirst(name.count)).trimmingCharacters(in: .whitespacesAndNewlines)
   }
 
   /// The argument split at the first space: `"2 Buy oat milk"` gives `("2", "Buy oat milk")`.
   public var splitArgument: (first: String, rest: String) {
     let first = argument.prefix { $0 != " " && $0 != "\t" }
-    return (String(first), String(argument.dropFirst(first.count)).trimmingSpaces())
-  }
-}
-
-extension String {
-  /// The string without leading and trailing spaces, tabs and line breaks.
-  public func trimmingSpaces() -> String {
-    let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0.isNewline }
-    guard let start = firstIndex(where: { !isSpace($0) }),
-      let end = lastIndex(where: { !isSpace($0) })
-    else { return "" }
-    return String(self[start...end])
+    return (
+      String(first),
+      String(argument.dropFirst(first.count)).trimmingCharacters(in: .whitespacesAndNewlines)
+    )
   }
 }

@@ -130,7 +130,7 @@ public final class TerminalRunner: @unchecked Sendable {
     while !isWaitingForIdle, !pendingLines.isEmpty {
       let line = pendingLines.removeFirst()
       guard let command = ScriptCommand(line) else { continue }
-      Terminal.write("> \(line.trimmingSpaces())\n")
+      Terminal.write("> \(line.trimmingCharacters(in: .whitespacesAndNewlines))\n")
       if command.name == "quit" || command.name == "exit" || screen.perform(command) == .quit {
         finish(status: 0)
       }

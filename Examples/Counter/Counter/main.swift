@@ -19,17 +19,16 @@ if arguments.flag("--help") || arguments.flag("-h") {
   print(usage, terminator: "")
   exit(0)
 }
-let delay: Double
+let delay: RxTimeInterval
 do {
-  delay = try arguments.seconds("--delay") ?? 0.5
+  delay = try arguments.interval("--delay", default: 0.5)
   try arguments.finish()
 } catch {
   FileHandle.standardError.write(Data("Counter: \(error)\n\n\(usage)".utf8))
   exit(2)
 }
 
-let reactor = CounterReactor(
-  delay: .nanoseconds(Int(delay * 1_000_000_000)), scheduler: MainScheduler.instance)
+let reactor = CounterReactor(delay: delay, scheduler: MainScheduler.instance)
 let screen = CounterScreen()
 screen.reactor = reactor
 TerminalRunner(screen: screen).run()

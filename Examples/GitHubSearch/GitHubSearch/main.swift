@@ -23,10 +23,6 @@ func fail(_ message: String, status: Int32) -> Never {
   exit(status)
 }
 
-func interval(_ seconds: Double) -> RxTimeInterval {
-  .nanoseconds(Int(seconds * 1_000_000_000))
-}
-
 var arguments = Arguments()
 if arguments.flag("--help") || arguments.flag("-h") {
   print(usage, terminator: "")
@@ -34,12 +30,12 @@ if arguments.flag("--help") || arguments.flag("-h") {
 }
 let service: GitHubServiceType
 let source: String
-let debounce: Double
+let debounce: RxTimeInterval
 do {
   let online = arguments.flag("--online")
   let apiURL = try arguments.option("--api-url")
-  let latency = try arguments.seconds("--latency") ?? 0.25
-  debounce = try arguments.seconds("--debounce") ?? 0.3
+  let latency = try arguments.interval("--latency", default: 0.25)
+  debounce = try arguments.interval("--debounce", default: 0.3)
   try arguments.finish()
   if apiURL != nil && !online { throw ArgumentError("--api-url only applies with --online.") }
   if online {
@@ -51,7 +47,7 @@ do {
   } else {
     let repositories = try OfflineGitHubService.bundledRepositories()
     service = OfflineGitHubService(
-      repositories: repositories, latency: interval(latency), scheduler: MainScheduler.instance)
+      repositories: repositories, latency: latency, scheduler: MainScheduler.instance)
     source = "offline dataset of \(repositories.count) repositories"
   }
 } catch let error as ArgumentError {
@@ -61,7 +57,7 @@ do {
 }
 
 let reactor = GitHubSearchReactor(
-  service: service, debounce: interval(debounce), scheduler: MainScheduler.instance)
+  service: service, debounce: debounce, scheduler: MainScheduler.instance)
 let screen = GitHubSearchScreen(source: source)
 screen.reactor = reactor
 TerminalRunner(screen: screen).run()

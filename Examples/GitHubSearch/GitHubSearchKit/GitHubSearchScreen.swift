@@ -193,9 +193,3 @@ public final class GitHubSearchScreen: ReactorView, TerminalScreen {
     "  quit          leave",
   ]
 }
-
-extension String {
-  fileprivate func leftPadded(to width: Int) -> String {
-    count >= width ? self : String(repeating: " ", count: width - count) + self
-  }
-}

@@ -28,21 +28,18 @@ public final class GitHubService: GitHubServiceType {
     let query = query.trimmingCharacters(in: .whitespaces)
     let request = makeRequest(query: query, page: page)
     let (session, pageSize) = (self.session, self.pageSize)
-    return Observable.create { observer in
-      let delivery = ObserverBox(observer)
-      let task = session.dataTask(with: request) { data, response, error in
-        do {
-          let page = try Self.page(
-            data: data, response: response, error: error, host: request.url?.host ?? "",
-            query: query, page: page, pageSize: pageSize)
-          delivery.observer.onNext(page)
-          delivery.observer.onCompleted()
-        } catch {
-          delivery.observer.onError(error)
-        }
+    // One task per subscription; disposing the subscription cancels the request.
+    return Observable.async {
+      let data: Data
+      let response: URLResponse
+      do {
+        (data, response) = try await session.data(for: request)
+      } catch {
+        let host = request.url?.host ?? "the server"
+        throw GitHubServiceError.unreachable(host: host, reason: error.localizedDescription)
       }
-      task.resume()
-      return Disposables.create { task.cancel() }
+      return try Self.page(
+        data: data, response: response, query: query, page: page, pageSize: pageSize)
     }
   }
 
@@ -61,16 +58,12 @@ public final class GitHubService: GitHubServiceType {
     return request
   }
 
-  /// Turns what URLSession returned into a page or a ``GitHubServiceError``.
-  static func page(
-    data: Data?, response: URLResponse?, error: Error?, host: String, query: String, page: Int,
-    pageSize: Int
-  ) throws -> SearchPage {
-    if let error {
-      throw GitHubServiceError.unreachable(host: host, reason: error.localizedDescription)
-    }
-    guard let response = response as? HTTPURLResponse, let data else {
-      throw GitHubServiceError.invalidResponse("no HTTP response")
+  /// Turns GitHub's answer into a page, or throws a ``GitHubServiceError``.
+  static func page(data: Data, response: URLResponse, query: String, page: Int, pageSize: Int)
+    throws -> SearchPage
+  {
+    guard let response = response as? HTTPURLResponse else {
+      throw GitHubServiceError.invalidResponse("not an HTTP response")
     }
     guard (200..<300).contains(response.statusCode) else {
       let message = (try? JSONDecoder().decode(ErrorBody.self, from: data))?.message
@@ -103,16 +96,5 @@ public final class GitHubService: GitHubServiceType {
 
   private struct ErrorBody: Decodable {
     var message: String
-  }
-}
-
-/// Hands the subscription's observer to URLSession's completion handler.
-private final class ObserverBox: @unchecked Sendable {
-  // Safety: URLSession calls the completion handler once, so the observer is used by one
-  // thread at a time; `Observable.create`'s sink drops anything after disposal.
-  let observer: AnyObserver<SearchPage>
-
-  init(_ observer: AnyObserver<SearchPage>) {
-    self.observer = observer
   }
 }

@@ -9,12 +9,14 @@ final class ArgumentsTests: XCTestCase {
     let online = arguments.flag("--online")
     let verbose = arguments.flag("--verbose")
     let state = try arguments.option("--state")
-    let delay = try arguments.seconds("--delay")
+    let delay = try arguments.interval("--delay", default: 1)
+    let latency = try arguments.interval("--latency", default: 0.5)
     // then
     XCTAssertTrue(online)
     XCTAssertFalse(verbose)
     XCTAssertEqual(state, "s.json")
-    XCTAssertEqual(delay, 0.25)
+    XCTAssertEqual(delay, .milliseconds(250))
+    XCTAssertEqual(latency, .milliseconds(500))
     XCTAssertNoThrow(try arguments.finish())
   }
 
@@ -27,7 +29,7 @@ final class ArgumentsTests: XCTestCase {
     XCTAssertThrowsError(try missingValue.option("--state")) {
       XCTAssertEqual($0 as? ArgumentError, ArgumentError("--state needs a value."))
     }
-    XCTAssertThrowsError(try badNumber.seconds("--delay")) {
+    XCTAssertThrowsError(try badNumber.interval("--delay", default: 0)) {
       XCTAssertEqual(
         $0 as? ArgumentError, ArgumentError("--delay expects a number of seconds, got '-1'."))
     }

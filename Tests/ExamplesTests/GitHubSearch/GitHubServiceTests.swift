@@ -23,11 +23,9 @@ final class GitHubServiceTests: XCTestCase {
       """
     // when
     let page = try GitHubService.page(
-      data: Data(body.utf8), response: response(200), error: nil, host: "api.github.com",
-      query: "swift", page: 33, pageSize: 30)
+      data: Data(body.utf8), response: response(200), query: "swift", page: 33, pageSize: 30)
     let last = try GitHubService.page(
-      data: Data(body.utf8), response: response(200), error: nil, host: "api.github.com",
-      query: "swift", page: 34, pageSize: 30)
+      data: Data(body.utf8), response: response(200), query: "swift", page: 34, pageSize: 30)
     // then
     XCTAssertEqual(page.repositories.map(\.fullName), ["apple/swift"])
     XCTAssertEqual(page.repositories.first?.stars, 65000)
@@ -42,8 +40,7 @@ final class GitHubServiceTests: XCTestCase {
     // then
     XCTAssertThrowsError(
       try GitHubService.page(
-        data: Data(body.utf8), response: response(403), error: nil, host: "api.github.com",
-        query: "swift", page: 1, pageSize: 30)
+        data: Data(body.utf8), response: response(403), query: "swift", page: 1, pageSize: 30)
     ) { error in
       XCTAssertEqual(
         error as? GitHubServiceError,
@@ -51,8 +48,7 @@ final class GitHubServiceTests: XCTestCase {
     }
     XCTAssertThrowsError(
       try GitHubService.page(
-        data: Data("{}".utf8), response: response(200), error: nil, host: "api.github.com",
-        query: "swift", page: 1, pageSize: 30)
+        data: Data("{}".utf8), response: response(200), query: "swift", page: 1, pageSize: 30)
     ) { error in
       guard case .invalidResponse = error as? GitHubServiceError else {
         return XCTFail("Expected an invalid response error, got \(error).")

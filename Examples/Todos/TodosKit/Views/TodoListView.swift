@@ -41,12 +41,10 @@ public final class TodoListView: ReactorView {
     let room = max(1, maxRows)
     let first = min(max(0, state.selectedRow - room / 2), max(0, visible.count - room))
     for (row, todo) in visible.enumerated().dropFirst(first).prefix(room) {
-      let number = String(row + 1)
-      let pad = String(repeating: " ", count: max(0, 3 - number.count))
       let box = todo.isDone ? style.color(.green, "[x]") : "[ ]"
       var title = todo.isDone ? style.dim(todo.title) : todo.title
       if context.isInteractive && row == state.selectedRow { title = style.inverse(todo.title) }
-      lines.append("\(pad)\(number). \(box) \(title)")
+      lines.append("\(String(row + 1).leftPadded(to: 3)). \(box) \(title)")
     }
     return lines
   }
