@@ -5,5 +5,7 @@ print("ReactorKitBenchmarks: median of \(options.runs) runs, each ≥ \(options.
 print("ratio = ns/op of the library ÷ ns/op of the hand-written baseline in this process\n")
 runBenchmarks(
   [
-    rxSubjectFanout()
+    rxSubjectFanout(),
+    storeDispatchOneSubscriber(),
+    storeDispatchSlices(),
   ], options: options)

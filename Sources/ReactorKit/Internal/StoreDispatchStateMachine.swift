@@ -29,45 +29,38 @@ struct StoreWorkItem {
   }
 }
 
-/// How a submitter waits while another thread is processing.
-@usableFromInline
-enum StoreWaiter {
-  /// The submitting thread blocks until its round is done or it is handed the turn.
-  case blocking
-  /// The submitting task is suspended on a continuation, resumed when its round is done.
-  case continuation(CheckedContinuation<Void, Never>)
-}
-
 /// The work one `dispatch` call waits for: its own item plus everything processing it
 /// enqueued, recursively.
 @usableFromInline
 final class StoreRound: @unchecked Sendable {
   // Safety: the variables are only read and written with the owning store's lock held. The
-  // continuation is set at creation (under the lock) and resumed exactly once, by the thread
-  // that completed the round, after that thread released the lock.
+  // continuation is set at creation and resumed exactly once, by the thread that completed
+  // the round, after that thread released the lock.
   /// The identity of the blocked thread; 0 for a suspended task.
   @usableFromInline let thread: UInt
   /// Signalled when the round is done or its thread is handed the turn; `nil` for tasks.
   @usableFromInline let condition: Condition?
-  @usableFromInline var continuation: CheckedContinuation<Void, Never>?
+  @usableFromInline let continuation: CheckedContinuation<Void, Never>?
   /// Items of the round not finished yet.
   @usableFromInline var remaining = 1
   @usableFromInline var isDone = false
   /// Whether the blocked thread was made the processing thread.
   @usableFromInline var isGranted = false
 
+  /// A round whose thread blocks until it is done.
   @usableFromInline
-  init(thread: UInt, waiter: StoreWaiter) {
-    switch waiter {
-    case .blocking:
-      self.thread = thread
-      condition = Condition()
-      continuation = nil
-    case .continuation(let continuation):
-      self.thread = 0
-      condition = nil
-      self.continuation = continuation
-    }
+  init(blockingThread thread: UInt) {
+    self.thread = thread
+    condition = Condition()
+    continuation = nil
+  }
+
+  /// A round whose task is resumed when it is done.
+  @usableFromInline
+  init(continuation: CheckedContinuation<Void, Never>) {
+    thread = 0
+    condition = nil
+    self.continuation = continuation
   }
 }
 
@@ -90,16 +83,14 @@ struct StoreDispatchStateMachine {
   /// What a submitter does next.
   @usableFromInline
   enum SubmitAction {
-    /// Process the work now; the caller is the owner.
+    /// Process the work now; the caller became the owner.
     case process
     /// Run the work now, inside the owner's current processing (reentrant bookkeeping).
     case runReentrant
-    /// Nothing: the work was queued and the caller returns (reentrant dispatch).
+    /// Nothing: the work was queued in the current round (reentrant dispatch).
     case enqueued
-    /// Block on the round until it is done or granted.
-    case wait(StoreRound)
-    /// Nothing: the work was queued and the task's continuation resumes when it is done.
-    case suspended
+    /// The work must be queued in a new round (see ``enqueue(_:tag:round:)``).
+    case needsRound
   }
 
   /// What the owner does after finishing an item.
@@ -137,56 +128,60 @@ struct StoreDispatchStateMachine {
   @inlinable
   var isBusy: Bool { owner != 0 }
 
-  /// Submits `work` from `thread`.
+  /// Makes `thread` the owner of an idle store, processing an item of its own round.
+  ///
+  /// An idle machine already has no owner round and no current round (``stop(completed:)``
+  /// and ``finishInlineItemIfAlone()`` leave it so), so only the counters are set.
   @inlinable
-  mutating func submit(_ work: StoreWork, tag: UInt64, thread: UInt, waiter: StoreWaiter)
+  mutating func beginInline(thread: UInt) {
+    owner = thread
+    inlineRemaining = 1
+    itemsForOthers = 0
+  }
+
+  /// Submits `work` from `thread`; `isAsync` when the submitter is a task that must not be
+  /// made to wait in place.
+  @usableFromInline
+  mutating func submit(_ work: StoreWork, tag: UInt64, thread: UInt, isAsync: Bool)
     -> SubmitAction
   {
     if owner == 0 {
-      owner = thread
-      ownerRound = nil
-      currentRound = nil
-      inlineRemaining = 1
-      itemsForOthers = 0
+      beginInline(thread: thread)
       return .process
     }
-    if owner == thread {
+    if owner == thread && !isAsync {
       if case .run = work { return .runReentrant }
-      if case .continuation = waiter {
-        enqueue(work, tag: tag, round: StoreRound(thread: thread, waiter: waiter))
-        return .suspended
-      }
       if let round = currentRound {
         round.remaining += 1
       } else {
         inlineRemaining += 1
       }
-      enqueue(work, tag: tag, round: currentRound)
+      queue.append(StoreWorkItem(work: work, tag: tag, round: currentRound))
       return .enqueued
     }
-    return submitForeign(work, tag: tag, thread: thread, waiter: waiter)
+    return .needsRound
   }
 
+  /// Queues `work` in a new `round`.
   @usableFromInline
-  mutating func submitForeign(_ work: StoreWork, tag: UInt64, thread: UInt, waiter: StoreWaiter)
-    -> SubmitAction
-  {
-    let round = StoreRound(thread: thread, waiter: waiter)
-    enqueue(work, tag: tag, round: round)
-    if case .blocking = waiter {
-      blockedRounds.append(round)
-      return .wait(round)
-    }
-    return .suspended
+  mutating func enqueue(_ work: StoreWork, tag: UInt64, round: StoreRound) {
+    queue.append(StoreWorkItem(work: work, tag: tag, round: round))
+    if round.condition != nil { blockedRounds.append(round) }
   }
 
+  /// The common end of an item: the owner took the turn while idle, the item was of its own
+  /// round, and nothing was queued. Makes the store idle and returns `true`; otherwise changes
+  /// nothing and returns `false` (use ``finishItem()``).
   @inlinable
-  mutating func enqueue(_ work: StoreWork, tag: UInt64, round: StoreRound?) {
-    queue.append(StoreWorkItem(work: work, tag: tag, round: round))
+  mutating func finishInlineItemIfAlone() -> Bool {
+    guard currentRound == nil, queue.isEmpty else { return false }
+    inlineRemaining = 0
+    owner = 0
+    return true
   }
 
   /// Records that the owner finished the current item and picks what comes next.
-  @inlinable
+  @usableFromInline
   mutating func finishItem() -> NextAction {
     var completed: StoreRound?
     if let round = currentRound {
@@ -219,12 +214,13 @@ struct StoreDispatchStateMachine {
     return round
   }
 
-  @inlinable
+  @usableFromInline
   mutating func stop(completed: StoreRound?) -> NextAction {
     queue.removeAll(keepingCapacity: queue.count <= 64)
     head = 0
     owner = 0
     ownerRound = nil
+    currentRound = nil
     return .stop(completed: completed, heir: nil)
   }
 

@@ -12,7 +12,7 @@ extension Store {
   /// - Parameter action: The action to dispatch.
   public func send(_ action: sending any Action) async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      submit(.dispatch(action), tag: 0, waiter: .continuation(continuation))
+      submitContended(.dispatch(action), tag: 0, continuation: continuation)
     }
   }
 }

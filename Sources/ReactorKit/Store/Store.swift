@@ -137,7 +137,7 @@ public final class Store<State>: @unchecked Sendable {
   /// - Parameter action: The action to dispatch.
   @inlinable
   public func dispatch(_ action: any Action) {
-    submit(.dispatch(action), tag: 0, waiter: .blocking)
+    submitDispatch(action, tag: 0)
   }
 
   /// Dispatches each element of `actions` as it arrives (see ``dispatch(_:)-(any Action)``).
@@ -154,24 +154,62 @@ public final class Store<State>: @unchecked Sendable {
 
   // MARK: - Processing
 
-  /// Submits `work` and, depending on the store's state, processes it now, queues it, or
-  /// waits for it.
+  /// Dispatches `action` with `tag`: processes it at once when the store is idle (the common,
+  /// uncontended case, kept free of allocations), otherwise queues it or waits.
   @inlinable
-  func submit(_ work: StoreWork, tag: UInt64, waiter: StoreWaiter) {
+  func submitDispatch(_ action: any Action, tag: UInt64) {
     let thread = currentThreadIdentity()
     lock.lock()
-    switch locked.pointee.machine.submit(work, tag: tag, thread: thread, waiter: waiter) {
+    guard locked.pointee.machine.owner == 0 else {
+      lock.unlock()
+      submitContended(.dispatch(action), tag: tag, continuation: nil)
+      return
+    }
+    locked.pointee.machine.beginInline(thread: thread)
+    lock.unlock()
+    processDispatch(action, tag: tag)
+    lock.lock()
+    if locked.pointee.pendingRemovals.isEmpty
+      && locked.pointee.machine.finishInlineItemIfAlone()
+    {
+      lock.unlock()
+      return
+    }
+    continueDrainingLocked()
+  }
+
+  /// Submits `work` when the store may be busy: processes it now, queues it, or waits for it
+  /// (blocking the thread, or, with a `continuation`, resuming it when done).
+  @usableFromInline
+  func submitContended(
+    _ work: StoreWork, tag: UInt64, continuation: CheckedContinuation<Void, Never>?
+  ) {
+    let thread = currentThreadIdentity()
+    lock.lock()
+    let action = locked.pointee.machine.submit(
+      work, tag: tag, thread: thread, isAsync: continuation != nil)
+    switch action {
     case .process:
       lock.unlock()
-      drain(work, tag: tag)
-      if case .continuation(let continuation) = waiter { continuation.resume() }
+      process(work, tag: tag)
+      lock.lock()
+      continueDrainingLocked()
+      continuation?.resume()
     case .runReentrant:
       lock.unlock()
       if case .run(let body) = work { body() }
-    case .enqueued, .suspended:
+    case .enqueued:
       lock.unlock()
-    case .wait(let round):
-      waitLocked(for: round)
+    case .needsRound:
+      if let continuation {
+        locked.pointee.machine.enqueue(
+          work, tag: tag, round: StoreRound(continuation: continuation))
+        lock.unlock()
+      } else {
+        let round = StoreRound(blockingThread: thread)
+        locked.pointee.machine.enqueue(work, tag: tag, round: round)
+        waitLocked(for: round)
+      }
     }
   }
 
@@ -182,48 +220,43 @@ public final class Store<State>: @unchecked Sendable {
     while !round.isDone && !round.isGranted {
       round.condition!.wait(lock)
     }
-    guard round.isGranted else {
-      lock.unlock()
-      return
-    }
-    let next = locked.pointee.machine.takeNextAfterHandOff()
-    guard case .process(let work, let tag, _) = next else {
+    guard round.isGranted,
+      case .process(let work, let tag, _) = locked.pointee.machine.takeNextAfterHandOff()
+    else {
       lock.unlock()
       return
     }
     lock.unlock()
-    drain(work, tag: tag)
+    process(work, tag: tag)
+    lock.lock()
+    continueDrainingLocked()
   }
 
-  /// Processes `first`, then whatever the machine hands out, until it says stop.
+  /// Finishes the item just processed and processes whatever the machine hands out next,
+  /// until it says stop. Called with the lock held; returns with it released.
   @inlinable
-  func drain(_ first: StoreWork, tag: UInt64) {
-    var work = first
-    var tag = tag
+  func continueDrainingLocked() {
     while true {
-      process(work, tag: tag)
-      lock.lock()
       var garbage: [AnyObject] = []
       if !locked.pointee.pendingRemovals.isEmpty {
         garbage = applyPendingRemovalsLocked()
       }
-      let next = locked.pointee.machine.finishItem()
-      switch next {
-      case .process(let nextWork, let nextTag, let completed):
-        if let completed { completed.condition?.signal() }
+      switch locked.pointee.machine.finishItem() {
+      case .process(let work, let tag, let completed):
+        completed?.condition?.signal()
         lock.unlock()
-        if let completed { completed.continuation?.resume() }
-        work = nextWork
-        tag = nextTag
+        completed?.continuation?.resume()
+        withExtendedLifetime(garbage) {}
+        process(work, tag: tag)
+        lock.lock()
       case .stop(let completed, let heir):
-        if let completed { completed.condition?.signal() }
-        if let heir { heir.condition?.signal() }
+        completed?.condition?.signal()
+        heir?.condition?.signal()
         lock.unlock()
-        if let completed { completed.continuation?.resume() }
+        completed?.continuation?.resume()
         withExtendedLifetime(garbage) {}
         return
       }
-      withExtendedLifetime(garbage) {}
     }
   }
 
@@ -245,21 +278,29 @@ public final class Store<State>: @unchecked Sendable {
   /// Processes one work item on the turn holder's thread.
   @inlinable
   func process(_ work: StoreWork, tag: UInt64) {
-    registry.pointee.tag = tag
     switch work {
     case .dispatch(let action):
-      if let chain = registry.pointee.chain {
-        let thread = currentThreadIdentity()
-        middlewareThread.store(thread, ordering: .relaxed)
-        chain(action)
-        middlewareThread.store(0, ordering: .relaxed)
-      } else {
-        reduceAndPublish(action)
-      }
+      processDispatch(action, tag: tag)
     case .reduce(let action):
+      registry.pointee.tag = tag
       reduceAndPublish(action)
     case .run(let body):
       body()
+    }
+  }
+
+  /// Runs `action` through the middleware chain (reducing what it lets through) on the turn
+  /// holder's thread.
+  @inlinable
+  func processDispatch(_ action: any Action, tag: UInt64) {
+    registry.pointee.tag = tag
+    if let chain = registry.pointee.chain {
+      let thread = currentThreadIdentity()
+      middlewareThread.store(thread, ordering: .relaxed)
+      chain(action)
+      middlewareThread.store(0, ordering: .relaxed)
+    } else {
+      reduceAndPublish(action)
     }
   }
 
@@ -272,7 +313,7 @@ public final class Store<State>: @unchecked Sendable {
       reduceAndPublish(action)
       middlewareThread.store(thread, ordering: .relaxed)
     } else {
-      submit(.reduce(action), tag: 0, waiter: .blocking)
+      submitContended(.reduce(action), tag: 0, continuation: nil)
     }
   }
 
@@ -317,7 +358,7 @@ public final class Store<State>: @unchecked Sendable {
   /// holder, otherwise on the turn holder's thread while this thread waits.
   @inlinable
   func withTurn(_ body: @escaping () -> Void) {
-    submit(.run(body), tag: 0, waiter: .blocking)
+    submitContended(.run(body), tag: 0, continuation: nil)
   }
 
   @usableFromInline
@@ -381,7 +422,7 @@ public final class Store<State>: @unchecked Sendable {
 
   /// Dispatches `action` with a `tag` that reduction observers see (see ``StoreReduction``).
   package func dispatch(_ action: any Action, tag: UInt64) {
-    submit(.dispatch(action), tag: tag, waiter: .blocking)
+    submitDispatch(action, tag: tag)
   }
 
   /// Work items queued but not started, and threads blocked waiting for their dispatch (for

@@ -74,6 +74,28 @@ final class ReducerTests: ResourceTestCase {
     XCTAssertEqual(state, ["a", "b"])
   }
 
+  func test_reducer_onCastsActionsWithReferencesAndSubclasses() {
+    // given
+    let strings = Reducer<[String]>.on(StoreLogAction.self) { state, action in
+      state.append(action.text)
+    }
+    let classes = Reducer<[String]>.on(BaseAction.self) { state, action in
+      state.append(action.name)
+    }
+    var state: [String] = []
+    // when: heap-backed payloads, many times (a wrong copy would crash or leak)
+    for index in 0..<2_000 {
+      let text = String(repeating: "x", count: 40) + "\(index)"
+      strings.reduce(&state, StoreLogAction(text: text))
+      classes.reduce(&state, index.isMultiple(of: 2) ? BaseAction() : DerivedAction())
+    }
+    // then
+    XCTAssertEqual(state.count, 4_000)
+    XCTAssertEqual(state[0], String(repeating: "x", count: 40) + "0")
+    XCTAssertEqual(state[1], "base")
+    XCTAssertEqual(state[3], "derived")
+  }
+
   func test_reducer_liftAppliesToChildAndLeavesSiblingsAlone() {
     // given
     let child = Reducer<Int>.on(StoreCounterAction.self) { count, action in
@@ -144,6 +166,14 @@ private struct AppFake: Equatable {
     self.name = name
     self.optional = optional
   }
+}
+
+private class BaseAction: Action {
+  var name: String { "base" }
+}
+
+private final class DerivedAction: BaseAction {
+  override var name: String { "derived" }
 }
 
 private struct Holder {
