@@ -24,9 +24,9 @@ public enum Exhaustivity: Equatable, Sendable {
 /// - ``send(_:assert:fileID:filePath:line:column:)`` dispatches an action and asserts the state
 ///   after the reductions it caused directly (after the middleware chain: none if middleware
 ///   dropped it, several if middleware multiplied it).
-/// - ``receive(_:timeout:assert:fileID:filePath:line:column:)-(((any Action)->Bool),_,_,_,_,_,_)``
-///   asserts, in order, the actions that reached the reducer without being sent by the test
-///   (dispatched by middleware or subscribers), one reduction each, with their state change.
+/// - `receive(_:timeout:assert:)` asserts, in order, the actions that reached the reducer
+///   without being sent by the test (dispatched by middleware or subscribers), one reduction
+///   each, with their state change.
 /// - At the end (``finish(fileID:filePath:line:column:)``, or when the test store is freed),
 ///   received actions that were not asserted fail the test.
 ///
@@ -141,7 +141,7 @@ public final class TestStore<State: Equatable> {
 
   /// Asserts that the next received action equals `expected`, and its state change.
   ///
-  /// See ``receive(_:timeout:assert:fileID:filePath:line:column:)-(((any Action)->Bool),_,_,_,_,_,_)``.
+  /// See `receive(_:timeout:assert:)`.
   public func receive<A: Action & Equatable>(
     _ expected: A, timeout: TimeInterval = 0,
     assert updateExpected: ((inout State) -> Void)? = nil, fileID: StaticString = #fileID,

@@ -15,7 +15,7 @@ enum StoreWork {
 @usableFromInline
 struct StoreWorkItem {
   @usableFromInline var work: StoreWork
-  /// An identifier given by the submitter (``TestStore`` uses it); 0 when none.
+  /// An identifier given by the submitter (`TestStore` uses it); 0 when none.
   @usableFromInline var tag: UInt64
   /// The round that counts this item; `nil` for the round of the thread that took the turn
   /// while the store was idle.

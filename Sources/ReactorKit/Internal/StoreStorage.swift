@@ -119,7 +119,7 @@ struct StoreRegistry<State> {
   }
 }
 
-/// One reduction as seen by package-internal observers (``TestStore``).
+/// One reduction as seen by package-internal observers (`TestStore`).
 @usableFromInline
 package struct StoreReduction<State> {
   /// The action that reached the reducer.

@@ -7,7 +7,7 @@ enum StoreSubscriptionList {
   case state
   /// ``Store/actions``.
   case actions
-  /// The package-internal reduction observers (``TestStore``).
+  /// The package-internal reduction observers (`TestStore`).
   case reductions
   /// The selection group with this key (``Store/slice(_:)``, ``Store/select(_:isDuplicate:)``).
   case selection(AnyHashable)

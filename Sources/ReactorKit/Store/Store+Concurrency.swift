@@ -2,7 +2,7 @@ extension Store {
   /// Dispatches `action` and returns once it, and everything processing it dispatched, has
   /// been reduced and every subscriber notified.
   ///
-  /// Unlike ``dispatch(_:)-(any Action)``, it never blocks a thread while another thread is
+  /// Unlike `dispatch(_:)`, it never blocks a thread while another thread is
   /// processing: the task is suspended and the processing thread handles the action. When the
   /// store is idle the action is processed at once on the calling thread. Called from inside
   /// the store's processing, the action is queued as with `dispatch`.

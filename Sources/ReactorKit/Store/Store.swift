@@ -20,7 +20,7 @@ import Synchronization
 /// exactly once, one at a time, in one total order, and subscribers see the states in that
 /// order.
 ///
-/// - ``dispatch(_:)-(any Action)`` is synchronous. Called from outside the store's processing,
+/// - `dispatch(_:)` is synchronous. Called from outside the store's processing,
 ///   it returns after its action, and everything processing it dispatched, has been reduced
 ///   and every subscriber notified. If another thread is processing, it blocks until that
 ///   work is done (the processing thread may process it for it).
@@ -135,12 +135,17 @@ public final class Store<State>: @unchecked Sendable {
   ///   notification of every subscriber, in FIFO order with other queued actions.
   ///
   /// - Parameter action: The action to dispatch.
+  /// - Complexity: Per reduction: the reducer, one copy of the state value (a copy-on-write
+  ///   container the reducer mutates is copied only while an older state still shares it),
+  ///   one call per ``state`` subscriber, one read and comparison per distinct slice or
+  ///   selection, and one call per subscriber whose slice changed. Without contention and
+  ///   middleware, it allocates nothing.
   @inlinable
   public func dispatch(_ action: any Action) {
     submitDispatch(action, tag: 0)
   }
 
-  /// Dispatches each element of `actions` as it arrives (see ``dispatch(_:)-(any Action)``).
+  /// Dispatches each element of `actions` as it arrives (see `dispatch(_:)`).
   ///
   /// The store is held weakly: elements arriving after it is freed are dropped. Errors and
   /// completion end the subscription.

@@ -96,6 +96,38 @@ final class ReducerTests: ResourceTestCase {
     XCTAssertEqual(state[3], "derived")
   }
 
+  func test_reducer_combinedOnReducersRouteManyActionTypes() {
+    // given: more action types than the miss cache has slots, each handled by one reducer
+    let reducer = Reducer<[String]>.combine(
+      .on(TypedAction<Int>.self) { state, _ in state.append("Int") },
+      .on(TypedAction<String>.self) { state, _ in state.append("String") },
+      .on(TypedAction<Double>.self) { state, _ in state.append("Double") },
+      .on(TypedAction<Bool>.self) { state, _ in state.append("Bool") },
+      .on(TypedAction<UInt8>.self) { state, _ in state.append("UInt8") },
+      .on(TypedAction<Int8>.self) { state, _ in state.append("Int8") },
+      .on(TypedAction<UInt16>.self) { state, _ in state.append("UInt16") },
+      .on(TypedAction<Int16>.self) { state, _ in state.append("Int16") },
+      .on(TypedAction<UInt32>.self) { state, _ in state.append("UInt32") },
+      .on(TypedAction<Int32>.self) { state, _ in state.append("Int32") },
+      .on(BaseAction.self) { state, action in state.append(action.name) })
+    let actions: [any Action] = [
+      TypedAction<Int>(), TypedAction<String>(), TypedAction<Double>(), TypedAction<Bool>(),
+      TypedAction<UInt8>(), TypedAction<Int8>(), TypedAction<UInt16>(), TypedAction<Int16>(),
+      TypedAction<UInt32>(), TypedAction<Int32>(), DerivedAction(), StoreCounterAction.reset,
+    ]
+    var state: [String] = []
+    // when: every action several times, so cached misses are exercised
+    for _ in 0..<3 {
+      for action in actions { reducer.reduce(&state, action) }
+    }
+    // then
+    let once = [
+      "Int", "String", "Double", "Bool", "UInt8", "Int8", "UInt16", "Int16", "UInt32", "Int32",
+      "derived",
+    ]
+    XCTAssertEqual(state, once + once + once)
+  }
+
   func test_reducer_liftAppliesToChildAndLeavesSiblingsAlone() {
     // given
     let child = Reducer<Int>.on(StoreCounterAction.self) { count, action in
@@ -167,6 +199,8 @@ private struct AppFake: Equatable {
     self.optional = optional
   }
 }
+
+private struct TypedAction<Tag>: Action {}
 
 private class BaseAction: Action {
   var name: String { "base" }
