@@ -48,6 +48,68 @@ final class StoreConcurrencyTests: ResourceTestCase {
     subscription.dispose()
   }
 
+  func test_store_mixedSyncAsyncReentrantAndMiddlewareDispatch_everyCallerSeesItsOwnWork() async {
+    // given: a middleware that turns every tenth hit into a follow-up dispatch, a redux stage
+    // around `next`, two dispatching threads, one sending task and a churning subscriber
+    let perSource = StressConfiguration.iterations(
+      StoreStress.isThreadSanitizerActive ? 1_000 : 5_000)
+    let followUps = Middleware<MixedState>().sideEffect { _, dispatch, action in
+      if let hit = action as? MixedHit, hit.sequence.isMultiple(of: 10) {
+        dispatch(MixedFollowUp(source: hit.source))
+      }
+    }
+    let redux = Middleware<MixedState>.redux { _, _ in { next in { action in next(action) } } }
+    let store = Store(
+      reducer: Reducer<MixedState> { state, action in
+        state.total += 1
+        if let hit = action as? MixedHit { state.hits[hit.source] += 1 }
+        if let followUp = action as? MixedFollowUp { state.followUps[followUp.source] += 1 }
+      }, state: MixedState(), middleware: [followUps, redux])
+    let violations = StoreLockedBox<[String]>([])
+    var lastTotal = -1
+    let watcher = store.slice(\.total).subscribe(onNext: { total in
+      if lastTotal >= 0 && total != lastTotal + 1 {
+        violations.withLock { $0.append("total jumped from \(lastTotal) to \(total)") }
+      }
+      lastTotal = total
+    })
+    @Sendable func check(_ state: MixedState, source: Int, sequence: Int) {
+      if state.hits[source] != sequence || state.followUps[source] != sequence / 10 {
+        violations.withLock {
+          $0.append("source \(source) returned before its work at \(sequence): \(state)")
+        }
+      }
+    }
+    // when
+    let sender = Task.detached {
+      for sequence in 1...perSource {
+        await store.send(MixedHit(source: 2, sequence: sequence))
+        check(store.currentState, source: 2, sequence: sequence)
+      }
+    }
+    runConcurrently(threads: 3) { thread in
+      if thread < 2 {
+        for sequence in 1...perSource {
+          store.dispatch(MixedHit(source: thread, sequence: sequence))
+          check(store.currentState, source: thread, sequence: sequence)
+        }
+      } else {
+        for _ in 0..<(perSource / 10) {
+          store.slice(\.hits).subscribe(onNext: { _ in }).dispose()
+        }
+      }
+    }
+    await sender.value
+    // then
+    let state = store.currentState
+    XCTAssertEqual(state.hits, [perSource, perSource, perSource])
+    XCTAssertEqual(state.followUps, Array(repeating: perSource / 10, count: 3))
+    XCTAssertEqual(state.total, 3 * (perSource + perSource / 10))
+    XCTAssertEqual(lastTotal, state.total)
+    XCTAssertEqual(violations.current, [])
+    watcher.dispose()
+  }
+
   func test_store_dispatchFromAnotherThreadWhileBusyWaitsItsTurn() {
     // given
     let store = Store(reducer: storeCounterReducer, state: StoreCounterState())
@@ -315,6 +377,21 @@ func currentThreadID() -> UInt64 {
   #else
     return UInt64(pthread_self())
   #endif
+}
+
+private struct MixedHit: Action {
+  let source: Int
+  let sequence: Int
+}
+
+private struct MixedFollowUp: Action {
+  let source: Int
+}
+
+private struct MixedState: Equatable, Sendable {
+  var total = 0
+  var hits = [0, 0, 0]
+  var followUps = [0, 0, 0]
 }
 
 private struct Hit: Action {
