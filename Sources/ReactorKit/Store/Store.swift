@@ -38,6 +38,9 @@ import Synchronization
 ///
 /// > Important: Don't block the processing thread waiting for another thread that
 /// > dispatches to the same store: that thread waits for the processing thread.
+///
+/// `Store` is `Sendable` whatever its `State`: states and actions are handed between threads
+/// under the store's locks. Keep them values (or immutable objects), as Redux expects.
 public final class Store<State>: @unchecked Sendable {
   // Safety: the dispatch machine and pending removals are guarded by `lock`. The registry is
   // touched only by the thread that holds the turn (the machine's owner), or by a thread that
