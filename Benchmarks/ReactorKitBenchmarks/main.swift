@@ -8,4 +8,5 @@ runBenchmarks(
     rxSubjectFanout(),
     storeDispatchOneSubscriber(),
     storeDispatchSlices(),
+    rxScanDistinct(), rxFlatMapJust(), rxMergeTwo(),
   ], options: options)

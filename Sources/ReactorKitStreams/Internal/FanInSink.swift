@@ -18,30 +18,77 @@
 ///
 /// ``SerialSink`` serves operators with one state machine and one source (the time
 /// operators); this class serves operators with several concurrent sources, whose result
-/// selectors must run in event order, and whose subclasses keep their own state under
-/// ``lock``.
+/// selectors must run in event order.
+///
+/// The subclass's own lock-guarded state is ``state`` (of type `State`). It lives out of line,
+/// together with the sink's queue and flags, behind one pointer, so the per-element path pays
+/// no dynamic exclusivity checks: the lock already makes every access exclusive.
 @usableFromInline
-class FanInSink<Item, Element>: Cancelable, @unchecked Sendable {
-  // Safety: every `var` is guarded by `lock`; `observer` and `transform` are immutable and
-  // only called by the single deliverer that `delivering` elects.
+class FanInSink<Item, Element, State>: Cancelable, @unchecked Sendable {
+  // Safety: `storage` is only read or written with `lock` held; `observer` and `transform`
+  // are immutable and only called by the single deliverer that `delivering` elects.
+  @usableFromInline
+  struct Storage {
+    @usableFromInline var pending = Queue<Event<Item>>()
+    @usableFromInline var delivering = false
+    @usableFromInline var stopped = false
+    @usableFromInline var disposed = false
+    @usableFromInline var released = false
+    @usableFromInline var state: State
+
+    @inlinable
+    init(state: State) { self.state = state }
+  }
+
   @usableFromInline let lock = Lock()
   @usableFromInline let observer: AnyObserver<Element>
   @usableFromInline let transform: (Item) throws -> Element
-  @usableFromInline var pending = Queue<Event<Item>>()
-  @usableFromInline var delivering = false
-  @usableFromInline var stopped = false
-  @usableFromInline var disposed = false
-  @usableFromInline var released = false
+  @usableFromInline let storage: UnsafeMutablePointer<Storage>
 
   @inlinable
-  init(_ observer: AnyObserver<Element>, transform: @escaping (Item) throws -> Element) {
+  init(
+    _ observer: AnyObserver<Element>, state: State,
+    transform: @escaping (Item) throws -> Element
+  ) {
     self.observer = observer
     self.transform = transform
+    storage = .allocate(capacity: 1)
+    storage.initialize(to: Storage(state: state))
     Resources.incrementTotal()
   }
 
   deinit {
+    storage.deinitialize(count: 1)
+    storage.deallocate()
     Resources.decrementTotal()
+  }
+
+  /// The subclass's state. Use with the lock held.
+  @inlinable
+  final var state: State {
+    get { storage.pointee.state }
+    _modify { yield &storage.pointee.state }
+  }
+
+  @inlinable final var pending: Queue<Event<Item>> {
+    get { storage.pointee.pending }
+    _modify { yield &storage.pointee.pending }
+  }
+  @inlinable final var delivering: Bool {
+    get { storage.pointee.delivering }
+    set { storage.pointee.delivering = newValue }
+  }
+  @inlinable final var stopped: Bool {
+    get { storage.pointee.stopped }
+    set { storage.pointee.stopped = newValue }
+  }
+  @inlinable final var disposed: Bool {
+    get { storage.pointee.disposed }
+    set { storage.pointee.disposed = newValue }
+  }
+  @inlinable final var released: Bool {
+    get { storage.pointee.released }
+    set { storage.pointee.released = newValue }
   }
 
   /// Whether a terminal event was accepted or the sink was disposed. Call with the lock held.

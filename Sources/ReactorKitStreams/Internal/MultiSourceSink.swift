@@ -1,21 +1,36 @@
+/// The lock-guarded state of a ``MultiSourceSink``: which sources completed, and the
+/// operator's own state (`extra`).
+@usableFromInline
+struct MultiSourceState<Extra> {
+  @usableFromInline var isDone: [Bool]
+  @usableFromInline var doneCount = 0
+  @usableFromInline var extra: Extra
+
+  @inlinable
+  init(arity: Int, extra: Extra) {
+    isDone = Array(repeating: false, count: arity)
+    self.extra = extra
+  }
+}
+
 /// A ``FanInSink`` over a fixed number of sources (combineLatest, zip): it owns one
 /// subscription per source and tracks which sources completed.
 @usableFromInline
-class MultiSourceSink<Item, Element>: FanInSink<Item, Element>, @unchecked Sendable {
-  // Safety: `isDone` and `doneCount` are guarded by `lock`; `subscriptions` is immutable and
-  // its elements synchronise themselves.
+class MultiSourceSink<Item, Element, Extra>:
+  FanInSink<Item, Element, MultiSourceState<Extra>>, @unchecked Sendable
+{
+  // Safety: `state` (inherited) is guarded by `lock`; `subscriptions` is immutable and its
+  // elements synchronise themselves.
   @usableFromInline let subscriptions: [SingleAssignmentDisposable]
-  @usableFromInline var isDone: [Bool]
-  @usableFromInline var doneCount = 0
 
   @inlinable
   init(
-    _ observer: AnyObserver<Element>, arity: Int,
+    _ observer: AnyObserver<Element>, arity: Int, extra: Extra,
     transform: @escaping (Item) throws -> Element
   ) {
     subscriptions = (0..<arity).map { _ in SingleAssignmentDisposable() }
-    isDone = Array(repeating: false, count: arity)
-    super.init(observer, transform: transform)
+    super.init(
+      observer, state: MultiSourceState(arity: arity, extra: extra), transform: transform)
   }
 
   /// The number of sources.
@@ -48,13 +63,13 @@ class MultiSourceSink<Item, Element>: FanInSink<Item, Element>, @unchecked Senda
   /// lock is released on return.
   @inlinable
   final func completedLocked(at index: Int) {
-    if isDone[index] {
+    if state.isDone[index] {
       lock.unlock()
       return
     }
-    isDone[index] = true
-    doneCount += 1
-    if doneCount == arity {
+    state.isDone[index] = true
+    state.doneCount += 1
+    if state.doneCount == arity {
       onLocked(.completed)
     } else {
       lock.unlock()

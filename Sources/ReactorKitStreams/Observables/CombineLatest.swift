@@ -136,25 +136,36 @@ extension ObservableType where Element == Any {
   }
 }
 
-/// Keeps the latest element of each source (`Values`, a tuple or array of optionals) and
-/// emits a snapshot whenever a source emits once all have a value.
+/// The latest element of each source (`Values`, a tuple or array of optionals) and which
+/// sources have one.
 @usableFromInline
-final class CombineLatestSink<Values, Element>: MultiSourceSink<Values, Element>,
-  @unchecked Sendable
-{
-  // Safety: `values`, `hasValue` and `valueCount` are guarded by `lock`.
+struct CombineLatestState<Values> {
   @usableFromInline var values: Values
   @usableFromInline var hasValue: [Bool]
   @usableFromInline var valueCount = 0
 
   @inlinable
+  init(values: Values, arity: Int) {
+    self.values = values
+    hasValue = Array(repeating: false, count: arity)
+  }
+}
+
+/// Keeps the latest element of each source and emits a snapshot whenever a source emits
+/// once all have a value.
+@usableFromInline
+final class CombineLatestSink<Values, Element>:
+  MultiSourceSink<Values, Element, CombineLatestState<Values>>, @unchecked Sendable
+{
+  // Safety: all mutable state is the inherited `state`, guarded by `lock`.
+  @inlinable
   init(
     _ observer: AnyObserver<Element>, arity: Int, values: Values,
     transform: @escaping (Values) throws -> Element
   ) {
-    self.values = values
-    hasValue = Array(repeating: false, count: arity)
-    super.init(observer, arity: arity, transform: transform)
+    super.init(
+      observer, arity: arity, extra: CombineLatestState(values: values, arity: arity),
+      transform: transform)
   }
 
   @inlinable
@@ -166,14 +177,14 @@ final class CombineLatestSink<Values, Element>: MultiSourceSink<Values, Element>
     }
     switch event {
     case .next(let value):
-      store(&values, value)
-      if !hasValue[index] {
-        hasValue[index] = true
-        valueCount += 1
+      store(&state.extra.values, value)
+      if !state.extra.hasValue[index] {
+        state.extra.hasValue[index] = true
+        state.extra.valueCount += 1
       }
-      if valueCount == arity {
-        onLocked(.next(values))
-      } else if doneCount - (isDone[index] ? 1 : 0) == arity - 1 {
+      if state.extra.valueCount == arity {
+        onLocked(.next(state.extra.values))
+      } else if state.doneCount - (state.isDone[index] ? 1 : 0) == arity - 1 {
         // Every other source completed, and one of them never emitted.
         onLocked(.completed)
       } else {

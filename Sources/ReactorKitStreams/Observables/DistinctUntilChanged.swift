@@ -57,15 +57,15 @@ extension ObservableType {
     let source = asObservable()
     return Observable { observer in
       let sink = Sink(observer)
-      var previous: Key?
+      let previous = OperatorState<Key?>(nil)
       return sink.run(source) { event in
         switch event {
         case .next(let element):
           guard sink.isOpen else { return }
           do {
             let key = try keySelector(element)
-            if let previous, try comparer(previous, key) { return }
-            previous = key
+            if let last = previous.value, try comparer(last, key) { return }
+            previous.value = key
           } catch {
             sink.forwardTerminal(.error(error))
             return

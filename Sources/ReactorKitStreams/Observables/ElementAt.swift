@@ -12,16 +12,16 @@ extension ObservableType {
     let source = asObservable()
     return Observable { observer in
       let sink = Sink(observer)
-      var remaining = index
+      let remaining = OperatorState(index)
       return sink.run(source) { event in
         switch event {
         case .next(let element):
           guard sink.isOpen else { return }
-          if remaining == 0 {
+          if remaining.value == 0 {
             sink.forwardNext(element)
             sink.forwardTerminal(.completed)
           } else {
-            remaining -= 1
+            remaining.value -= 1
           }
         case .error:
           sink.forwardTerminal(event)

@@ -7,18 +7,19 @@ extension ObservableType {
     let source = asObservable()
     return Observable { observer in
       let sink = Sink(observer)
-      var index = 0
+      let index = OperatorState(0)
       return sink.run(source) { event in
         switch event {
         case .next(let element):
           guard sink.isOpen else { return }
-          let (next, overflow) = index.addingReportingOverflow(1)
+          let current = index.value
+          let (next, overflow) = current.addingReportingOverflow(1)
           if overflow {
             sink.forwardTerminal(.error(RxError.overflow))
             return
           }
-          sink.forwardNext((index, element))
-          index = next
+          index.value = next
+          sink.forwardNext((current, element))
         case .error(let error):
           sink.forwardTerminal(.error(error))
         case .completed:

@@ -60,13 +60,13 @@ extension ObservableType {
     let source = asObservable()
     return Observable { observer in
       let sink = Sink(observer)
-      var accumulate = seed
+      let accumulate = OperatorState(seed)
       return sink.run(source) { event in
         switch event {
         case .next(let element):
           guard sink.isOpen else { return }
           do {
-            try accumulator(&accumulate, element)
+            try accumulator(&accumulate.value, element)
           } catch {
             sink.forwardTerminal(.error(error))
           }
@@ -74,7 +74,7 @@ extension ObservableType {
           sink.forwardTerminal(.error(error))
         case .completed:
           do {
-            sink.forwardNext(try mapResult(accumulate))
+            sink.forwardNext(try mapResult(accumulate.value))
           } catch {
             sink.forwardTerminal(.error(error))
             return

@@ -14,18 +14,18 @@ extension ObservableType {
     let source = asObservable()
     return Observable { observer in
       let sink = Sink(observer)
-      var accumulate = seed
+      let accumulate = OperatorState(seed)
       return sink.run(source) { event in
         switch event {
         case .next(let element):
           guard sink.isOpen else { return }
           do {
-            try accumulator(&accumulate, element)
+            try accumulator(&accumulate.value, element)
           } catch {
             sink.forwardTerminal(.error(error))
             return
           }
-          sink.forwardNext(accumulate)
+          sink.forwardNext(accumulate.value)
         case .error(let error):
           sink.forwardTerminal(.error(error))
         case .completed:

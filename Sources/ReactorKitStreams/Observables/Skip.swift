@@ -9,12 +9,12 @@ extension ObservableType {
     let source = asObservable()
     return Observable { observer in
       let sink = Sink(observer)
-      var remaining = count
+      let remaining = OperatorState(count)
       return sink.run(source) { event in
         switch event {
         case .next(let element):
-          if remaining > 0 {
-            remaining -= 1
+          if remaining.value > 0 {
+            remaining.value -= 1
           } else {
             sink.forwardNext(element)
           }
@@ -35,19 +35,19 @@ extension ObservableType {
     let source = asObservable()
     return Observable { observer in
       let sink = Sink(observer)
-      var skipping = true
+      let skipping = OperatorState(true)
       return sink.run(source) { event in
         switch event {
         case .next(let element):
           guard sink.isOpen else { return }
-          if skipping {
+          if skipping.value {
             do {
-              skipping = try predicate(element)
+              skipping.value = try predicate(element)
             } catch {
               sink.forwardTerminal(.error(error))
               return
             }
-            if skipping { return }
+            if skipping.value { return }
           }
           sink.forwardNext(element)
         case .error, .completed:
@@ -76,15 +76,15 @@ extension ObservableType {
 
 /// Forwards the source once the other sequence emitted.
 @usableFromInline
-final class SkipUntilSink<Element, Other>: FanInSink<Element, Element>, @unchecked Sendable {
-  // Safety: `forwarding` is guarded by `lock`; the disposables synchronise themselves.
-  @usableFromInline var forwarding = false
+final class SkipUntilSink<Element, Other>: FanInSink<Element, Element, Bool>, @unchecked Sendable {
+  // Safety: `state` (inherited; whether the other sequence emitted) is guarded by `lock`;
+  // the disposables synchronise themselves.
   @usableFromInline let sourceSubscription = SingleAssignmentDisposable()
   @usableFromInline let otherSubscription = SingleAssignmentDisposable()
 
   @inlinable
   init(_ observer: AnyObserver<Element>) {
-    super.init(observer) { $0 }
+    super.init(observer, state: false) { $0 }
   }
 
   @inlinable
@@ -99,7 +99,7 @@ final class SkipUntilSink<Element, Other>: FanInSink<Element, Element>, @uncheck
         AnyObserver { event in
           switch event {
           case .next:
-            self.lock.withLock { self.forwarding = true }
+            self.lock.withLock { self.state = true }
             self.otherSubscription.dispose()
           case .error(let error):
             self.on(.error(error))
@@ -115,7 +115,7 @@ final class SkipUntilSink<Element, Other>: FanInSink<Element, Element>, @uncheck
     lock.lock()
     switch event {
     case .next, .completed:
-      if forwarding {
+      if state {
         onLocked(event)
       } else {
         lock.unlock()

@@ -21,14 +21,14 @@ extension ObservableType {
     let source = asObservable()
     return Observable { observer in
       let sink = Sink(observer)
-      var remaining = count
+      let remaining = OperatorState(count)
       return sink.run(source) { event in
         switch event {
         case .next(let element):
-          guard sink.isOpen, remaining > 0 else { return }
-          remaining -= 1
+          guard sink.isOpen, remaining.value > 0 else { return }
+          remaining.value -= 1
           sink.forwardNext(element)
-          if remaining == 0 { sink.forwardTerminal(.completed) }
+          if remaining.value == 0 { sink.forwardTerminal(.completed) }
         case .error, .completed:
           sink.forwardTerminal(event)
         }
@@ -107,14 +107,14 @@ extension ObservableType {
 
 /// Forwards the source until the other sequence emits.
 @usableFromInline
-final class TakeUntilSink<Element, Other>: FanInSink<Element, Element>, @unchecked Sendable {
+final class TakeUntilSink<Element, Other>: FanInSink<Element, Element, Void>, @unchecked Sendable {
   // Safety: the disposables synchronise themselves; everything else is inherited.
   @usableFromInline let sourceSubscription = SingleAssignmentDisposable()
   @usableFromInline let otherSubscription = SingleAssignmentDisposable()
 
   @inlinable
   init(_ observer: AnyObserver<Element>) {
-    super.init(observer) { $0 }
+    super.init(observer, state: ()) { $0 }
   }
 
   @inlinable

@@ -10,18 +10,18 @@ extension ObservableType {
     let source = asObservable()
     return Observable { observer in
       let sink = Sink(observer)
-      var buffer = Queue<Element>()
+      let buffer = OperatorState(Queue<Element>())
       return sink.run(source) { event in
         switch event {
         case .next(let element):
           guard count > 0 else { return }
-          buffer.append(element)
-          if buffer.count > count { _ = buffer.popFirst() }
+          buffer.value.append(element)
+          if buffer.value.count > count { _ = buffer.value.popFirst() }
         case .error:
-          buffer.removeAll()
+          buffer.value.removeAll()
           sink.forwardTerminal(event)
         case .completed:
-          while let element = buffer.popFirst(), sink.isOpen {
+          while let element = buffer.value.popFirst(), sink.isOpen {
             sink.forwardNext(element)
           }
           sink.forwardTerminal(.completed)

@@ -33,17 +33,17 @@ extension ObservableType {
 /// Remembers the latest element of the second sequence and pairs each element of the first
 /// with it.
 @usableFromInline
-final class WithLatestFromSink<First, Second, Element>: FanInSink<(First, Second), Element>,
-  @unchecked Sendable
+final class WithLatestFromSink<First, Second, Element>:
+  FanInSink<(First, Second), Element, Second?>, @unchecked Sendable
 {
-  // Safety: `latest` is guarded by `lock`; the disposables synchronise themselves.
-  @usableFromInline var latest: Second?
+  // Safety: `state` (inherited; the latest element of the second sequence) is guarded by
+  // `lock`; the disposables synchronise themselves.
   @usableFromInline let firstSubscription = SingleAssignmentDisposable()
   @usableFromInline let secondSubscription = SingleAssignmentDisposable()
 
   @inlinable
   init(_ observer: AnyObserver<Element>, transform: @escaping (First, Second) throws -> Element) {
-    super.init(observer) { try transform($0.0, $0.1) }
+    super.init(observer, state: nil) { try transform($0.0, $0.1) }
   }
 
   @inlinable
@@ -62,7 +62,7 @@ final class WithLatestFromSink<First, Second, Element>: FanInSink<(First, Second
     lock.lock()
     switch event {
     case .next(let element):
-      guard let latest else {
+      guard let latest = state else {
         lock.unlock()
         return
       }
@@ -78,7 +78,7 @@ final class WithLatestFromSink<First, Second, Element>: FanInSink<(First, Second
   func secondOn(_ event: Event<Second>) {
     switch event {
     case .next(let element):
-      lock.withLock { latest = element }
+      lock.withLock { state = element }
     case .error(let error):
       on(.error(error))
     case .completed:

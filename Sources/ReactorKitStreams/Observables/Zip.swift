@@ -142,18 +142,30 @@ extension ObservableType where Element == Any {
   }
 }
 
-/// Buffers the elements of each source (`Buffers`, a tuple or array of queues) and emits a
-/// `Snapshot` of one element per source whenever every buffer holds one.
+/// The buffered elements of each source (`Buffers`, a tuple or array of queues) and how
+/// many each buffer holds.
 @usableFromInline
-final class ZipSink<Buffers, Snapshot, Element>: MultiSourceSink<Snapshot, Element>,
-  @unchecked Sendable
-{
-  // Safety: `buffers`, `counts` and `filled` are guarded by `lock`; `take` is immutable and
-  // pure (library code, no user code), so it may run under the lock.
+struct ZipState<Buffers> {
   @usableFromInline var buffers: Buffers
-  @usableFromInline let take: (inout Buffers) -> Snapshot
   @usableFromInline var counts: [Int]
   @usableFromInline var filled = 0
+
+  @inlinable
+  init(buffers: Buffers, arity: Int) {
+    self.buffers = buffers
+    counts = Array(repeating: 0, count: arity)
+  }
+}
+
+/// Buffers the elements of each source and emits a `Snapshot` of one element per source
+/// whenever every buffer holds one.
+@usableFromInline
+final class ZipSink<Buffers, Snapshot, Element>:
+  MultiSourceSink<Snapshot, Element, ZipState<Buffers>>, @unchecked Sendable
+{
+  // Safety: all mutable state is the inherited `state`, guarded by `lock`; `take` is
+  // immutable and pure (library code, no user code), so it may run under the lock.
+  @usableFromInline let take: (inout Buffers) -> Snapshot
 
   @inlinable
   init(
@@ -161,10 +173,10 @@ final class ZipSink<Buffers, Snapshot, Element>: MultiSourceSink<Snapshot, Eleme
     take: @escaping (inout Buffers) -> Snapshot,
     transform: @escaping (Snapshot) throws -> Element
   ) {
-    self.buffers = buffers
     self.take = take
-    counts = Array(repeating: 0, count: arity)
-    super.init(observer, arity: arity, transform: transform)
+    super.init(
+      observer, arity: arity, extra: ZipState(buffers: buffers, arity: arity),
+      transform: transform)
   }
 
   @inlinable
@@ -176,17 +188,17 @@ final class ZipSink<Buffers, Snapshot, Element>: MultiSourceSink<Snapshot, Eleme
     }
     switch event {
     case .next(let value):
-      store(&buffers, value)
-      counts[index] += 1
-      if counts[index] == 1 { filled += 1 }
-      guard filled == arity else {
+      store(&state.extra.buffers, value)
+      state.extra.counts[index] += 1
+      if state.extra.counts[index] == 1 { state.extra.filled += 1 }
+      guard state.extra.filled == arity else {
         lock.unlock()
         return
       }
-      let snapshot = take(&buffers)
-      for position in counts.indices {
-        counts[position] -= 1
-        if counts[position] == 0 { filled -= 1 }
+      let snapshot = take(&state.extra.buffers)
+      for position in 0..<arity {
+        state.extra.counts[position] -= 1
+        if state.extra.counts[position] == 0 { state.extra.filled -= 1 }
       }
       onLocked(.next(snapshot))
     case .error(let error):

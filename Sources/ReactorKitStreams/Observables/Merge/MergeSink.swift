@@ -3,15 +3,14 @@
 /// concurrent inners reach the observer serially through ``FanInSink``.
 @usableFromInline
 final class MergeSink<SourceElement, Inner: ObservableConvertibleType>:
-  FanInSink<Inner.Element, Inner.Element>, @unchecked Sendable
+  FanInSink<Inner.Element, Inner.Element, MergeStateMachine<Inner>>, @unchecked Sendable
 {
-  // Safety: `state` is guarded by `lock` (inherited); `selector` is immutable and called only
+  // Safety: `state` (inherited) is guarded by `lock`; `selector` is immutable and called only
   // from the outer sequence's serial events; `outer` synchronises itself.
   @usableFromInline typealias Element = Inner.Element
 
   @usableFromInline let selector: (SourceElement) throws -> Inner
   @usableFromInline let outer = SingleAssignmentDisposable()
-  @usableFromInline var state: MergeStateMachine<Inner>
 
   @inlinable
   init(
@@ -19,8 +18,7 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType>:
     selector: @escaping (SourceElement) throws -> Inner
   ) {
     self.selector = selector
-    self.state = MergeStateMachine(strategy: strategy)
-    super.init(observer, transform: { $0 })
+    super.init(observer, state: MergeStateMachine(strategy: strategy), transform: { $0 })
   }
 
   /// Subscribes to the outer sequence and returns the subscription's disposable.

@@ -1,0 +1,90 @@
+import ReactorKit
+
+/// `rx_scan_distinct`: a subject through `scan` and `distinctUntilChanged` (the shape of a
+/// reactor's state pipeline); one op is one element.
+func rxScanDistinct() -> Workload {
+  Workload(
+    name: "rx_scan_distinct",
+    subject: Measured {
+      let subject = PublishSubject<Int>()
+      var total = 0
+      let subscription = subject.scan(0) { $0 &+ $1 }.distinctUntilChanged()
+        .subscribe(onNext: { total &+= $0 })
+      return { count in
+        for value in 0..<count { subject.onNext(value & 1) }
+        blackHole(total)
+        withExtendedLifetime(subscription) {}
+      }
+    },
+    baseline: Measured {
+      var total = 0
+      var state = 0
+      var previous: Int?
+      let closure: (Int) -> Void = { value in
+        state &+= value
+        if previous != state {
+          previous = state
+          total &+= state
+        }
+      }
+      return { count in
+        for value in 0..<count { closure(value & 1) }
+        blackHole(total)
+      }
+    })
+}
+
+/// `rx_flatmap_just`: `flatMap` to a synchronous `just` per element (a reactor's
+/// `mutate` returning one mutation); one op is one element.
+func rxFlatMapJust() -> Workload {
+  Workload(
+    name: "rx_flatmap_just",
+    subject: Measured {
+      let subject = PublishSubject<Int>()
+      var total = 0
+      let subscription = subject.flatMap { Observable.just($0 &* 2) }
+        .subscribe(onNext: { total &+= $0 })
+      return { count in
+        for value in 0..<count { subject.onNext(value) }
+        blackHole(total)
+        withExtendedLifetime(subscription) {}
+      }
+    },
+    baseline: Measured {
+      var total = 0
+      let inner: (Int) -> Void = { total &+= $0 }
+      let outer: (Int) -> Void = { inner($0 &* 2) }
+      return { count in
+        for value in 0..<count { outer(value) }
+        blackHole(total)
+      }
+    })
+}
+
+/// `rx_merge_two`: two subjects merged, elements alternating; one op is one element.
+func rxMergeTwo() -> Workload {
+  Workload(
+    name: "rx_merge_two",
+    subject: Measured {
+      let first = PublishSubject<Int>()
+      let second = PublishSubject<Int>()
+      var total = 0
+      let subscription = Observable.merge(first.asObservable(), second.asObservable())
+        .subscribe(onNext: { total &+= $0 })
+      return { count in
+        for value in 0..<count {
+          if value & 1 == 0 { first.onNext(value) } else { second.onNext(value) }
+        }
+        blackHole(total)
+        withExtendedLifetime(subscription) {}
+      }
+    },
+    baseline: Measured {
+      var total = 0
+      let closure: (Int) -> Void = { total &+= $0 }
+      return { count in
+        for value in 0..<count { closure(value) }
+        blackHole(total)
+      }
+    })
+}
