@@ -10,8 +10,10 @@ public protocol ObservableConvertibleType {
 /// A push-based sequence of elements.
 ///
 /// Subscribing starts delivery of events that follow the grammar `next* (error | completed)?`
-/// to the observer, serially. Disposing the returned ``Disposable`` stops delivery: no event
-/// starts after `dispose()` returns, and the resources of the subscription are released.
+/// to the observer, serially. Disposing the returned ``Disposable`` stops delivery and
+/// releases the resources of the subscription: once `dispose()` returns, no further event
+/// starts, except that an event whose delivery was already under way on another thread
+/// may still arrive (delivery is serial, so at most one).
 public protocol ObservableType: ObservableConvertibleType {
   /// Subscribes `observer` to the sequence.
   ///

@@ -8,8 +8,9 @@ public protocol SubjectType: ObservableType {
   func asObserver() -> Observer
 }
 
-/// One observer registered with a subject. Disposing it unregisters the observer; no event
-/// starts after `dispose()` returns.
+/// One observer registered with a subject. Disposing it unregisters the observer; once
+/// `dispose()` returns no further event starts, except one already being delivered on
+/// another thread.
 @usableFromInline
 final class SubjectEntry<Element>: Disposable, @unchecked Sendable {
   // Safety: `disposed` is atomic; `observer` is immutable; `core` synchronises itself.
