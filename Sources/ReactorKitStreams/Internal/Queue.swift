@@ -44,8 +44,4 @@ struct Queue<Element> {
     storage.removeAll()
     head = 0
   }
-
-  /// The queued elements, front first.
-  @inlinable
-  var elements: [Element] { storage[head...].map { $0! } }
 }

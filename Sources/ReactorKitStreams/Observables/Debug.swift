@@ -13,7 +13,7 @@ extension ObservableType {
     _ identifier: String? = nil, trimOutput: Bool = false, file: String = #file,
     line: UInt = #line, function: String = #function
   ) -> Observable<Element> {
-    let name = identifier ?? "\(file.split(separator: "/").last ?? ""):\(line) (\(function))"
+    let name = identifier ?? debugIdentifier(file: file, line: line, function: function)
     return debug(identifier: name, trimOutput: trimOutput) { print($0) }
   }
 
@@ -33,16 +33,21 @@ extension ObservableType {
       let sink = Sink(observer)
       sink.extra = Disposables.create { write("isDisposed") }
       return sink.run(source) { event in
-        write("Event \(describe(event, trimmed: trimOutput))")
+        write("Event \(debugText(event, trimmed: trimOutput))")
         sink.forward(event)
       }
     }
   }
 }
 
+/// The default identifier of `debug`: `File.swift:line (function)`.
+func debugIdentifier(file: String, line: UInt, function: String) -> String {
+  "\(file.split(separator: "/").last ?? ""):\(line) (\(function))"
+}
+
 /// The event's description, shortened to 40 characters (`first 20...last 20`) when
 /// `trimmed` is set.
-func describe<Element>(_ event: Event<Element>, trimmed: Bool) -> String {
+func debugText<Element>(_ event: Event<Element>, trimmed: Bool) -> String {
   let text = "\(event)"
   let maximum = 40
   guard trimmed, text.count > maximum else { return text }

@@ -47,20 +47,19 @@ final class DebugTests: ResourceTestCase {
     // given
     let long = String(repeating: "x", count: 50)
     // when
-    let trimmed = describe(Event.next(long), trimmed: true)
-    let untouched = describe(Event.next(long), trimmed: false)
+    let trimmed = debugText(Event.next(long), trimmed: true)
+    let untouched = debugText(Event.next(long), trimmed: false)
     // then
     XCTAssertEqual(trimmed, "next(xxxxxxxxxxxxxxx...xxxxxxxxxxxxxxxxxxx)")
     XCTAssertEqual(untouched, "next(\(long))")
   }
 
-  func test_debug_defaultIdentifierNamesFileAndLine() {
+  func test_debug_defaultIdentifierNamesFileLineAndFunction() {
     // given
-    let observable = Observable.just(1).debug()
+    let file = "/path/to/Sources/Feature/FeatureReactor.swift"
     // when
-    let subscription = observable.subscribe()
+    let identifier = debugIdentifier(file: file, line: 42, function: "mutate(action:)")
     // then
-    subscription.dispose()
-    XCTAssertNotNil(observable)
+    XCTAssertEqual(identifier, "FeatureReactor.swift:42 (mutate(action:))")
   }
 }
