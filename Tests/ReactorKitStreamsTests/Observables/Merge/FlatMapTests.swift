@@ -265,13 +265,13 @@ final class FlatMapTests: ResourceTestCase {
     let subscription = outer.concatMap { $0 == 0 ? gate.asObservable() : Observable.just($0) }
       .subscribe(onNext: { _ in count += 1 }, onCompleted: { completed = true })
     outer.onNext(0)
-    for value in 1...20_000 { outer.onNext(value) }
+    for value in 1...10_000 { outer.onNext(value) }
     outer.onCompleted()
     XCTAssertEqual(count, 0)
     // when
     gate.onCompleted()
     // then
-    XCTAssertEqual(count, 20_000)
+    XCTAssertEqual(count, 10_000)
     XCTAssertTrue(completed)
     subscription.dispose()
   }

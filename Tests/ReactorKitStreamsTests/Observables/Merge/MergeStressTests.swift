@@ -96,7 +96,7 @@ final class MergeStressTests: ResourceTestCase {
   }
 
   func test_flatMap_concurrentDisposeStopsDeliveryPromptly() {
-    for _ in 0..<20 {
+    for _ in 0..<10 {
       // given
       let inners = (0..<4).map { _ in PublishSubject<Int>() }
       let outer = PublishSubject<Int>()
@@ -119,7 +119,7 @@ final class MergeStressTests: ResourceTestCase {
           box.value.dispose()
           disposed.store(true, ordering: .releasing)
         } else {
-          for step in 0..<2_000 { inners[index].onNext(step) }
+          for step in 0..<1_000 { inners[index].onNext(step) }
         }
       }
       // then
