@@ -4,6 +4,12 @@ import ReactorKitTesting
 import XCTest
 
 final class ObserveOnTests: ResourceTestCase {
+  override func setUp() {
+    super.setUp()
+    // Main-scheduler work runs at once only when nothing is queued on the main queue.
+    drainMainQueue()
+  }
+
   func test_observeOn_deliversOnTheSchedulerAfterProcessingDelay() {
     // given
     let scheduler = TestScheduler(initialClock: 0)
@@ -71,6 +77,43 @@ final class ObserveOnTests: ResourceTestCase {
     XCTAssertEqual(overlaps.increment(), 1, "Deliveries overlapped")
     for worker in 0..<4 {
       let mine = all.filter { $0 / 2_000 == worker }
+      XCTAssertEqual(mine, mine.sorted(), "Order of worker \(worker) changed")
+    }
+  }
+
+  func test_observeOn_hopsToBackgroundAndBackToMain() {
+    // given
+    let background = SerialDispatchQueueScheduler(qos: .userInitiated)
+    let subject = PublishSubject<Int>()
+    var received: [Int] = []
+    var offMain = 0
+    var completed = false
+    let subscription =
+      subject
+      .observe(on: background)
+      .map { value -> Int in
+        dispatchPrecondition(condition: .notOnQueue(.main))
+        return value + 1
+      }
+      .observe(on: MainScheduler.instance)
+      .subscribe(
+        onNext: { value in
+          if !MainScheduler.isMainThread { offMain += 1 }
+          received.append(value)
+        },
+        onCompleted: { completed = true })
+    // when
+    DispatchQueue.concurrentPerform(iterations: 3) { worker in
+      for index in 0..<100 { subject.onNext(worker * 1_000 + index) }
+    }
+    subject.onCompleted()
+    waitUntil { completed }
+    subscription.dispose()
+    // then
+    XCTAssertEqual(received.count, 300)
+    XCTAssertEqual(offMain, 0)
+    for worker in 0..<3 {
+      let mine = received.filter { $0 / 1_000 == worker }
       XCTAssertEqual(mine, mine.sorted(), "Order of worker \(worker) changed")
     }
   }

@@ -5,6 +5,12 @@ import ReactorKitTesting
 import XCTest
 
 final class MainSchedulerTests: ResourceTestCase {
+  override func setUp() {
+    super.setUp()
+    // Main-scheduler work runs at once only when nothing is queued on the main queue.
+    drainMainQueue()
+  }
+
   func test_instance_runsAtOnceOnTheMainThread() {
     // given
     var ran = false

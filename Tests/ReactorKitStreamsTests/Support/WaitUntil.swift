@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import XCTest
 
@@ -15,6 +16,18 @@ extension XCTestCase {
         return
       }
       RunLoop.current.run(until: Date().addingTimeInterval(0.002))
+    }
+  }
+}
+
+extension XCTestCase {
+  /// Lets the main queue run until work queued on it by earlier tests (and the work that
+  /// work queues) is done, so `MainScheduler.instance` runs at once again.
+  func drainMainQueue(file: StaticString = #filePath, line: UInt = #line) {
+    for _ in 0..<3 {
+      let drained = LockedValues<Bool>()
+      DispatchQueue.main.async { drained.append(true) }
+      waitUntil(file: file, line: line) { !drained.all.isEmpty }
     }
   }
 }
