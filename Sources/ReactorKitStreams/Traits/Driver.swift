@@ -27,7 +27,7 @@ extension ObservableConvertibleType {
   /// - Returns: The driver.
   public func asDriver(onErrorJustReturn: Element) -> Driver<Element> {
     let source = asObservable().observe(on: DriverSharingStrategy.scheduler)
-      .sharedSequenceRecover { _ in .just(onErrorJustReturn) }
+      .catchAndReturn(onErrorJustReturn)
     return Driver(source)
   }
 
@@ -38,7 +38,7 @@ extension ObservableConvertibleType {
   /// - Returns: The driver.
   public func asDriver(onErrorDriveWith: Driver<Element>) -> Driver<Element> {
     let source = asObservable().observe(on: DriverSharingStrategy.scheduler)
-      .sharedSequenceRecover { _ in onErrorDriveWith.asObservable() }
+      .catch { _ in onErrorDriveWith.asObservable() }
     return Driver(source)
   }
 
@@ -51,7 +51,7 @@ extension ObservableConvertibleType {
     -> Driver<Element>
   {
     let source = asObservable().observe(on: DriverSharingStrategy.scheduler)
-      .sharedSequenceRecover { onErrorRecover($0).asObservable() }
+      .catch { onErrorRecover($0).asObservable() }
     return Driver(source)
   }
 }

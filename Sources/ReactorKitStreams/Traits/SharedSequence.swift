@@ -173,23 +173,3 @@ extension SharedSequenceConvertibleType {
     SharedSequence(asObservable().flatMapLatest { selector($0).asObservable() })
   }
 }
-
-extension ObservableType {
-  /// Replaces an error with the sequence `handler` returns for it. The traits' own small
-  /// `catch`, so they do not depend on the error-handling operators.
-  func sharedSequenceRecover(_ handler: @escaping (Swift.Error) -> Observable<Element>)
-    -> Observable<Element>
-  {
-    let source = asObservable()
-    return Observable { observer in
-      let sink = Sink(observer)
-      let fallback = SingleAssignmentDisposable()
-      sink.extra = fallback
-      return sink.run(source) { event in
-        guard case .error(let error) = event else { return sink.forward(event) }
-        sink.upstream.dispose()
-        fallback.setDisposable(handler(error).subscribe(AnyObserver { sink.forward($0) }))
-      }
-    }
-  }
-}

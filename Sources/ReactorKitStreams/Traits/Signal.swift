@@ -27,7 +27,7 @@ extension ObservableConvertibleType {
   /// - Returns: The signal.
   public func asSignal(onErrorJustReturn: Element) -> Signal<Element> {
     let source = asObservable().observe(on: SignalSharingStrategy.scheduler)
-      .sharedSequenceRecover { _ in .just(onErrorJustReturn) }
+      .catchAndReturn(onErrorJustReturn)
     return Signal(source)
   }
 
@@ -35,7 +35,7 @@ extension ObservableConvertibleType {
   /// of failing.
   public func asSignal(onErrorSignalWith: Signal<Element>) -> Signal<Element> {
     let source = asObservable().observe(on: SignalSharingStrategy.scheduler)
-      .sharedSequenceRecover { _ in onErrorSignalWith.asObservable() }
+      .catch { _ in onErrorSignalWith.asObservable() }
     return Signal(source)
   }
 
@@ -45,7 +45,7 @@ extension ObservableConvertibleType {
     -> Signal<Element>
   {
     let source = asObservable().observe(on: SignalSharingStrategy.scheduler)
-      .sharedSequenceRecover { onErrorRecover($0).asObservable() }
+      .catch { onErrorRecover($0).asObservable() }
     return Signal(source)
   }
 }

@@ -5,6 +5,12 @@ import ReactorKitTesting
 import XCTest
 
 final class DriverTests: ResourceTestCase {
+  override func setUp() {
+    super.setUp()
+    // Main-scheduler work runs at once only when nothing is queued on the main queue.
+    drainMainQueue()
+  }
+
   func test_asDriverOnErrorJustReturn_replacesErrorAndDeliversOnTheScheduler() {
     // given
     let scheduler = TestScheduler(initialClock: 0)
@@ -208,4 +214,71 @@ final class DriverTests: ResourceTestCase {
 
 private final class Owner {
   var values: [Int] = []
+}
+
+final class SharedSequenceOperatorTests: ResourceTestCase {
+  override func setUp() {
+    super.setUp()
+    // Main-scheduler work runs at once only when nothing is queued on the main queue.
+    drainMainQueue()
+  }
+
+  func test_driverOperators_distinctStartWithScanDoAndMerge() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let first = scheduler.createHotObservable([
+      .next(210, 1), .next(220, 1), .next(230, 2), .completed(300),
+    ])
+    let second = scheduler.createHotObservable([.next(215, 10), .completed(300)])
+    var sideEffects: [Int] = []
+    var observer: TestableObserver<Int>!
+    // when
+    SharingScheduler.mock(scheduler: scheduler) {
+      observer = scheduler.start {
+        Driver.merge(
+          first.asDriver(onErrorJustReturn: 0).distinctUntilChanged(),
+          second.asDriver(onErrorJustReturn: 0)
+        )
+        .do(onNext: { sideEffects.append($0) })
+        .scan(0, accumulator: +)
+        .startWith(-1)
+        .asObservable()
+      }
+    }
+    // then
+    XCTAssertEqual(
+      observer.events,
+      [.next(200, -1), .next(211, 1), .next(216, 11), .next(231, 13), .completed(301)])
+    XCTAssertEqual(sideEffects, [1, 10, 2])
+  }
+
+  func test_signalOperators_distinctByKeyAndComparerAndFlatMaps() {
+    // given
+    let relay = PublishRelay<String>()
+    var byKey: [String] = []
+    var byComparer: [String] = []
+    var byKeyPath: [String] = []
+    var flat: [Int] = []
+    var first: [Int] = []
+    let signal = relay.asSignal()
+    let subscriptions = [
+      signal.distinctUntilChanged { $0.count }.emit(onNext: { byKey.append($0) }),
+      signal.distinctUntilChanged { $0.first == $1.first }.emit(onNext: { byComparer.append($0) }),
+      signal.distinctUntilChanged(at: \.count).emit(onNext: { byKeyPath.append($0) }),
+      signal.flatMap { Signal.just($0.count) }.emit(onNext: { flat.append($0) }),
+      signal.flatMapFirst { Signal.just($0.count) }.emit(onNext: { first.append($0) }),
+    ]
+    // when
+    for value in ["a", "b", "cc", "cd", "e"] { relay.accept(value) }
+    waitUntil { flat.count == 5 && first.count == 2 && byKey.count == 3 }
+    // then
+    XCTAssertEqual(byKey, ["a", "cc", "e"])
+    XCTAssertEqual(byComparer, ["a", "b", "cc", "e"])
+    XCTAssertEqual(byKeyPath, ["a", "cc", "e"])
+    XCTAssertEqual(flat, [1, 1, 2, 2, 1])
+    // Signal.just delivers through the main queue: while the inner sequence of "b" waits
+    // there, "cc", "cd" and "e" (queued before it) are ignored.
+    XCTAssertEqual(first, [1, 1])
+    subscriptions.forEach { $0.dispose() }
+  }
 }

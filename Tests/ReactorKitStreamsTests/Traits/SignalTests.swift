@@ -5,6 +5,12 @@ import ReactorKitTesting
 import XCTest
 
 final class SignalTests: ResourceTestCase {
+  override func setUp() {
+    super.setUp()
+    // Main-scheduler work runs at once only when nothing is queued on the main queue.
+    drainMainQueue()
+  }
+
   func test_signal_doesNotReplayToLateObservers() {
     // given
     let relay = PublishRelay<Int>()
