@@ -38,7 +38,10 @@ public enum MaterializedSequenceResult<Element> {
 /// > sequence delivering on ``MainScheduler`` completes instead of deadlocking. Waiting on
 /// > another thread blocks it on a semaphore: a sequence that needs *that* thread (its run
 /// > loop, or a serial queue it is running) to make progress cannot finish and ends with
-/// > the timeout (or hangs without one).
+/// > the timeout (or hangs without one). The same holds for code already running *in* a
+/// > main-queue block, such as a `@MainActor` Swift Testing test: the main queue cannot run
+/// > another block until this one returns, so a sequence that delivers on the main queue
+/// > times out there; iterate `observable.values` with `await` instead.
 public struct BlockingObservable<Element> {
   let source: Observable<Element>
   let timeout: TimeInterval?
