@@ -39,6 +39,12 @@ public final class MainScheduler: SchedulerType {
     precondition(isMainThread, "Not running on the main thread. \(message)")
   }
 
+  /// Stops the program with `errorMessage` when not called on the main thread (RxSwift's
+  /// spelling of ``ensureRunningOnMainThread(message:)``).
+  public static func ensureRunningOnMainThread(errorMessage: String?) {
+    precondition(isMainThread, errorMessage ?? "Running on a background thread.")
+  }
+
   /// The current time.
   public var now: RxTime { Date() }
 
