@@ -1,0 +1,82 @@
+import Observation
+import ReactorKitStreams
+
+/// A reactor as an observable model for SwiftUI and the Observation framework.
+///
+/// Read the reactor's state through the model as if it were the model's own properties
+/// (`model.count` reads `state.count`), and send actions with ``send(_:)``. The model
+/// conforms to `Observation.Observable`, so a SwiftUI view that reads `model.count` in its
+/// `body` is updated when `count` changes, and only then: a state in which only `title`
+/// changed does not invalidate it.
+///
+/// ```swift
+/// struct CounterView: View {
+///   @State private var model = ObservedReactor(CounterReactor())
+///
+///   var body: some View {
+///     Button("\(model.value)") { model.send(.increase) }
+///   }
+/// }
+/// ```
+///
+/// A property counts as changed when its new value differs by `==` (for `Equatable` values),
+/// when it was assigned (for a ``Pulse``, read with `model.$property`), and on every new
+/// state otherwise. Properties are tracked from the first time they are read through the
+/// model.
+///
+/// ## Threading
+///
+/// The model belongs to the main actor. States the reactor publishes on the main thread are
+/// applied at once (a ``send(_:)`` from the main thread to a reactor on the default scheduler
+/// has updated the model when it returns). States published on other threads are applied on
+/// the main queue; when several arrive before the main queue runs, the model skips to the
+/// latest. The model never shows an older state after a newer one.
+///
+/// ## Lifetime
+///
+/// The model holds the reactor strongly; the reactor does not hold the model. Releasing the
+/// model ends its subscription to the reactor's state.
+@MainActor
+@dynamicMemberLookup
+public final class ObservedReactor<R: Reactor> {
+  /// The reactor the model shows.
+  public let reactor: R
+
+  private let observed: ObservedState<R.State>
+  private let disposeBag = DisposeBag()
+
+  /// Creates a model for `reactor` and starts following its state.
+  ///
+  /// - Parameter reactor: The reactor; the model keeps it alive.
+  public init(_ reactor: R) {
+    self.reactor = reactor
+    observed = ObservedState(reactor.currentState)
+    observed.follow(reactor.state).disposed(by: disposeBag)
+  }
+
+  /// The reactor's current state, as last applied on the main actor.
+  ///
+  /// Reading the whole state makes an observer depend on all of it: any change of an
+  /// `Equatable` state, or any new state otherwise, invalidates it. Prefer reading single
+  /// properties.
+  public var state: R.State {
+    observed.read(\.self)
+  }
+
+  /// The value at `path` of the current state, tracked as a property of the model.
+  public subscript<Value>(dynamicMember path: KeyPath<R.State, Value>) -> Value {
+    observed.read(path)
+  }
+
+  /// Sends `action` to the reactor.
+  ///
+  /// - Parameter action: The action; processed as described by ``Reactor/action``.
+  public func send(_ action: R.Action) {
+    reactor.action.onNext(action)
+  }
+
+  /// The number of state properties the model tracks (for tests).
+  var trackedPropertyCount: Int { observed.memberCount }
+}
+
+extension ObservedReactor: Observation.Observable {}
