@@ -6,7 +6,7 @@
     /// value written to it.
     ///
     /// ```swift
-    /// TextField("Name", text: model.binding(\.name, send: Action.setName))
+    /// TextField("Name", text: model.binding(\.name, send: ProfileReactor.Action.setName))
     /// ```
     ///
     /// Reading the binding reads the model, so a view that uses it is updated when the value
