@@ -35,11 +35,12 @@ import ReactorKitStreams
 /// The core keeps its reactor weakly. ``dispose()`` (called once the reactor is gone) stops
 /// the queue and disposes every subscription it holds.
 final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
-  // Safety: the queue, the flags and the subscriptions are guarded by `lock`; `current` by
-  // `stateLock`. The pipeline (`hooks`, inputs, `scheduler`) is written once in `wire` before
-  // `isWired` is set under `lock`, and read only after observing `isWired` under `lock`.
-  // `accumulator` and `isDelivering` belong to the owner thread, and ownership passes from
-  // thread to thread through `lock`.
+  // Safety: the queue, the flags, the subscriptions, `baseHooks` and `installedHooks` are
+  // guarded by `lock`; `current` by `stateLock`. The pipeline (`hooks`, inputs, `scheduler`)
+  // is written once in `wire` before `isWired` is set under `lock`, and read only after
+  // observing `isWired` under `lock`; afterwards `hooks` is rewritten only by the owner thread
+  // (when it processes `.reconfigure`). `accumulator` and `isDelivering` belong to the owner
+  // thread, and ownership passes from thread to thread through `lock`.
 
   /// What the core calls on its reactor; each hook returns `nil` once the reactor is gone.
   struct Hooks {
@@ -60,6 +61,8 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
     case mutation(Mutation)
     /// The transformed mutation stream ended.
     case endOfMutations
+    /// The installed ``ReactorHook``s changed: rebuild `hooks`.
+    case reconfigure
   }
 
   private let lock = Lock()
@@ -75,6 +78,9 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
   private var subscriptions: [Disposable] = []
 
   private var hooks: Hooks?
+  private var baseHooks: Hooks?
+  private var installedHooks: [(id: UInt64, hook: ReactorHook<Action, Mutation, State>)] = []
+  private var nextHookID: UInt64 = 0
   private var scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance
   private var actionInput: PublishSubject<Action>?
   private var mutationInput: PublishSubject<Mutation>?
@@ -144,7 +150,8 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
     let stateIsIdentity = transformedState === stateInput
 
     lock.lock()
-    self.hooks = hooks
+    self.baseHooks = hooks
+    self.hooks = Self.compose(hooks, installedHooks.map(\.hook))
     self.scheduler = scheduler
     self.actionInput = actionIsIdentity ? nil : actionInput
     self.mutationInput = mutationIsIdentity ? nil : mutationInput
@@ -306,7 +313,82 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
       apply(mutation)
     case .endOfMutations:
       endStates()
+    case .reconfigure:
+      lock.lock()
+      let base = baseHooks
+      let installed = installedHooks.map(\.hook)
+      lock.unlock()
+      if let base { hooks = Self.compose(base, installed) }
     }
+  }
+
+  // MARK: - Hooks
+
+  /// Installs `hook`; it takes effect when the owner processes the queued `.reconfigure`.
+  func addHook(_ hook: ReactorHook<Action, Mutation, State>) -> Disposable {
+    lock.lock()
+    guard !isDisposed else {
+      lock.unlock()
+      return Disposables.create()
+    }
+    let id = nextHookID
+    nextHookID += 1
+    installedHooks.append((id, hook))
+    mutationQueue.append(.reconfigure)
+    let schedule = scheduleDrainIfNeededLocked()
+    lock.unlock()
+    if schedule { scheduleDrain() }
+    return Disposables.create { [weak self] in self?.removeHook(id) }
+  }
+
+  private func removeHook(_ id: UInt64) {
+    lock.lock()
+    guard !isDisposed, let index = installedHooks.firstIndex(where: { $0.id == id }) else {
+      lock.unlock()
+      return
+    }
+    let removed = installedHooks.remove(at: index)
+    mutationQueue.append(.reconfigure)
+    let schedule = scheduleDrainIfNeededLocked()
+    lock.unlock()
+    withExtendedLifetime(removed) {}
+    if schedule { scheduleDrain() }
+  }
+
+  /// `base` wrapped in `installed`, the first one outermost. A stage reports the reactor gone
+  /// (`nil`) when `base` did, whatever the hooks returned.
+  private static func compose(_ base: Hooks, _ installed: [ReactorHook<Action, Mutation, State>])
+    -> Hooks
+  {
+    var mutate = base.mutate
+    var reduce = base.reduce
+    for hook in installed.reversed() {
+      if let wrap = hook.mutate {
+        let inner = mutate
+        mutate = { action in
+          var isGone = false
+          let result = wrap(action) { action in
+            if let mutations = inner(action) { return mutations }
+            isGone = true
+            return .empty()
+          }
+          return isGone ? nil : result
+        }
+      }
+      if let wrap = hook.reduce {
+        let inner = reduce
+        reduce = { state, mutation in
+          var isGone = false
+          let result = wrap(state, mutation) { state, mutation in
+            if let next = inner(state, mutation) { return next }
+            isGone = true
+            return state
+          }
+          return isGone ? nil : result
+        }
+      }
+    }
+    return Hooks(mutate: mutate, reduce: reduce)
   }
 
   // MARK: - Stages
@@ -407,11 +489,14 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
     inners = [:]
     let subscriptions = self.subscriptions
     self.subscriptions = []
+    let hooks = installedHooks
+    installedHooks = []
     actionQueue = FIFOQueue()
     mutationQueue = FIFOQueue()
     lock.unlock()
     for inner in running { inner.subscription.dispose() }
     for subscription in subscriptions { subscription.dispose() }
+    withExtendedLifetime(hooks) {}
   }
 
   // MARK: - Inner subscriptions

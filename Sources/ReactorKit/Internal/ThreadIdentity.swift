@@ -56,4 +56,10 @@ final class Condition: @unchecked Sendable {
   func signal() {
     pthread_cond_signal(condition)
   }
+
+  /// Wakes every thread waiting on this condition.
+  @usableFromInline
+  func broadcast() {
+    pthread_cond_broadcast(condition)
+  }
 }

@@ -1,0 +1,199 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// Renders values as Swift-like text through reflection, for logs: deterministic (dictionary
+/// and set elements sorted), bounded in depth and length, and blind to secrets: any field,
+/// enum case or string dictionary key whose name is redacted renders as the redaction text.
+///
+/// Structs and classes render as `Type(field: value, …)`, enums as `Type.case(payload)` at
+/// the top level and `.case(payload)` inside other values, strings quoted. Types' own
+/// `description`s are not used (they may print secrets), except for a few Foundation value
+/// types (`Date`, `URL`, `UUID`, `Decimal`, `Data`) and values reflection shows no children
+/// of.
+package struct ValueRenderer {
+  /// Whether a field, enum case or dictionary key of this name is secret.
+  package var isRedacted: (String) -> Bool
+  /// What stands in for a secret value.
+  package var redactedText: String
+  /// How deep to descend; deeper values render as `…`.
+  package var maximumDepth: Int
+  /// The longest rendering, in characters, before it is cut off with `…`.
+  package var maximumLength: Int
+
+  package init(
+    isRedacted: @escaping (String) -> Bool = { _ in false },
+    redactedText: String = "<redacted>", maximumDepth: Int = 12, maximumLength: Int = 4_096
+  ) {
+    self.isRedacted = isRedacted
+    self.redactedText = redactedText
+    self.maximumDepth = maximumDepth
+    self.maximumLength = maximumLength
+  }
+
+  /// Renders `value`.
+  package func render(_ value: Any) -> String {
+    var output = BoundedText(limit: maximumLength)
+    write(value, into: &output, depth: 0, isTopLevel: true)
+    return output.finish()
+  }
+
+  private func write(_ value: Any, into output: inout BoundedText, depth: Int, isTopLevel: Bool) {
+    guard !output.isFull else { return }
+    if let text = Self.leafText(value) {
+      output.append(text)
+      return
+    }
+    let mirror = Mirror(reflecting: value)
+    guard depth < maximumDepth else {
+      output.append("…")
+      return
+    }
+    switch mirror.displayStyle {
+    case .optional:
+      if let wrapped = mirror.children.first?.value {
+        write(wrapped, into: &output, depth: depth + 1, isTopLevel: isTopLevel)
+      } else {
+        output.append("nil")
+      }
+    case .enum:
+      if isTopLevel { output.append(Self.typeName(of: value)) }
+      guard let payload = mirror.children.first else {
+        output.append(".")
+        output.append(String(describing: value))
+        return
+      }
+      let name = payload.label ?? String(describing: value)
+      output.append(".")
+      output.append(name)
+      if isRedacted(name) {
+        output.append("(")
+        output.append(redactedText)
+        output.append(")")
+      } else if Mirror(reflecting: payload.value).displayStyle == .tuple {
+        write(payload.value, into: &output, depth: depth + 1, isTopLevel: false)
+      } else {
+        output.append("(")
+        write(payload.value, into: &output, depth: depth + 1, isTopLevel: false)
+        output.append(")")
+      }
+    case .struct, .class:
+      output.append(Self.typeName(of: value))
+      writeFields(mirror, into: &output, depth: depth)
+    case .tuple:
+      writeFields(mirror, into: &output, depth: depth)
+    case .collection:
+      output.append("[")
+      for (index, child) in mirror.children.enumerated() {
+        if index > 0 { output.append(", ") }
+        write(child.value, into: &output, depth: depth + 1, isTopLevel: false)
+        if output.isFull { break }
+      }
+      output.append("]")
+    case .set:
+      let elements = mirror.children.map { render(child: $0.value, depth: depth + 1) }.sorted()
+      output.append("[")
+      output.append(elements.joined(separator: ", "))
+      output.append("]")
+    case .dictionary:
+      writeDictionary(mirror, into: &output, depth: depth)
+    default:
+      output.append(String(describing: value))
+    }
+  }
+
+  private func writeFields(_ mirror: Mirror, into output: inout BoundedText, depth: Int) {
+    output.append("(")
+    for (index, child) in mirror.children.enumerated() {
+      if index > 0 { output.append(", ") }
+      let label = child.label.map { $0.hasPrefix(".") ? nil : $0 } ?? nil
+      if let label {
+        output.append(label)
+        output.append(": ")
+        if isRedacted(label) {
+          output.append(redactedText)
+          continue
+        }
+      }
+      write(child.value, into: &output, depth: depth + 1, isTopLevel: false)
+      if output.isFull { break }
+    }
+    output.append(")")
+  }
+
+  private func writeDictionary(_ mirror: Mirror, into output: inout BoundedText, depth: Int) {
+    var entries: [(key: String, value: String)] = []
+    for child in mirror.children {
+      let pair = Array(Mirror(reflecting: child.value).children)
+      guard pair.count == 2 else { continue }
+      let key = render(child: pair[0].value, depth: depth + 1)
+      let name = (pair[0].value as? String) ?? key
+      let value = isRedacted(name) ? redactedText : render(child: pair[1].value, depth: depth + 1)
+      entries.append((key, value))
+    }
+    guard !entries.isEmpty else {
+      output.append("[:]")
+      return
+    }
+    output.append("[")
+    output.append(
+      entries.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", "))
+    output.append("]")
+  }
+
+  private func render(child value: Any, depth: Int) -> String {
+    var output = BoundedText(limit: maximumLength)
+    write(value, into: &output, depth: depth, isTopLevel: false)
+    return output.finish()
+  }
+
+  /// The text of values rendered as a whole rather than field by field.
+  private static func leafText(_ value: Any) -> String? {
+    switch value {
+    case let string as String: return String(reflecting: string)
+    case let string as Substring: return String(reflecting: String(string))
+    case let character as Character: return String(reflecting: character)
+    case is Bool, is Int, is Int8, is Int16, is Int32, is Int64, is UInt, is UInt8, is UInt16,
+      is UInt32, is UInt64, is Double, is Float:
+      return String(describing: value)
+    case is Date, is URL, is UUID, is Decimal, is Data:
+      return String(describing: value)
+    default:
+      return nil
+    }
+  }
+
+  private static func typeName(of value: Any) -> String {
+    String(describing: type(of: value))
+  }
+}
+
+/// Text that stops growing at a limit and then ends with `…`.
+private struct BoundedText {
+  let limit: Int
+  private(set) var text = ""
+  private var count = 0
+  private(set) var isFull = false
+
+  init(limit: Int) {
+    self.limit = limit
+  }
+
+  mutating func append(_ piece: String) {
+    guard !isFull else { return }
+    let length = piece.count
+    if count + length <= limit {
+      text += piece
+      count += length
+    } else {
+      text += piece.prefix(max(0, limit - count))
+      isFull = true
+    }
+  }
+
+  func finish() -> String {
+    isFull ? text + "…" : text
+  }
+}

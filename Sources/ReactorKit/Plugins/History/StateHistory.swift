@@ -1,0 +1,195 @@
+/// A bounded history of a state, for time travel and undo/redo: it records the state after
+/// each action and can step back, step forward and jump to any recorded state.
+///
+/// Wrap the reducer of the state to record (the whole app state, or one feature's state
+/// lifted into it), and connect the history to the store with its middleware:
+///
+/// ```swift
+/// let history = StateHistory<TodosState>(capacity: 100)
+/// let reducer = Reducer<AppState>.combine(
+///   SessionState.reducer.lift(\.session),
+///   history.reducer(TodosState.reducer).lift(\.todos))   // undo covers the todos only
+/// let store = Store(reducer: reducer, state: AppState(), middleware: [history.middleware()])
+///
+/// history.stepBack()      // undo: the store publishes the previous todos
+/// history.stepForward()   // redo
+/// history.jump(to: 0)     // the oldest recorded state
+/// ```
+///
+/// ## Recording
+///
+/// Entry 0 is the state before the first action the history saw; each action that changes the
+/// state (by `isDuplicate`) appends the new state, and actions that don't change it (such as
+/// other features' actions reaching a lifted reducer) record nothing. After stepping back, a
+/// new change discards the entries ahead (as undo/redo does).
+///
+/// ## Bounds
+///
+/// At most `capacity` entries are kept; when a new entry would exceed it, the oldest is
+/// dropped and every index shifts down by one, so ``jump(to:)`` indexes always count from
+/// the oldest entry kept.
+///
+/// ## Navigation
+///
+/// ``stepBack(_:)``, ``stepForward(_:)`` and ``jump(to:)`` dispatch a ``HistoryAction`` to the
+/// connected store; its reducer (this history's `reducer`) replaces the state with the
+/// recorded one, so subscribers of the store's `state` receive the restored state, middleware
+/// and loggers see the navigation as an action, and recordings can replay it.
+///
+/// ## Threading
+///
+/// The history is updated only by its reducer, on the store's processing thread. Its
+/// properties can be read from any thread; read them after the store published a state to
+/// see the history as of that state (for example to enable an Undo button).
+public final class StateHistory<State>: @unchecked Sendable {
+  // Safety: `entries`, `index` and `dispatch` are guarded by `lock`; the reducer, the only
+  // writer of `entries` and `index`, runs serially on the store's processing thread. The
+  // other properties are immutable.
+  /// The history's name, which ``HistoryAction``s address; unique per store.
+  public let name: String
+  /// The most entries kept.
+  public let capacity: Int
+  private let isDuplicate: (State, State) -> Bool
+  private let lock = Lock()
+  private var entries: [State] = []
+  private var index = 0
+  private var dispatch: ((any Action) -> Void)?
+
+  /// Creates a history.
+  ///
+  /// - Parameters:
+  ///   - name: The name its ``HistoryAction``s carry; `"history"` by default. Give each
+  ///     history of one store its own name.
+  ///   - capacity: The most entries kept, at least 1 (see the type's discussion).
+  ///   - isDuplicate: Whether an action left the state unchanged, so no entry is recorded.
+  public init(
+    name: String = "history", capacity: Int = 100,
+    isDuplicate: @escaping (State, State) -> Bool
+  ) {
+    self.name = name
+    self.capacity = max(1, capacity)
+    self.isDuplicate = isDuplicate
+  }
+
+  // MARK: - Wiring
+
+  /// `base`, recording the state after each action, and handling this history's
+  /// ``HistoryAction``s by restoring a recorded state (without calling `base`).
+  public func reducer(_ base: Reducer<State>) -> Reducer<State> {
+    Reducer { [self] state, action in
+      if let navigation = action as? HistoryAction {
+        if navigation.history == name {
+          if let restored = move(navigation.command) { state = restored }
+          return
+        }
+      }
+      let before = state
+      base.reduce(&state, action)
+      record(before: before, after: state)
+    }
+  }
+
+  /// A middleware that connects the history to its store, so that the navigation methods can
+  /// dispatch to it. It lets every action through.
+  public func middleware<Root>() -> Middleware<Root> {
+    .redux { [self] _, dispatch in
+      lock.withLock { self.dispatch = dispatch }
+      return { next in next }
+    }
+  }
+
+  // MARK: - Navigation
+
+  /// Dispatches a step back by `steps` entries (undo). Does nothing before the history is
+  /// connected to a store.
+  public func stepBack(_ steps: Int = 1) {
+    send(.stepBack(steps))
+  }
+
+  /// Dispatches a step forward by `steps` entries (redo).
+  public func stepForward(_ steps: Int = 1) {
+    send(.stepForward(steps))
+  }
+
+  /// Dispatches a jump to the entry at `index` (0 is the oldest entry kept).
+  public func jump(to index: Int) {
+    send(.jump(to: index))
+  }
+
+  /// The action that performs `command` on this history, to dispatch yourself (for example
+  /// from a reactor with `dispatchEffect`).
+  public func action(_ command: HistoryAction.Command) -> HistoryAction {
+    HistoryAction(history: name, command: command)
+  }
+
+  private func send(_ command: HistoryAction.Command) {
+    let dispatch = lock.withLock { self.dispatch }
+    dispatch?(action(command))
+  }
+
+  // MARK: - Reading
+
+  /// The number of entries kept.
+  public var count: Int { lock.withLock { entries.count } }
+
+  /// The index of the entry the state is at; 0 when nothing is recorded yet.
+  public var currentIndex: Int { lock.withLock { index } }
+
+  /// Whether there is an entry before the current one (undo is possible).
+  public var canStepBack: Bool { lock.withLock { index > 0 } }
+
+  /// Whether there is an entry after the current one (redo is possible).
+  public var canStepForward: Bool { lock.withLock { index + 1 < entries.count } }
+
+  /// The recorded states, oldest first.
+  public var states: [State] { lock.withLock { entries } }
+
+  // MARK: - Recording
+
+  /// Applies `command`; returns the state to restore, or `nil` for no move.
+  private func move(_ command: HistoryAction.Command) -> State? {
+    lock.withLock {
+      guard !entries.isEmpty else { return nil }
+      let target: Int
+      switch command {
+      case .stepBack(let steps): target = max(0, index - max(0, steps))
+      case .stepForward(let steps): target = min(entries.count - 1, index + max(0, steps))
+      case .jump(let position):
+        guard entries.indices.contains(position) else { return nil }
+        target = position
+      }
+      index = target
+      return entries[target]
+    }
+  }
+
+  private func record(before: State, after: State) {
+    if isDuplicate(before, after) {
+      lock.withLock {
+        if entries.isEmpty { entries = [after] }
+      }
+      return
+    }
+    lock.withLock {
+      if entries.isEmpty {
+        entries = [before]
+        index = 0
+      }
+      if index + 1 < entries.count { entries.removeSubrange((index + 1)...) }
+      entries.append(after)
+      if entries.count > capacity { entries.removeFirst(entries.count - capacity) }
+      index = entries.count - 1
+    }
+  }
+}
+
+extension StateHistory where State: Equatable {
+  /// Creates a history that records an entry whenever an action changes the state (by `==`).
+  ///
+  /// - Parameters:
+  ///   - name: The name its ``HistoryAction``s carry; `"history"` by default.
+  ///   - capacity: The most entries kept, at least 1.
+  public convenience init(name: String = "history", capacity: Int = 100) {
+    self.init(name: name, capacity: capacity, isDuplicate: ==)
+  }
+}

@@ -1,0 +1,117 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// Where a ``LoggingPlugin`` writes its events: standard error, a file, or your own closure.
+///
+/// A plugin calls its sink for one event at a time, in sequence order, never concurrently, but
+/// from whichever thread produced the event: a sink needs no locking of its own, but its
+/// closure must be `@Sendable`.
+public struct LogSink: Sendable {
+  let receive: @Sendable (LogEvent) -> Void
+  let flush: @Sendable () -> Void
+
+  /// Creates a sink that hands each event to `receive`.
+  ///
+  /// - Parameters:
+  ///   - receive: Called with each event.
+  ///   - flush: Called by ``LoggingPlugin/flush()`` after the last event was handed over.
+  public init(
+    flush: @escaping @Sendable () -> Void = {},
+    _ receive: @escaping @Sendable (LogEvent) -> Void
+  ) {
+    self.receive = receive
+    self.flush = flush
+  }
+
+  /// A sink that formats each event and hands the text to `write`, without a trailing
+  /// newline (a text event with state changes spans several lines).
+  public static func lines(
+    format: LogFormat = .text, _ write: @escaping @Sendable (String) -> Void
+  ) -> LogSink {
+    LogSink { write($0.formatted(as: format)) }
+  }
+
+  /// A sink that writes each event to standard error, one line (or, for text state events,
+  /// one block of lines) per event.
+  public static func standardError(format: LogFormat = .text) -> LogSink {
+    LogSink { event in
+      let bytes = Array((event.formatted(as: format) + "\n").utf8)
+      try? SecureFiles.writeAll(bytes, to: STDERR_FILENO, path: "standard error")
+    }
+  }
+
+  /// A sink that appends each event to the file at `url`, creating it owner-only (mode 0600)
+  /// if needed; an existing file is made owner-only and appended to.
+  ///
+  /// Each event is written with one `write` call, unbuffered, so the file is complete up to
+  /// the last event even if the app crashes. Write failures after opening are ignored: logging
+  /// never stops the app.
+  ///
+  /// - Parameters:
+  ///   - url: A file URL.
+  ///   - format: JSON lines by default.
+  ///   - truncate: Whether to empty an existing file first.
+  /// - Throws: ``LogFileError`` when the file can't be opened.
+  public static func file(_ url: URL, format: LogFormat = .jsonLines, truncate: Bool = false)
+    throws(LogFileError) -> LogSink
+  {
+    let path = url.fileSystemPath
+    let descriptor: Int32
+    do {
+      descriptor = try SecureFiles.openForAppending(path, truncate: truncate)
+    } catch {
+      throw LogFileError(path: path, reason: error.reason)
+    }
+    let file = LogFile(descriptor: descriptor, path: path)
+    return LogSink(
+      flush: { file.sync() }, { event in file.write(event.formatted(as: format) + "\n") })
+  }
+}
+
+/// A log file could not be opened.
+public struct LogFileError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The file's path.
+  public let path: String
+  /// The system's reason.
+  public let reason: String
+
+  public var description: String { "Cannot open the log file \(path): \(reason)." }
+}
+
+/// An open log file, closed when the last sink using it is gone.
+private final class LogFile: Sendable {
+  let descriptor: Int32
+  let path: String
+
+  init(descriptor: Int32, path: String) {
+    self.descriptor = descriptor
+    self.path = path
+  }
+
+  deinit { close(descriptor) }
+
+  func write(_ text: String) {
+    try? SecureFiles.writeAll(Array(text.utf8), to: descriptor, path: path)
+  }
+
+  func sync() {
+    fsync(descriptor)
+  }
+}
+
+extension URL {
+  /// The path of a file URL as the file system spells it.
+  var fileSystemPath: String {
+    withUnsafeFileSystemRepresentation { $0.map { String(cString: $0) } } ?? path
+  }
+}

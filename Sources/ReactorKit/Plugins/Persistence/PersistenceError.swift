@@ -1,0 +1,106 @@
+/// Why a saved state could not be restored or saved. Every message names the file and the
+/// problem.
+///
+/// Problems with the file's contents (every case but ``unreadable(path:reason:)``,
+/// ``writeFailed(path:reason:)`` and ``encodingFailed(path:reason:)``) mean the file is
+/// moved aside before the error is reported, to `<file>.corrupt-<UTC timestamp>`, and
+/// `movedTo` names the new path: the bad file is kept for inspection and never overwritten.
+/// `movedTo` is `nil` when moving failed; the file is then left where it was.
+public enum PersistenceError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The file exists but could not be read (permissions, an I/O error, not a regular file).
+  /// It is left where it is.
+  case unreadable(path: String, reason: String)
+  /// The file is larger than ``LoadingLimits/maximumFileSize``.
+  case tooLarge(path: String, size: Int, limit: Int, movedTo: String?)
+  /// JSON arrays and objects nest deeper than ``LoadingLimits/maximumNestingDepth``.
+  case nestingTooDeep(path: String, limit: Int, movedTo: String?)
+  /// The file is empty, truncated, not JSON, or not a saved state.
+  case corrupt(path: String, reason: String, movedTo: String?)
+  /// The file was written by a newer (or unknown) version of the file format.
+  case unsupportedFormatVersion(path: String, found: Int, supported: Int, movedTo: String?)
+  /// The file holds a state of another schema version than the app's.
+  case incompatibleSchema(path: String, found: Int, expected: Int, movedTo: String?)
+  /// The file is a well-formed saved state, but the state in it does not decode as the app's
+  /// `State` type.
+  case undecodableState(path: String, reason: String, movedTo: String?)
+  /// The state could not be encoded.
+  case encodingFailed(path: String, reason: String)
+  /// The state could not be written; the previous file, if any, is unchanged.
+  case writeFailed(path: String, reason: String)
+
+  /// The path of the state file.
+  public var path: String {
+    switch self {
+    case .unreadable(let path, _), .tooLarge(let path, _, _, _), .nestingTooDeep(let path, _, _),
+      .corrupt(let path, _, _), .unsupportedFormatVersion(let path, _, _, _),
+      .incompatibleSchema(let path, _, _, _), .undecodableState(let path, _, _),
+      .encodingFailed(let path, _), .writeFailed(let path, _):
+      return path
+    }
+  }
+
+  /// Where the bad file was moved, if it was.
+  public var movedTo: String? {
+    switch self {
+    case .tooLarge(_, _, _, let movedTo), .nestingTooDeep(_, _, let movedTo),
+      .corrupt(_, _, let movedTo), .unsupportedFormatVersion(_, _, _, let movedTo),
+      .incompatibleSchema(_, _, _, let movedTo), .undecodableState(_, _, let movedTo):
+      return movedTo
+    case .unreadable, .encodingFailed, .writeFailed:
+      return nil
+    }
+  }
+
+  public var description: String {
+    let problem: String
+    switch self {
+    case .unreadable(let path, let reason):
+      return "Cannot read the saved state \(path): \(reason)."
+    case .encodingFailed(let path, let reason):
+      return "Cannot encode the state to save it to \(path): \(reason)."
+    case .writeFailed(let path, let reason):
+      return "Cannot save the state to \(path): \(reason). The previous file is unchanged."
+    case .tooLarge(let path, let size, let limit, _):
+      problem = "The saved state \(path) is too large (\(size) bytes; the limit is \(limit))."
+    case .nestingTooDeep(let path, let limit, _):
+      problem = "The saved state \(path) nests deeper than \(limit) levels."
+    case .corrupt(let path, let reason, _):
+      problem = "The saved state \(path) is corrupt: \(reason)."
+    case .unsupportedFormatVersion(let path, let found, let supported, _):
+      problem =
+        "The saved state \(path) has file format version \(found); this version of ReactorKit "
+        + "reads version \(supported)."
+    case .incompatibleSchema(let path, let found, let expected, _):
+      problem =
+        "The saved state \(path) has schema version \(found); the app expects version "
+        + "\(expected)."
+    case .undecodableState(let path, let reason, _):
+      problem = "The saved state \(path) does not decode: \(reason)."
+    }
+    if let movedTo {
+      return problem + " It was moved to \(movedTo)."
+    }
+    return problem + " It was left in place."
+  }
+
+  /// The same error, recording where the file was moved.
+  func moved(to newPath: String?) -> PersistenceError {
+    switch self {
+    case .tooLarge(let path, let size, let limit, _):
+      return .tooLarge(path: path, size: size, limit: limit, movedTo: newPath)
+    case .nestingTooDeep(let path, let limit, _):
+      return .nestingTooDeep(path: path, limit: limit, movedTo: newPath)
+    case .corrupt(let path, let reason, _):
+      return .corrupt(path: path, reason: reason, movedTo: newPath)
+    case .unsupportedFormatVersion(let path, let found, let supported, _):
+      return .unsupportedFormatVersion(
+        path: path, found: found, supported: supported, movedTo: newPath)
+    case .incompatibleSchema(let path, let found, let expected, _):
+      return .incompatibleSchema(path: path, found: found, expected: expected, movedTo: newPath)
+    case .undecodableState(let path, let reason, _):
+      return .undecodableState(path: path, reason: reason, movedTo: newPath)
+    case .unreadable, .encodingFailed, .writeFailed:
+      return self
+    }
+  }
+}

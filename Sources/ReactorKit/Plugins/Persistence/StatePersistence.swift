@@ -1,0 +1,382 @@
+import Dispatch
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// What ``StatePersistence/restore(initialState:recovery:)`` does when the state file is bad.
+public enum RecoveryPolicy: Sendable, Equatable {
+  /// Throw the ``PersistenceError`` (after moving the bad file aside). The app decides what
+  /// to do; nothing starts from the initial state unless it says so.
+  case fail
+  /// Move the bad file aside and start from the initial state; the error is reported in
+  /// ``RestoredState/origin``.
+  case startFresh
+}
+
+/// The state ``StatePersistence/restore(initialState:recovery:)`` returns, and where it
+/// came from.
+public struct RestoredState<State> {
+  /// Where a restored state came from.
+  public enum Origin {
+    /// The state file.
+    case file
+    /// The initial state: there was no state file.
+    case noFile
+    /// The initial state, because the file was bad and the policy was
+    /// ``RecoveryPolicy/startFresh``. The error names the problem and where the file went.
+    case recovered(PersistenceError)
+  }
+
+  /// The state to start the store with.
+  public let state: State
+  public let origin: Origin
+}
+
+/// Saves a store's state to a file, atomically and at most once per interval, and restores it
+/// at the next start.
+///
+/// ```swift
+/// let persistence = StatePersistence<AppState>(url: stateURL, schemaVersion: 3)
+/// let restored = try persistence.restore(initialState: AppState(), recovery: .startFresh)
+/// let store = Store(reducer: app, state: restored.state)
+/// persistence.attach(to: store)
+/// // … before the app exits:
+/// try persistence.flush()
+/// ```
+///
+/// ## Writing
+///
+/// Each save replaces the file atomically: the state is written to an owner-only (0600)
+/// temporary file in the same directory, synced, renamed over the file, and the directory is
+/// synced. A crash or a failed write at any point leaves either the previous file or the new
+/// one, never a mix; temporary files left by a crash are removed by the next restore.
+///
+/// Saves are throttled: the first change is written at once (on the scheduler), later changes
+/// at most once per `interval`, and the last state is always written eventually. ``flush()``
+/// writes the latest state now. Write failures are reported to `onError` (and by `flush`);
+/// the next change tries again.
+///
+/// ## The file
+///
+/// One JSON object: `{"format":"reactorkit.state","version":1,"schema":<schemaVersion>,
+/// "state":{…}}`. `version` is the file format's version, `schema` the app's version of its
+/// `State` type: bump `schemaVersion` when a change to `State` makes old files undecodable.
+///
+/// ## Restoring
+///
+/// A missing file means the initial state. A file that is too large, too deeply nested,
+/// empty, truncated, not JSON, of another format or schema version, or whose state doesn't
+/// decode is a ``PersistenceError``: the file is moved aside to `<file>.corrupt-<timestamp>`
+/// (never overwritten), and the ``RecoveryPolicy`` decides between throwing and starting from
+/// the initial state. Size and nesting are checked before anything is decoded, so a hostile
+/// file cannot exhaust memory or the stack; nothing on this path traps.
+///
+/// ## Threading
+///
+/// All methods are thread-safe. Encoding and writing run on `scheduler` (a background serial
+/// queue by default), or on the caller's thread in ``flush()`` and ``save(_:)``; writes never
+/// overlap, and an older state never replaces a newer one.
+public final class StatePersistence<State: Codable & Sendable>: @unchecked Sendable {
+  // Safety: `pending`, `generation`, `isWindowOpen`, `inFlight` are guarded by `lock`;
+  // `lastWrittenGeneration` and `failNextWrite` by `writeLock`, which is held only around
+  // file-system calls. The other properties are immutable.
+  /// The state file.
+  public let url: URL
+  /// The app's version of its `State` type, stored in and checked against the file.
+  public let schemaVersion: Int
+  private let path: String
+  private let interval: RxTimeInterval
+  private let scheduler: SchedulerType
+  private let limits: LoadingLimits
+  private let onError: @Sendable (PersistenceError) -> Void
+
+  private let lock = Lock()
+  private let idle = Condition()
+  private var pending: (state: State, generation: UInt64)?
+  private var generation: UInt64 = 0
+  private var isWindowOpen = false
+  private var inFlight = 0
+
+  private let writeLock = Lock()
+  private var lastWrittenGeneration: UInt64 = 0
+  private var failNextWrite: SecureFiles.WriteStage?
+
+  /// The version of the file format this library writes and reads.
+  public static var formatVersion: Int { 1 }
+  private static var formatName: String { "reactorkit.state" }
+
+  /// Creates a persistence for the state file at `url`.
+  ///
+  /// - Parameters:
+  ///   - url: The state file. Its directory must exist.
+  ///   - schemaVersion: The app's version of its `State` type (see the type's discussion).
+  ///   - interval: The shortest time between two writes; one second by default.
+  ///   - scheduler: Where throttled writes run; a background serial queue by default. Use a
+  ///     `TestScheduler` in tests.
+  ///   - limits: Bounds on the file when restoring.
+  ///   - onError: Called with each failed background write, on the thread that wrote.
+  public init(
+    url: URL, schemaVersion: Int = 1, interval: RxTimeInterval = .seconds(1),
+    scheduler: SchedulerType = SerialDispatchQueueScheduler(
+      qos: .utility, internalSerialQueueName: "ReactorKit.StatePersistence"),
+    limits: LoadingLimits = .default,
+    onError: @escaping @Sendable (PersistenceError) -> Void = { _ in }
+  ) {
+    self.url = url
+    self.schemaVersion = schemaVersion
+    self.path = url.fileSystemPath
+    self.interval = interval
+    self.scheduler = scheduler
+    self.limits = limits
+    self.onError = onError
+  }
+
+  // MARK: - Restoring
+
+  /// Reads the saved state, or returns `initialState` when there is none.
+  ///
+  /// - Parameters:
+  ///   - initialState: The state to start from without a (usable) file.
+  ///   - recovery: What to do with a bad file; ``RecoveryPolicy/fail`` by default.
+  /// - Returns: The state and where it came from.
+  /// - Throws: ``PersistenceError``: ``PersistenceError/unreadable(path:reason:)`` whatever
+  ///   the policy (starting fresh would later overwrite a file that may be fine); the other
+  ///   problems only with ``RecoveryPolicy/fail``, or when the bad file could not be moved
+  ///   aside.
+  public func restore(initialState: @autoclosure () -> State, recovery: RecoveryPolicy = .fail)
+    throws(PersistenceError) -> RestoredState<State>
+  {
+    SecureFiles.removeStaleTemporaryFiles(for: path)
+    let bytes: [UInt8]
+    do {
+      guard let read = try SecureFiles.read(path, maximumSize: limits.maximumFileSize) else {
+        return RestoredState(state: initialState(), origin: .noFile)
+      }
+      bytes = read
+    } catch {
+      switch error {
+      case .system(let failure):
+        throw .unreadable(path: path, reason: failure.description)
+      case .tooLarge(let size):
+        return try recover(
+          from: .tooLarge(
+            path: path, size: size, limit: limits.maximumFileSize, movedTo: nil),
+          policy: recovery, initialState: initialState)
+      }
+    }
+    switch decode(bytes) {
+    case .success(let state):
+      return RestoredState(state: state, origin: .file)
+    case .failure(let problem):
+      return try recover(from: problem, policy: recovery, initialState: initialState)
+    }
+  }
+
+  private func recover(
+    from problem: PersistenceError, policy: RecoveryPolicy, initialState: () -> State
+  ) throws(PersistenceError) -> RestoredState<State> {
+    let timestamp = LogTimestamp.compact(Date())
+    guard
+      let movedTo = try? SecureFiles.moveAside(path, suffix: "corrupt", timestamp: timestamp)
+    else {
+      throw problem.moved(to: nil)
+    }
+    let error = problem.moved(to: movedTo)
+    switch policy {
+    case .fail: throw error
+    case .startFresh: return RestoredState(state: initialState(), origin: .recovered(error))
+    }
+  }
+
+  private struct Header: Decodable {
+    var format: String?
+    var version: Int?
+    var schema: Int?
+  }
+
+  private struct Envelope<Value: Codable>: Codable {
+    var format: String
+    var version: Int
+    var schema: Int
+    var state: Value
+  }
+
+  private func decode(_ bytes: [UInt8]) -> Result<State, PersistenceError> {
+    if JSONNesting.exceeds(limits.maximumNestingDepth, in: bytes[...]) {
+      return .failure(
+        .nestingTooDeep(path: path, limit: limits.maximumNestingDepth, movedTo: nil))
+    }
+    guard bytes.contains(where: { !Self.isWhitespace($0) }) else {
+      return .failure(.corrupt(path: path, reason: "the file is empty", movedTo: nil))
+    }
+    let data = Data(bytes)
+    let decoder = JSONDecoder()
+    let header: Header
+    do {
+      header = try decoder.decode(Header.self, from: data)
+    } catch {
+      return .failure(
+        .corrupt(path: path, reason: "not valid JSON, or truncated", movedTo: nil))
+    }
+    guard header.format == Self.formatName, let version = header.version else {
+      return .failure(
+        .corrupt(
+          path: path, reason: "not a ReactorKit state file (no \"format\": \"\(Self.formatName)\")",
+          movedTo: nil))
+    }
+    guard version == Self.formatVersion else {
+      return .failure(
+        .unsupportedFormatVersion(
+          path: path, found: version, supported: Self.formatVersion, movedTo: nil))
+    }
+    guard let schema = header.schema else {
+      return .failure(.corrupt(path: path, reason: "no schema version", movedTo: nil))
+    }
+    guard schema == schemaVersion else {
+      return .failure(
+        .incompatibleSchema(path: path, found: schema, expected: schemaVersion, movedTo: nil))
+    }
+    do {
+      return .success(try decoder.decode(Envelope<State>.self, from: data).state)
+    } catch {
+      return .failure(
+        .undecodableState(path: path, reason: describeDecodingError(error), movedTo: nil))
+    }
+  }
+
+  private static func isWhitespace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+  }
+
+  // MARK: - Saving
+
+  /// Saves every new state of `store`, throttled; flushes when the store is freed.
+  ///
+  /// The store's current state is not written (it was just restored or is the initial
+  /// state); each later state is. The subscription does not keep the store alive.
+  ///
+  /// - Returns: A disposable that stops saving (a pending state is still written later; call
+  ///   ``flush()`` to write it at once).
+  @discardableResult
+  public func attach(to store: Store<State>) -> Disposable {
+    store.state.skip(1).subscribe(
+      onNext: { [self] state in submit(state) },
+      onCompleted: { [self] in try? flush() })
+  }
+
+  /// Schedules `state` to be written, throttled (see the type's discussion).
+  public func submit(_ state: State) {
+    lock.lock()
+    generation += 1
+    pending = (state, generation)
+    let startsWindow = !isWindowOpen
+    isWindowOpen = true
+    lock.unlock()
+    if startsWindow {
+      _ = scheduler.schedule(self) { persistence in
+        persistence.tick()
+        return Disposables.create()
+      }
+    }
+  }
+
+  /// Writes the pending state, if any, and closes the throttle window when there is none.
+  private func tick() {
+    lock.lock()
+    guard let next = pending else {
+      isWindowOpen = false
+      lock.unlock()
+      return
+    }
+    pending = nil
+    inFlight += 1
+    lock.unlock()
+    let result = write(next.state, generation: next.generation)
+    finishWrite()
+    if case .failure(let error) = result { onError(error) }
+    _ = scheduler.scheduleRelative(self, dueTime: interval) { persistence in
+      persistence.tick()
+      return Disposables.create()
+    }
+  }
+
+  private func finishWrite() {
+    lock.lock()
+    inFlight -= 1
+    if inFlight == 0 { idle.broadcast() }
+    lock.unlock()
+  }
+
+  /// Writes the pending state now, on the calling thread, and waits for a write in progress
+  /// on the scheduler to finish.
+  ///
+  /// - Throws: ``PersistenceError`` when writing the pending state failed.
+  public func flush() throws(PersistenceError) {
+    lock.lock()
+    let next = pending
+    pending = nil
+    if next != nil { inFlight += 1 }
+    lock.unlock()
+    var result: Result<Void, PersistenceError> = .success(())
+    if let next {
+      result = write(next.state, generation: next.generation)
+      finishWrite()
+    }
+    lock.lock()
+    while inFlight > 0 { idle.wait(lock) }
+    lock.unlock()
+    try result.get()
+  }
+
+  /// Writes `state` now, on the calling thread, bypassing the throttle; it replaces any
+  /// pending state.
+  ///
+  /// - Throws: ``PersistenceError`` when the state could not be encoded or written.
+  public func save(_ state: State) throws(PersistenceError) {
+    lock.lock()
+    generation += 1
+    let current = generation
+    pending = nil
+    inFlight += 1
+    lock.unlock()
+    let result = write(state, generation: current)
+    finishWrite()
+    try result.get()
+  }
+
+  private func write(_ state: State, generation: UInt64) -> Result<Void, PersistenceError> {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    let bytes: [UInt8]
+    do {
+      let envelope = Envelope(
+        format: Self.formatName, version: Self.formatVersion, schema: schemaVersion,
+        state: state)
+      bytes = Array(try encoder.encode(envelope))
+    } catch {
+      return .failure(.encodingFailed(path: path, reason: String(describing: error)))
+    }
+    writeLock.lock()
+    defer { writeLock.unlock() }
+    guard generation > lastWrittenGeneration else { return .success(()) }
+    let failure = failNextWrite
+    failNextWrite = nil
+    do {
+      try SecureFiles.writeAtomically(bytes, to: path, failAt: failure)
+      lastWrittenGeneration = generation
+      return .success(())
+    } catch {
+      return .failure(.writeFailed(path: path, reason: error.description))
+    }
+  }
+
+  // MARK: - Testing
+
+  /// Makes the next write fail at `stage`, as a crash or a full disk would (tests only).
+  package func simulateFailureOfNextWrite(at stage: SecureFiles.WriteStage) {
+    writeLock.withLock { failNextWrite = stage }
+  }
+}
