@@ -33,11 +33,16 @@ package struct ValueRenderer {
     self.maximumLength = maximumLength
   }
 
-  /// Renders `value`.
+  /// Renders `value`; an enum case is named with its type (`Filter.done`).
   package func render(_ value: Any) -> String {
     var output = BoundedText(limit: maximumLength)
     write(value, into: &output, depth: 0, isTopLevel: true)
     return output.finish()
+  }
+
+  /// Renders `value` as a part of a larger value: an enum case without its type (`.done`).
+  package func renderPart(_ value: Any) -> String {
+    render(child: value, depth: 0)
   }
 
   private func write(_ value: Any, into output: inout BoundedText, depth: Int, isTopLevel: Bool) {
@@ -165,8 +170,14 @@ package struct ValueRenderer {
     }
   }
 
+  /// The type's name qualified by its enclosing types but not its module:
+  /// `TodoListReactor.Action`.
   private static func typeName(of value: Any) -> String {
-    String(describing: type(of: value))
+    let qualified = String(reflecting: type(of: value))
+    guard let dot = qualified.firstIndex(of: "."),
+      !qualified[..<dot].contains(where: { $0 == "<" || $0 == "(" })
+    else { return qualified }
+    return String(qualified[qualified.index(after: dot)...])
   }
 }
 

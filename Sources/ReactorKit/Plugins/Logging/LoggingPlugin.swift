@@ -195,7 +195,7 @@ public final class LoggingPlugin: @unchecked Sendable {
     let renderer = self.renderer
     let redaction = self.redaction
     let changes = valueDifferences(
-      from: prepared(before), to: prepared(after), render: renderer.render,
+      from: prepared(before), to: prepared(after), render: renderer.renderPart,
       isRedacted: { redaction.isRedacted($0) }, redactedText: redaction.replacement
     ).map(LogEvent.Change.init)
     emit(

@@ -1,0 +1,60 @@
+/// Why a recording could not be loaded, written or made. Every message names the file (or
+/// the data's source), the line where relevant, and the problem.
+public enum RecordingError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The file exists but could not be read.
+  case unreadable(path: String, reason: String)
+  /// The file is larger than ``LoadingLimits/maximumFileSize``.
+  case tooLarge(path: String, size: Int, limit: Int)
+  /// A line nests JSON deeper than ``LoadingLimits/maximumNestingDepth``.
+  case nestingTooDeep(path: String, line: Int, limit: Int)
+  /// The recording is empty or its first line is not a recording header.
+  case missingHeader(path: String)
+  /// The recording was written in a newer (or unknown) version of the format.
+  case unsupportedFormatVersion(path: String, found: Int, supported: Int)
+  /// A line is not a JSON object with a `type` and an `action` (for example a truncated
+  /// last line).
+  case malformedLine(path: String, line: Int, reason: String)
+  /// A line names an action type the registry does not know.
+  case unknownActionType(path: String, line: Int, type: String)
+  /// A line's action does not decode as its registered type.
+  case undecodableAction(path: String, line: Int, type: String, reason: String)
+  /// An action to write has a type that is not registered.
+  case unregisteredAction(type: String)
+  /// An action could not be encoded.
+  case encodingFailed(type: String, reason: String)
+  /// The recording could not be written.
+  case writeFailed(path: String, reason: String)
+
+  public var description: String {
+    switch self {
+    case .unreadable(let path, let reason):
+      return "Cannot read the recording \(path): \(reason)."
+    case .tooLarge(let path, let size, let limit):
+      return "The recording \(path) is too large (\(size) bytes; the limit is \(limit))."
+    case .nestingTooDeep(let path, let line, let limit):
+      return "The recording \(path), line \(line), nests deeper than \(limit) levels."
+    case .missingHeader(let path):
+      return
+        "The recording \(path) has no header: its first line must be "
+        + "{\"format\":\"reactorkit.actions\",\"version\":1}."
+    case .unsupportedFormatVersion(let path, let found, let supported):
+      return
+        "The recording \(path) has format version \(found); this version of ReactorKit reads "
+        + "version \(supported)."
+    case .malformedLine(let path, let line, let reason):
+      return "The recording \(path), line \(line), is malformed: \(reason)."
+    case .unknownActionType(let path, let line, let type):
+      return
+        "The recording \(path), line \(line), has an action of type \"\(type)\", which is not "
+        + "registered."
+    case .undecodableAction(let path, let line, let type, let reason):
+      return "The recording \(path), line \(line): the \(type) action does not decode: \(reason)."
+    case .unregisteredAction(let type):
+      return "Cannot record an action of type \(type): register it in the ActionRegistry."
+    case .encodingFailed(let type, let reason):
+      return "Cannot encode an action of type \(type): \(reason)."
+    case .writeFailed(let path, let reason):
+      return "Cannot write the recording \(path): \(reason)."
+    }
+  }
+}

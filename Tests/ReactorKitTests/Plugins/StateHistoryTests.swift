@@ -1,0 +1,224 @@
+import Foundation
+import ReactorKitTesting
+import XCTest
+
+@testable import ReactorKit
+
+final class StateHistoryTests: ResourceTestCase {
+  private func makeStore(history: StateHistory<DemoState>) -> Store<DemoState> {
+    Store(
+      reducer: history.reducer(DemoState.reducer), state: DemoState(),
+      middleware: [history.middleware()])
+  }
+
+  private func titles(_ state: DemoState) -> [String] { state.todos.map(\.title) }
+
+  func test_history_stepsBackAndForward_andTheStoreEmitsRestoredStates() {
+    // given
+    let history = StateHistory<DemoState>()
+    let store = makeStore(history: history)
+    var emitted: [[String]] = []
+    let subscription = store.state.subscribe(onNext: { emitted.append($0.todos.map(\.title)) })
+    store.dispatch(DemoAction.add("a"))
+    store.dispatch(DemoAction.add("b"))
+    // when
+    history.stepBack()
+    history.stepBack()
+    history.stepForward()
+    // then
+    XCTAssertEqual(emitted, [[], ["a"], ["a", "b"], ["a"], [], ["a"]])
+    XCTAssertEqual(history.count, 3)
+    XCTAssertEqual(history.currentIndex, 1)
+    XCTAssertTrue(history.canStepBack)
+    XCTAssertTrue(history.canStepForward)
+    subscription.dispose()
+  }
+
+  func test_history_jump_restoresTheEntryAtTheIndex() {
+    // given
+    let history = StateHistory<DemoState>()
+    let store = makeStore(history: history)
+    for title in ["a", "b", "c"] { store.dispatch(DemoAction.add(title)) }
+    // when
+    history.jump(to: 1)
+    let atOne = titles(store.currentState)
+    history.jump(to: 3)
+    let atThree = titles(store.currentState)
+    history.jump(to: 9)
+    // then
+    XCTAssertEqual(atOne, ["a"])
+    XCTAssertEqual(atThree, ["a", "b", "c"])
+    XCTAssertEqual(titles(store.currentState), ["a", "b", "c"], "out of range is ignored")
+    XCTAssertEqual(history.states.map(titles), [[], ["a"], ["a", "b"], ["a", "b", "c"]])
+  }
+
+  func test_history_stepsStopAtBothEnds() {
+    // given
+    let history = StateHistory<DemoState>()
+    let store = makeStore(history: history)
+    store.dispatch(DemoAction.add("a"))
+    // when
+    history.stepBack(5)
+    let atStart = (titles(store.currentState), history.canStepBack)
+    history.stepForward(5)
+    // then
+    XCTAssertEqual(atStart.0, [])
+    XCTAssertFalse(atStart.1)
+    XCTAssertEqual(titles(store.currentState), ["a"])
+    XCTAssertFalse(history.canStepForward)
+  }
+
+  func test_history_newChangeAfterSteppingBack_discardsTheEntriesAhead() {
+    // given
+    let history = StateHistory<DemoState>()
+    let store = makeStore(history: history)
+    for title in ["a", "b", "c"] { store.dispatch(DemoAction.add(title)) }
+    history.stepBack(2)
+    // when
+    store.dispatch(DemoAction.add("x"))
+    // then
+    XCTAssertEqual(history.states.map(titles), [[], ["a"], ["a", "x"]])
+    XCTAssertFalse(history.canStepForward)
+    history.stepForward()
+    XCTAssertEqual(titles(store.currentState), ["a", "x"])
+  }
+
+  func test_history_isBounded_droppingTheOldestEntries() {
+    // given
+    let history = StateHistory<DemoState>(capacity: 3)
+    let store = makeStore(history: history)
+    // when
+    for title in ["a", "b", "c", "d"] { store.dispatch(DemoAction.add(title)) }
+    // then
+    XCTAssertEqual(history.count, 3)
+    XCTAssertEqual(history.states.map(\.todos.count), [2, 3, 4])
+    history.jump(to: 0)
+    XCTAssertEqual(titles(store.currentState), ["a", "b"])
+    history.stepBack()
+    XCTAssertEqual(titles(store.currentState), ["a", "b"], "older entries are gone")
+  }
+
+  func test_history_actionsThatChangeNothing_recordNothing() {
+    // given
+    let history = StateHistory<DemoState>()
+    let store = makeStore(history: history)
+    store.dispatch(DemoAction.add("a"))
+    // when
+    store.dispatch(DemoAction.toggle(id: 42))
+    store.dispatch(DemoUnregistered())
+    // then
+    XCTAssertEqual(history.count, 2)
+  }
+
+  func test_history_liftedToOneFeature_undoesOnlyThatFeature() {
+    // given
+    let history = StateHistory<[DemoTodo]>(name: "todos")
+    let todos = Reducer<[DemoTodo]> { todos, action in
+      if case DemoAction.add(let title) = action {
+        todos.append(DemoTodo(id: todos.count, title: title))
+      }
+    }
+    let session = Reducer<DemoState>.on(DemoAction.self) { state, action in
+      if action.isSession { DemoState.reducer.reduce(&state, action) }
+    }
+    let store = Store(
+      reducer: .combine(session, history.reducer(todos).lift(\DemoState.todos)),
+      state: DemoState(), middleware: [history.middleware()])
+    store.dispatch(DemoAction.add("a"))
+    store.dispatch(DemoAction.logIn(name: "ann", password: "pw"))
+    store.dispatch(DemoAction.add("b"))
+    // when
+    history.stepBack()
+    // then
+    XCTAssertEqual(titles(store.currentState), ["a"])
+    XCTAssertEqual(
+      store.currentState.account?.name, "ann", "the session is not part of the history")
+    XCTAssertEqual(history.count, 3)
+  }
+
+  func test_history_ignoresNavigationForOtherHistories_andWorksWithoutConnection() {
+    // given
+    let history = StateHistory<DemoState>(name: "main")
+    let store = Store(reducer: history.reducer(DemoState.reducer), state: DemoState())
+    store.dispatch(DemoAction.add("a"))
+    // when
+    history.stepBack()  // not connected: nothing happens
+    let afterUnconnected = titles(store.currentState)
+    store.dispatch(HistoryAction(history: "other", command: .stepBack(1)))
+    let afterOther = titles(store.currentState)
+    store.dispatch(history.action(.stepBack(1)))
+    // then
+    XCTAssertEqual(afterUnconnected, ["a"])
+    XCTAssertEqual(afterOther, ["a"])
+    XCTAssertEqual(titles(store.currentState), [])
+  }
+
+  func test_history_undoRedoFromAReactor_throughDispatchEffect() {
+    // given
+    let history = StateHistory<DemoState>()
+    let store = makeStore(history: history)
+    let reactor = UndoReactor(store: store, history: history)
+    store.dispatch(DemoAction.add("a"))
+    store.dispatch(DemoAction.add("b"))
+    // when
+    reactor.action.onNext(.undo)
+    let afterUndo = (titles(store.currentState), reactor.currentState)
+    reactor.action.onNext(.redo)
+    // then
+    XCTAssertEqual(afterUndo.0, ["a"])
+    XCTAssertEqual(afterUndo.1, UndoReactor.State(count: 1, canUndo: true, canRedo: true))
+    XCTAssertEqual(titles(store.currentState), ["a", "b"])
+    XCTAssertEqual(reactor.currentState, UndoReactor.State(count: 2, canUndo: true, canRedo: false))
+  }
+}
+
+extension DemoAction {
+  var isSession: Bool {
+    switch self {
+    case .logIn, .logOut: return true
+    default: return false
+    }
+  }
+}
+
+/// The undo/redo buttons of a todo screen: a reactor that navigates a store's history and
+/// mirrors the todo count and what is possible.
+private final class UndoReactor: Reactor {
+  enum Action { case undo, redo }
+  enum Mutation { case setCount(Int) }
+  struct State: Equatable {
+    var count = 0
+    var canUndo = false
+    var canRedo = false
+  }
+
+  let initialState = State()
+  private let store: Store<DemoState>
+  private let history: StateHistory<DemoState>
+
+  init(store: Store<DemoState>, history: StateHistory<DemoState>) {
+    self.store = store
+    self.history = history
+  }
+
+  func mutate(action: Action) -> Observable<Mutation> {
+    switch action {
+    case .undo: return store.dispatchEffect(history.action(.stepBack(1)))
+    case .redo: return store.dispatchEffect(history.action(.stepForward(1)))
+    }
+  }
+
+  func transform(mutation: Observable<Mutation>) -> Observable<Mutation> {
+    .merge(mutation, store.slice(\.todos.count, as: Mutation.setCount))
+  }
+
+  func reduce(state: State, mutation: Mutation) -> State {
+    var state = state
+    switch mutation {
+    case .setCount(let count): state.count = count
+    }
+    state.canUndo = history.canStepBack
+    state.canRedo = history.canStepForward
+    return state
+  }
+}
