@@ -241,8 +241,16 @@ public struct ActionRecording {
       if throughMiddleware {
         store.dispatch(action)
       } else {
-        store.submit(.reduce(action), tag: 0, waiter: .blocking)
+        store.reduceWithoutMiddleware(action)
       }
     }
+  }
+}
+
+extension Store {
+  /// Reduces `action` (and notifies subscribers) without running the middleware chain, with
+  /// the same serialisation and waiting rules as `dispatch`.
+  func reduceWithoutMiddleware(_ action: any Action) {
+    submitContended(.reduce(action), tag: 0, continuation: nil)
   }
 }
