@@ -9,4 +9,5 @@ runBenchmarks(
     storeDispatchOneSubscriber(),
     storeDispatchSlices(),
     rxScanDistinct(), rxFlatMapJust(), rxMergeTwo(),
+    reactorAction(),
   ], options: options)

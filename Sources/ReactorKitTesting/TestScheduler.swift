@@ -298,6 +298,9 @@ public class TestableObservable<Element>: ObservableType, @unchecked Sendable {
 }
 
 /// Plays events at absolute times to whoever is subscribed then, even after a terminal event.
+///
+/// The scheduled events keep the observable alive until they have run (as in RxTest), so a
+/// test may create one, subscribe and drop it in a single expression.
 final class HotObservable<Element>: TestableObservable<Element>, @unchecked Sendable {
   private var observers: [Int: AnyObserver<Element>] = [:]
   private var nextKey = 0
@@ -305,8 +308,7 @@ final class HotObservable<Element>: TestableObservable<Element>, @unchecked Send
   override init(scheduler: TestScheduler, recordedEvents: [Recorded<Event<Element>>]) {
     super.init(scheduler: scheduler, recordedEvents: recordedEvents)
     for recorded in recordedEvents {
-      scheduler.scheduleAt(recorded.time) { [weak self] in
-        guard let self else { return }
+      scheduler.scheduleAt(recorded.time) {
         self.lock.lock()
         let targets = self.observers.sorted { $0.key < $1.key }.map(\.value)
         self.lock.unlock()

@@ -13,25 +13,34 @@ class ReactorStorageBase: OwnerBoundStorage, @unchecked Sendable {
   func ownerDidDeinitialize() {}
 }
 
-/// Everything ReactorKit keeps for one reactor: the engine, the action subject, the stub and
+/// Everything ReactorKit keeps for one reactor: the engine, the action channel, the stub and
 /// the stub flag.
 ///
 /// The reactor's stored properties are its own; this storage is what the `Reactor` protocol
 /// extension adds without them. It lives in ``StorageTables/reactors`` until the reactor is
-/// gone.
+/// gone, and with it the objects handed out as ``Reactor/action`` and ``Reactor/state``, which
+/// are therefore the same objects for the reactor's whole life.
 final class ReactorStorage<Action, Mutation, State>: ReactorStorageBase, @unchecked Sendable {
-  // Safety: `actionSubject`, `stubRecorder` and `stubObject` are written under `lock`;
-  // `actionSubject` is written once, and `isWired` (release/acquire) publishes it to readers
-  // that skip the lock. `isStubEnabled` is atomic. `core` synchronises itself.
+  // Safety: `isWiring`, `stubRecorder` and `stubObject` are guarded by `lock`; `isWired` and
+  // `stubFlag` are atomic; `core` synchronises itself; `action` and `state` are immutable.
   let core = ReactorCore<Action, Mutation, State>()
+  /// The reactor's action subject. It holds the engine, which never holds it back.
+  let action: ActionSubject<Action>
+  /// The reactor's state stream: the engine's output, behind an observable that cannot be
+  /// cast back to a subject.
+  let state: Observable<State>
   private let lock = Lock()
   private let isWired = Atomic<Bool>(false)
-  private var actionSubject: ActionSubject<Action>?
+  private var isWiring = false
   private var stubRecorder: StubRecorder<Action, State>?
   private var stubObject: AnyObject?
   private let stubFlag = Atomic<Bool>(false)
 
   override init() {
+    let core = self.core
+    action = ActionSubject(channel: ActionChannel()) { core.receive($0) }
+    let output = core.output
+    state = .deferred { output }
     super.init()
     core.onReactorGone = { StorageTables.reactors.purge() }
   }
@@ -50,28 +59,22 @@ final class ReactorStorage<Action, Mutation, State>: ReactorStorageBase, @unchec
 
   // MARK: - Streams
 
-  /// The action subject, creating the state stream first if needed.
+  /// Builds the pipeline with `wire` unless it is built or being built.
   ///
-  /// The first caller creates the objects under the lock (no user code runs there), then
-  /// wires the pipeline with `wire` outside it. Callers on other threads, or reentrant calls
-  /// from the reactor's transforms, get the same objects at once; actions they send are
-  /// queued until wiring is done.
-  func actionSubject(wire: (ReactorCore<Action, Mutation, State>) -> Void) -> ActionSubject<
-    Action
-  > {
-    if isWired.load(ordering: .acquiring) { return actionSubject.unsafelyUnwrapped }
+  /// The first caller wires, outside any lock (`wire` runs the reactor's transforms). Callers
+  /// on other threads, and reentrant calls from the transforms, return at once: ``action`` and
+  /// ``state`` work before wiring is done, and actions sent meanwhile are queued until it is.
+  func ensureWired(_ wire: (ReactorCore<Action, Mutation, State>) -> Void) {
+    if isWired.load(ordering: .acquiring) { return }
     lock.lock()
-    if let subject = actionSubject {
+    if isWiring {
       lock.unlock()
-      return subject
+      return
     }
-    let core = self.core
-    let subject = ActionSubject<Action> { core.receive($0) }
-    actionSubject = subject
+    isWiring = true
     lock.unlock()
     wire(core)
     isWired.store(true, ordering: .releasing)
-    return subject
   }
 
   // MARK: - Stub

@@ -147,7 +147,8 @@ extension Reactor {
     if storage.isStubEnabled {
       return storage.stubRecorder(initialState: initialState).action
     }
-    return storage.actionSubject(wire: wire)
+    storage.ensureWired(wire)
+    return storage.action
   }
 
   /// The latest state; the stub's state when ``isStubEnabled`` is `true`.
@@ -166,8 +167,8 @@ extension Reactor {
     if storage.isStubEnabled {
       return storage.stubRecorder(initialState: initialState).state.asObservable()
     }
-    _ = storage.actionSubject(wire: wire)
-    return storage.core.output
+    storage.ensureWired(wire)
+    return storage.state
   }
 
   /// `CurrentThreadScheduler.instance`.

@@ -50,7 +50,9 @@ final class StubRecorder<Action, State>: @unchecked Sendable {
     let log = LockedBox<[Action]>([])
     self.log = log
     state = StateRelay(value: initialState)
-    action = ActionSubject { action in log.withLock { $0.append(action) } }
+    action = ActionSubject(channel: ActionChannel()) { action in
+      log.withLock { $0.append(action) }
+    }
   }
 
   /// The recorded actions, oldest first.

@@ -1,6 +1,7 @@
-import ReactorKit
 import ReactorKitTesting
 import XCTest
+
+@testable import ReactorKit
 
 final class ActionSubjectTests: ResourceTestCase {
   func test_actionSubject_forwardsElements() {
@@ -65,6 +66,38 @@ final class ActionSubjectTests: ResourceTestCase {
     XCTAssertEqual(first, [1])
     XCTAssertEqual(second, [1, 2])
     secondSubscription.dispose()
+  }
+
+  func test_actionSubject_subscriptionMadeDuringDeliveryMissesTheElementInFlight() {
+    // given
+    let bag = DisposeBag()
+    var late: [Int] = []
+    var subject: ActionSubject<Int>?
+    subject = ActionSubject(
+      channel: ActionChannel(),
+      primary: { value in
+        guard value == 1 else { return }
+        subject?.subscribe(onNext: { late.append($0) }).disposed(by: bag)
+      })
+    // when
+    subject?.onNext(1)
+    subject?.onNext(2)
+    // then
+    XCTAssertEqual(late, [2])
+    subject = nil
+  }
+
+  func test_actionSubject_reactorReceivesElementsBeforeSubscribers() {
+    // given
+    var order: [String] = []
+    let subject = ActionSubject<Int>(
+      channel: ActionChannel(), primary: { order.append("reactor \($0)") })
+    let subscription = subject.subscribe(onNext: { order.append("subscriber \($0)") })
+    // when
+    subject.onNext(1)
+    // then
+    XCTAssertEqual(order, ["reactor 1", "subscriber 1"])
+    subscription.dispose()
   }
 
   func test_actionSubject_asObservableIsAlwaysTheSameObject() {

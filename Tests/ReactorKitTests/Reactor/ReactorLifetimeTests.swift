@@ -24,22 +24,27 @@ final class ReactorLifetimeTests: ResourceTestCase {
 
   func test_actionAndState_areReleasedWithReactor() {
     // given
+    weak var weakReactor: CountingReactor?
     weak var weakAction: ActionSubject<Int>?
     weak var weakState: Observable<Int>?
     // when
     do {
       let reactor = CountingReactor()
+      weakReactor = reactor
       weakAction = reactor.action
       weakState = reactor.state
       reactor.action.onNext(1)
     }
+    // Apple platforms release at once; Linux, which has no deinitialisation hook for
+    // arbitrary classes, at the next cleanup.
     StorageTables.reactors.purge()
     // then
+    XCTAssertNil(weakReactor)
     XCTAssertNil(weakAction)
     XCTAssertNil(weakState)
   }
 
-  func test_actionAndState_areReleasedWithoutExplicitCleanup() {
+  func test_actionAndState_areReleasedSoonAfterReactorWithoutExplicitCleanup() {
     // given
     weak var weakAction: ActionSubject<Int>?
     weak var weakState: Observable<Int>?
@@ -54,6 +59,64 @@ final class ReactorLifetimeTests: ResourceTestCase {
     // then
     XCTAssertNil(weakAction)
     XCTAssertNil(weakState)
+  }
+
+  func test_engine_isReleasedSoonAfterReactorWithoutExplicitCleanup() {
+    // given
+    let start = Resources.total
+    // when
+    do {
+      let reactor = CountingReactor()
+      let subscription = reactor.state.subscribe()
+      reactor.action.onNext(1)
+      subscription.dispose()
+    }
+    let deadline = Date().addingTimeInterval(2)
+    while Resources.total != start && Date() < deadline { usleep(1_000) }
+    // then
+    XCTAssertEqual(Resources.total, start)
+  }
+
+  func test_engine_isReleasedAtOnceByCleanup() {
+    // given
+    let start = Resources.total
+    do {
+      let reactor = CountingReactor()
+      reactor.action.onNext(1)
+    }
+    // when
+    StorageTables.reactors.purge()
+    // then
+    XCTAssertEqual(Resources.total, start)
+  }
+
+  func test_actionAndState_stayTheSameObjectsWhileNobodyHoldsThem() {
+    // given
+    let reactor = CountingReactor()
+    let action = ObjectIdentifier(reactor.action)
+    let state = ObjectIdentifier(reactor.state)
+    // when
+    reactor.action.onNext(1)
+    // then
+    XCTAssertEqual(ObjectIdentifier(reactor.action), action)
+    XCTAssertEqual(ObjectIdentifier(reactor.state), state)
+  }
+
+  func test_stateObservable_replaysLatestStateToEachNewSubscriber() {
+    // given
+    let reactor = CountingReactor()
+    var first: [Int] = []
+    let firstSubscription = reactor.state.subscribe(onNext: { first.append($0) })
+    reactor.action.onNext(5)
+    var second: [Int] = []
+    // when
+    let secondSubscription = reactor.state.subscribe(onNext: { second.append($0) })
+    reactor.action.onNext(1)
+    // then
+    XCTAssertEqual(first, [0, 5, 6])
+    XCTAssertEqual(second, [5, 6])
+    firstSubscription.dispose()
+    secondSubscription.dispose()
   }
 
   func test_stub_isReleasedWithReactor() {
