@@ -14,10 +14,10 @@ import ReactorKitStreams
 /// ## Pipeline
 ///
 /// `transform(action:)` → `mutate(action:)` → `transform(mutation:)` → `reduce` →
-/// `transform(state:)` → ``output``. A transform that returns its input unchanged (the
-/// default) costs nothing: the core then calls the next stage directly instead of going
-/// through a subject. A `mutate` result whose elements are known up front (`just`, `empty`,
-/// `of`/`from` on the trampoline) is consumed without a subscription.
+/// `transform(state:)` → output. A transform that returns its input unchanged (the default)
+/// costs nothing: the core then calls the next stage directly instead of going through a
+/// subject. A `mutate` result whose elements are known up front (`just`, `empty`, `of`/`from`
+/// on the trampoline) is consumed without a subscription.
 ///
 /// ## Serialisation and reentrancy
 ///
@@ -30,25 +30,43 @@ import ReactorKitStreams
 /// current step: never recursively, never concurrently. Mutations are queued ahead of
 /// actions, so an action never overtakes a mutation that was already produced.
 ///
+/// ## Performance
+///
+/// The per-action path is `@inlinable`, so it is specialised for the reactor's types in the
+/// module that defines the reactor, and mutable state lives behind pointers, so it pays no
+/// dynamic exclusivity checks.
+///
 /// ## Lifetime
 ///
-/// The core keeps its reactor weakly. ``dispose()`` (called once the reactor is gone) stops
-/// the queue and disposes every subscription it holds.
+/// The core keeps its reactor weakly (through ``Hooks``). ``dispose()`` (called once the
+/// reactor is gone) stops the queue and disposes every subscription it holds.
+@usableFromInline
 final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
-  // Safety: the queue, the flags, the subscriptions, `baseHooks` and `installedHooks` are
-  // guarded by `lock`; `current` by `stateLock`. The pipeline (`hooks`, inputs, `scheduler`)
-  // is written once in `wire` before `isWired` is set under `lock`, and read only after
-  // observing `isWired` under `lock`; afterwards `hooks` is rewritten only by the owner thread
-  // (when it processes `.reconfigure`). `accumulator` and `isDelivering` belong to the owner
-  // thread, and ownership passes from thread to thread through `lock`.
+  // Safety: `shared` is guarded by `lock`; `current` by `stateLock`. `config` is written in
+  // `wire` under `lock` before `shared.isWired` is set, and read by code that observed
+  // `isWired` under `lock` (the drain, hence the owner thread) or that `wire` itself started;
+  // afterwards only the owner thread rewrites `config.hooks` (when it processes
+  // `.reconfigure`). `owned` belongs to the owner thread; ownership passes between threads
+  // through `lock`.
 
   /// What the core calls on its reactor; each hook returns `nil` once the reactor is gone.
+  @usableFromInline
   struct Hooks {
-    let mutate: (Action) -> Observable<Mutation>?
-    let reduce: (State, Mutation) -> State?
+    @usableFromInline let mutate: (Action) -> Observable<Mutation>?
+    @usableFromInline let reduce: (State, Mutation) -> State?
+
+    @inlinable
+    init(
+      mutate: @escaping (Action) -> Observable<Mutation>?,
+      reduce: @escaping (State, Mutation) -> State?
+    ) {
+      self.mutate = mutate
+      self.reduce = reduce
+    }
   }
 
-  private enum Item {
+  @usableFromInline
+  enum Item {
     /// An action from the action subject, before `transform(action:)`.
     case action(Action)
     /// An action emitted by the transformed action stream.
@@ -61,61 +79,147 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
     case mutation(Mutation)
     /// The transformed mutation stream ended.
     case endOfMutations
-    /// The installed ``ReactorHook``s changed: rebuild `hooks`.
+    /// The installed ``ReactorHook``s changed: rebuild `config.hooks`.
     case reconfigure
   }
 
-  private let lock = Lock()
-  private var actionQueue = FIFOQueue<Item>()
-  private var mutationQueue = FIFOQueue<Item>()
-  private var isDrainScheduled = false
-  private var owner: pthread_t?
-  private var isWired = false
-  private var isDisposed = false
-  private var inners: [ObjectIdentifier: InnerMutationObserver] = [:]
-  private var actionsEnded = false
-  private var mutationsEnded = false
-  private var subscriptions: [Disposable] = []
+  /// The subject behind the public state stream: a `BehaviorSubject` when
+  /// `transform(state:)` is the identity (the initial state is known), a one-element
+  /// `ReplaySubject` otherwise.
+  @usableFromInline
+  enum Output {
+    case latest(BehaviorSubject<State>)
+    case replay(ReplaySubject<State>)
 
-  private var hooks: Hooks?
-  private var baseHooks: Hooks?
-  private var installedHooks: [(id: UInt64, hook: ReactorHook<Action, Mutation, State>)] = []
-  private var nextHookID: UInt64 = 0
-  private var scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance
-  private var actionInput: PublishSubject<Action>?
-  private var mutationInput: PublishSubject<Mutation>?
-  private var stateInput: BehaviorSubject<State>?
+    @inlinable
+    func on(_ event: Event<State>) {
+      switch self {
+      case .latest(let subject): subject.on(event)
+      case .replay(let subject): subject.on(event)
+      }
+    }
 
-  private var accumulator: State?
-  private var isDelivering = false
+    @inlinable
+    var observable: Observable<State> {
+      switch self {
+      case .latest(let subject): return subject
+      case .replay(let subject): return subject
+      }
+    }
+  }
 
-  private let stateLock = Lock()
-  private var current: State?
+  @usableFromInline
+  struct Shared {
+    @usableFromInline var actionQueue = Queue<Item>()
+    @usableFromInline var mutationQueue = Queue<Item>()
+    @usableFromInline var isDrainScheduled = false
+    /// The ``currentThreadIdentity()`` of the thread draining the queue, 0 when none.
+    @usableFromInline var owner: UInt = 0
+    @usableFromInline var isWired = false
+    @usableFromInline var isDisposed = false
+    @usableFromInline var inners: [ObjectIdentifier: InnerMutationObserver] = [:]
+    @usableFromInline var actionsEnded = false
+    @usableFromInline var mutationsEnded = false
+    @usableFromInline var subscriptions: [Disposable] = []
+    @usableFromInline var output: Output?
+    /// The reactor's own `mutate` and `reduce`, before any hook.
+    @usableFromInline var baseHooks: Hooks?
+    @usableFromInline var installedHooks:
+      [(id: UInt64, hook: ReactorHook<Action, Mutation, State>)] =
+        []
+    @usableFromInline var nextHookID: UInt64 = 0
 
-  /// The public state stream: the latest state is replayed to every new subscriber.
-  let output = ReplaySubject<State>.create(bufferSize: 1)
+    @inlinable init() {}
+  }
 
+  @usableFromInline
+  struct Config {
+    @usableFromInline var hooks: Hooks?
+    @usableFromInline var scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance
+    /// Whether ``scheduler`` is the trampoline, called directly on the hot path.
+    @usableFromInline var usesCurrentThreadScheduler = true
+    @usableFromInline var actionInput: PublishSubject<Action>?
+    @usableFromInline var mutationInput: PublishSubject<Mutation>?
+    @usableFromInline var stateInput: BehaviorSubject<State>?
+    @usableFromInline var output: Output?
+
+    @inlinable init() {}
+  }
+
+  @usableFromInline
+  struct Owned {
+    @usableFromInline var accumulator: State?
+    @usableFromInline var isDelivering = false
+
+    @inlinable init() {}
+  }
+
+  @usableFromInline let lock = Lock()
+  @usableFromInline let shared: UnsafeMutablePointer<Shared>
+  @usableFromInline let config: UnsafeMutablePointer<Config>
+  @usableFromInline let owned: UnsafeMutablePointer<Owned>
+  @usableFromInline let stateLock = Lock()
+  @usableFromInline let current: UnsafeMutablePointer<State?>
   /// Called when the core finds its reactor gone while processing.
-  var onReactorGone: (() -> Void)?
+  @usableFromInline let onReactorGone: () -> Void
 
-  init() {}
+  @inlinable
+  init(onReactorGone: @escaping () -> Void) {
+    self.onReactorGone = onReactorGone
+    shared = .allocate(capacity: 1)
+    shared.initialize(to: Shared())
+    config = .allocate(capacity: 1)
+    config.initialize(to: Config())
+    owned = .allocate(capacity: 1)
+    owned.initialize(to: Owned())
+    current = .allocate(capacity: 1)
+    current.initialize(to: nil)
+  }
+
+  deinit {
+    shared.deinitialize(count: 1)
+    shared.deallocate()
+    config.deinitialize(count: 1)
+    config.deallocate()
+    owned.deinitialize(count: 1)
+    owned.deallocate()
+    current.deinitialize(count: 1)
+    current.deallocate()
+  }
 
   // MARK: - Current state
 
   /// The latest published state, or `nil` before the first one.
+  @inlinable
   var currentState: State? {
     stateLock.lock()
     defer { stateLock.unlock() }
-    return current
+    return current.pointee
   }
 
   /// Returns the current state, storing `initial` first if there is none yet.
+  @inlinable
   func currentState(orStore initial: State) -> State {
     stateLock.lock()
     defer { stateLock.unlock() }
-    if let current { return current }
-    current = initial
+    if let state = current.pointee { return state }
+    current.pointee = initial
     return initial
+  }
+
+  // MARK: - Output
+
+  /// The subject behind the public state stream. Created by the wiring once it knows whether
+  /// `transform(state:)` is the identity, or here, as a replay subject, by a subscriber that
+  /// comes first (only possible while the streams are being created).
+  @inlinable
+  func resolvedOutput() -> Observable<State> {
+    lock.lock()
+    defer { lock.unlock() }
+    if let output = shared.pointee.output { return output.observable }
+    let output = Output.replay(.create(bufferSize: 1))
+    shared.pointee.output = output
+    return output.observable
   }
 
   // MARK: - Wiring
@@ -130,6 +234,7 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
   ///   - transformAction: The reactor's `transform(action:)`.
   ///   - transformMutation: The reactor's `transform(mutation:)`.
   ///   - transformState: The reactor's `transform(state:)`.
+  @inlinable
   func wire(
     initialState: State,
     scheduler: ImmediateSchedulerType,
@@ -150,13 +255,24 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
     let stateIsIdentity = transformedState === stateInput
 
     lock.lock()
-    self.baseHooks = hooks
-    self.hooks = Self.compose(hooks, installedHooks.map(\.hook))
-    self.scheduler = scheduler
-    self.actionInput = actionIsIdentity ? nil : actionInput
-    self.mutationInput = mutationIsIdentity ? nil : mutationInput
-    self.stateInput = stateIsIdentity ? nil : stateInput
-    self.accumulator = initialState
+    let output: Output
+    if let existing = shared.pointee.output {
+      output = existing
+    } else if stateIsIdentity {
+      output = .latest(BehaviorSubject(value: initialState))
+    } else {
+      output = .replay(.create(bufferSize: 1))
+    }
+    shared.pointee.output = output
+    shared.pointee.baseHooks = hooks
+    config.pointee.hooks = Self.compose(hooks, shared.pointee.installedHooks.map(\.hook))
+    config.pointee.scheduler = scheduler
+    config.pointee.usesCurrentThreadScheduler = scheduler is CurrentThreadScheduler
+    config.pointee.actionInput = actionIsIdentity ? nil : actionInput
+    config.pointee.mutationInput = mutationIsIdentity ? nil : mutationInput
+    config.pointee.stateInput = stateIsIdentity ? nil : stateInput
+    config.pointee.output = output
+    owned.pointee.accumulator = initialState
     lock.unlock()
 
     // States first, so the initial state is published before anything a transformed stream
@@ -175,20 +291,21 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
     }
 
     lock.lock()
-    isWired = true
+    shared.pointee.isWired = true
     let schedule = scheduleDrainIfNeededLocked()
     lock.unlock()
     if schedule { scheduleDrain() }
   }
 
-  private func keep(_ subscription: Disposable) {
+  @inlinable
+  func keep(_ subscription: Disposable) {
     lock.lock()
-    if isDisposed {
+    if shared.pointee.isDisposed {
       lock.unlock()
       subscription.dispose()
       return
     }
-    subscriptions.append(subscription)
+    shared.pointee.subscriptions.append(subscription)
     lock.unlock()
   }
 
@@ -196,19 +313,21 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
 
   /// Queues an action from the action subject. Thread-safe; returns at once when another
   /// thread (or an outer frame of this one) is processing.
+  @inlinable
   func receive(_ action: Action) {
     lock.lock()
-    guard !isDisposed else {
+    guard !shared.pointee.isDisposed else {
       lock.unlock()
       return
     }
-    actionQueue.append(.action(action))
+    shared.pointee.actionQueue.append(.action(action))
     let schedule = scheduleDrainIfNeededLocked()
     lock.unlock()
     if schedule { scheduleDrain() }
   }
 
-  private func receiveTransformedAction(_ event: Event<Action>) {
+  @inlinable
+  func receiveTransformedAction(_ event: Event<Action>) {
     switch event {
     case .next(let action):
       if enqueueUnlessInline(.transformedAction(action), urgent: false) { run(action) }
@@ -217,11 +336,13 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
     }
   }
 
-  fileprivate func receiveInner(_ mutation: Mutation) {
+  @inlinable
+  func receiveInner(_ mutation: Mutation) {
     if enqueueUnlessInline(.innerMutation(mutation), urgent: true) { emit(mutation) }
   }
 
-  private func receiveTransformedMutation(_ event: Event<Mutation>) {
+  @inlinable
+  func receiveTransformedMutation(_ event: Event<Mutation>) {
     switch event {
     case .next(let mutation):
       if enqueueUnlessInline(.mutation(mutation), urgent: true) { apply(mutation) }
@@ -230,31 +351,33 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
     }
   }
 
-  private func receiveTransformedState(_ event: Event<State>) {
+  @inlinable
+  func receiveTransformedState(_ event: Event<State>) {
     switch event {
     case .next(let state): publish(state)
-    case .error, .completed: output.on(event)
+    case .error, .completed: config.pointee.output?.on(event)
     }
   }
 
   /// Queues `item`, unless the caller is the owner thread outside of a state delivery, in
   /// which case it returns `true` and the caller processes the item at once.
-  private func enqueueUnlessInline(_ item: Item, urgent: Bool, allowInline: Bool = true) -> Bool {
+  @inlinable
+  func enqueueUnlessInline(_ item: Item, urgent: Bool, allowInline: Bool = true) -> Bool {
     lock.lock()
-    guard !isDisposed else {
+    guard !shared.pointee.isDisposed else {
       lock.unlock()
       return false
     }
     // `isDelivering` belongs to the owner, so it is read only once the caller is known to be
     // the owner.
-    if allowInline, let owner, pthread_equal(owner, pthread_self()) != 0, !isDelivering {
+    if allowInline, shared.pointee.owner == currentThreadIdentity(), !owned.pointee.isDelivering {
       lock.unlock()
       return true
     }
     if urgent {
-      mutationQueue.append(item)
+      shared.pointee.mutationQueue.append(item)
     } else {
-      actionQueue.append(item)
+      shared.pointee.actionQueue.append(item)
     }
     let schedule = scheduleDrainIfNeededLocked()
     lock.unlock()
@@ -264,37 +387,58 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
 
   // MARK: - Draining
 
-  private func scheduleDrainIfNeededLocked() -> Bool {
-    guard isWired, !isDrainScheduled, !isDisposed else { return false }
-    guard !actionQueue.isEmpty || !mutationQueue.isEmpty else { return false }
-    isDrainScheduled = true
+  @inlinable
+  func scheduleDrainIfNeededLocked() -> Bool {
+    guard shared.pointee.isWired, !shared.pointee.isDrainScheduled,
+      !shared.pointee.isDisposed
+    else { return false }
+    guard !shared.pointee.actionQueue.isEmpty || !shared.pointee.mutationQueue.isEmpty else {
+      return false
+    }
+    shared.pointee.isDrainScheduled = true
     return true
   }
 
-  private func scheduleDrain() {
-    _ = scheduler.schedule(self) { core in
-      core.drain()
-      return Disposables.create()
+  @inlinable
+  func scheduleDrain() {
+    if config.pointee.usesCurrentThreadScheduler {
+      _ = CurrentThreadScheduler.instance.schedule(self) { core in
+        core.drain()
+        return Disposables.create()
+      }
+    } else {
+      _ = config.pointee.scheduler.schedule(self) { core in
+        core.drain()
+        return Disposables.create()
+      }
     }
   }
 
-  private func drain() {
+  @inlinable
+  func drain() {
     lock.lock()
-    owner = pthread_self()
-    while !isDisposed, let item = mutationQueue.popFirst() ?? actionQueue.popFirst() {
+    shared.pointee.owner = currentThreadIdentity()
+    while !shared.pointee.isDisposed, let item = nextLocked() {
       lock.unlock()
       process(item)
       lock.lock()
     }
-    owner = nil
-    isDrainScheduled = false
+    shared.pointee.owner = 0
+    shared.pointee.isDrainScheduled = false
     lock.unlock()
   }
 
-  private func process(_ item: Item) {
+  @inlinable
+  func nextLocked() -> Item? {
+    if let item = shared.pointee.mutationQueue.popFirst() { return item }
+    return shared.pointee.actionQueue.popFirst()
+  }
+
+  @inlinable
+  func process(_ item: Item) {
     switch item {
     case .action(let action):
-      if let actionInput {
+      if let actionInput = config.pointee.actionInput {
         actionInput.on(.next(action))
       } else {
         run(action)
@@ -303,8 +447,8 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
       run(action)
     case .endOfActions:
       lock.lock()
-      actionsEnded = true
-      let ended = inners.isEmpty
+      shared.pointee.actionsEnded = true
+      let ended = shared.pointee.inners.isEmpty
       lock.unlock()
       if ended { endMutations() }
     case .innerMutation(let mutation):
@@ -314,27 +458,24 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
     case .endOfMutations:
       endStates()
     case .reconfigure:
-      lock.lock()
-      let base = baseHooks
-      let installed = installedHooks.map(\.hook)
-      lock.unlock()
-      if let base { hooks = Self.compose(base, installed) }
+      reconfigure()
     }
   }
 
   // MARK: - Hooks
 
   /// Installs `hook`; it takes effect when the owner processes the queued `.reconfigure`.
+  @usableFromInline
   func addHook(_ hook: ReactorHook<Action, Mutation, State>) -> Disposable {
     lock.lock()
-    guard !isDisposed else {
+    guard !shared.pointee.isDisposed else {
       lock.unlock()
       return Disposables.create()
     }
-    let id = nextHookID
-    nextHookID += 1
-    installedHooks.append((id, hook))
-    mutationQueue.append(.reconfigure)
+    let id = shared.pointee.nextHookID
+    shared.pointee.nextHookID += 1
+    shared.pointee.installedHooks.append((id, hook))
+    shared.pointee.mutationQueue.append(.reconfigure)
     let schedule = scheduleDrainIfNeededLocked()
     lock.unlock()
     if schedule { scheduleDrain() }
@@ -343,21 +484,34 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
 
   private func removeHook(_ id: UInt64) {
     lock.lock()
-    guard !isDisposed, let index = installedHooks.firstIndex(where: { $0.id == id }) else {
+    guard !shared.pointee.isDisposed,
+      let index = shared.pointee.installedHooks.firstIndex(where: { $0.id == id })
+    else {
       lock.unlock()
       return
     }
-    let removed = installedHooks.remove(at: index)
-    mutationQueue.append(.reconfigure)
+    let removed = shared.pointee.installedHooks.remove(at: index)
+    shared.pointee.mutationQueue.append(.reconfigure)
     let schedule = scheduleDrainIfNeededLocked()
     lock.unlock()
     withExtendedLifetime(removed) {}
     if schedule { scheduleDrain() }
   }
 
+  /// Rebuilds `config.hooks` from the reactor's own hooks and the installed ones (owner thread).
+  @usableFromInline
+  func reconfigure() {
+    lock.lock()
+    let base = shared.pointee.baseHooks
+    let installed = shared.pointee.installedHooks.map(\.hook)
+    lock.unlock()
+    if let base { config.pointee.hooks = Self.compose(base, installed) }
+  }
+
   /// `base` wrapped in `installed`, the first one outermost. A stage reports the reactor gone
   /// (`nil`) when `base` did, whatever the hooks returned.
-  private static func compose(_ base: Hooks, _ installed: [ReactorHook<Action, Mutation, State>])
+  @usableFromInline
+  static func compose(_ base: Hooks, _ installed: [ReactorHook<Action, Mutation, State>])
     -> Hooks
   {
     var mutate = base.mutate
@@ -394,32 +548,35 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
   // MARK: - Stages
 
   /// Runs `mutate` for `action` and feeds what it returns into the mutation stage.
-  private func run(_ action: Action) {
-    guard let mutations = hooks?.mutate(action) else { return reactorGone() }
+  @inlinable
+  func run(_ action: Action) {
+    guard let mutations = config.pointee.hooks?.mutate(action) else { return reactorGone() }
     if mutations.forEachSynchronousElement({ emit($0) }) { return }
     let inner = InnerMutationObserver(core: self)
     lock.lock()
-    guard !isDisposed else {
+    guard !shared.pointee.isDisposed else {
       lock.unlock()
       return
     }
-    inners[ObjectIdentifier(inner)] = inner
+    shared.pointee.inners[ObjectIdentifier(inner)] = inner
     lock.unlock()
     inner.subscription.setDisposable(mutations.subscribe(inner))
   }
 
-  fileprivate func innerFinished(_ inner: InnerMutationObserver) {
+  @inlinable
+  func innerFinished(_ inner: InnerMutationObserver) {
     lock.lock()
-    let removed = inners.removeValue(forKey: ObjectIdentifier(inner)) != nil
-    let ended = removed && actionsEnded && inners.isEmpty
+    let removed = shared.pointee.inners.removeValue(forKey: ObjectIdentifier(inner)) != nil
+    let ended = removed && shared.pointee.actionsEnded && shared.pointee.inners.isEmpty
     lock.unlock()
     inner.subscription.dispose()
     if ended { endMutations() }
   }
 
   /// Feeds a mutation into `transform(mutation:)`, or straight into `reduce`.
-  private func emit(_ mutation: Mutation) {
-    if let mutationInput {
+  @inlinable
+  func emit(_ mutation: Mutation) {
+    if let mutationInput = config.pointee.mutationInput {
       mutationInput.on(.next(mutation))
     } else {
       apply(mutation)
@@ -427,13 +584,14 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
   }
 
   /// Reduces a mutation and sends the new state on (on the owner thread).
-  private func apply(_ mutation: Mutation) {
-    guard let state = accumulator else { return }
-    isDelivering = true
-    defer { isDelivering = false }
-    guard let next = hooks?.reduce(state, mutation) else { return reactorGone() }
-    accumulator = next
-    if let stateInput {
+  @inlinable
+  func apply(_ mutation: Mutation) {
+    guard let state = owned.pointee.accumulator else { return }
+    owned.pointee.isDelivering = true
+    defer { owned.pointee.isDelivering = false }
+    guard let next = config.pointee.hooks?.reduce(state, mutation) else { return reactorGone() }
+    owned.pointee.accumulator = next
+    if let stateInput = config.pointee.stateInput {
       stateInput.on(.next(next))
     } else {
       publish(next)
@@ -441,78 +599,88 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
   }
 
   /// Records `state` as the current state, then delivers it to subscribers.
-  private func publish(_ state: State) {
+  @inlinable
+  func publish(_ state: State) {
     stateLock.lock()
-    current = state
+    current.pointee = state
     stateLock.unlock()
-    output.on(.next(state))
+    config.pointee.output?.on(.next(state))
   }
 
-  private func endMutations() {
+  @inlinable
+  func endMutations() {
     lock.lock()
-    let alreadyEnded = mutationsEnded
-    mutationsEnded = true
+    let alreadyEnded = shared.pointee.mutationsEnded
+    shared.pointee.mutationsEnded = true
     lock.unlock()
     guard !alreadyEnded else { return }
-    if let mutationInput {
+    if let mutationInput = config.pointee.mutationInput {
       mutationInput.on(.completed)
     } else {
       endStates()
     }
   }
 
-  private func endStates() {
-    if let stateInput {
+  @inlinable
+  func endStates() {
+    if let stateInput = config.pointee.stateInput {
       stateInput.on(.completed)
     } else {
-      output.on(.completed)
+      config.pointee.output?.on(.completed)
     }
   }
 
   // MARK: - Disposal
 
-  private func reactorGone() {
+  @inlinable
+  func reactorGone() {
     dispose()
-    onReactorGone?()
+    onReactorGone()
   }
 
   /// Stops the core: queued work is dropped, running `mutate` results and transformed streams
-  /// are disposed. Subscribers of ``output`` keep the last state but receive nothing more.
+  /// are disposed. Subscribers of the output keep the last state but receive nothing more.
+  @usableFromInline
   func dispose() {
     lock.lock()
-    guard !isDisposed else {
+    guard !shared.pointee.isDisposed else {
       lock.unlock()
       return
     }
-    isDisposed = true
-    let running = Array(inners.values)
-    inners = [:]
-    let subscriptions = self.subscriptions
-    self.subscriptions = []
-    let hooks = installedHooks
-    installedHooks = []
-    actionQueue = FIFOQueue()
-    mutationQueue = FIFOQueue()
+    shared.pointee.isDisposed = true
+    let running = Array(shared.pointee.inners.values)
+    shared.pointee.inners = [:]
+    let subscriptions = shared.pointee.subscriptions
+    shared.pointee.subscriptions = []
+    let dropped = (
+      shared.pointee.actionQueue, shared.pointee.mutationQueue, shared.pointee.installedHooks
+    )
+    shared.pointee.actionQueue = Queue()
+    shared.pointee.mutationQueue = Queue()
+    shared.pointee.installedHooks = []
     lock.unlock()
+    withExtendedLifetime(dropped) {}
     for inner in running { inner.subscription.dispose() }
     for subscription in subscriptions { subscription.dispose() }
-    withExtendedLifetime(hooks) {}
   }
 
   // MARK: - Inner subscriptions
 
   /// Receives the mutations of one `mutate` result that could not be consumed synchronously.
-  fileprivate final class InnerMutationObserver: ObserverType, @unchecked Sendable {
+  @usableFromInline
+  final class InnerMutationObserver: ObserverType, @unchecked Sendable {
     // Safety: `core` is immutable and thread-safe; `subscription` synchronises itself;
-    // events arrive serially per the observer contract.
-    let core: ReactorCore
-    let subscription = SingleAssignmentDisposable()
-    private var isStopped = false
+    // `isStopped` is only touched by the serial event delivery of one subscription.
+    @usableFromInline let core: ReactorCore
+    @usableFromInline let subscription = SingleAssignmentDisposable()
+    @usableFromInline var isStopped = false
 
+    @inlinable
     init(core: ReactorCore) {
       self.core = core
     }
 
+    @inlinable
     func on(_ event: Event<Mutation>) {
       guard !isStopped else { return }
       switch event {
@@ -523,32 +691,5 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
         core.innerFinished(self)
       }
     }
-  }
-}
-
-/// A first-in first-out queue with amortised O(1) append and removal; removed elements are
-/// released at once.
-struct FIFOQueue<Element> {
-  private var storage: [Element?] = []
-  private var head = 0
-
-  var isEmpty: Bool { head == storage.count }
-
-  mutating func append(_ element: Element) {
-    storage.append(element)
-  }
-
-  mutating func popFirst() -> Element? {
-    guard head < storage.count else { return nil }
-    let element = storage[head].take()
-    head += 1
-    if head == storage.count {
-      storage.removeAll(keepingCapacity: storage.count <= 32)
-      head = 0
-    } else if head > 32 && head * 2 > storage.count {
-      storage.removeFirst(head)
-      head = 0
-    }
-    return element
   }
 }

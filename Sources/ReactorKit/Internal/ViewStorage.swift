@@ -2,11 +2,11 @@ import ReactorKitStreams
 
 extension StorageTables {
   /// The reactor of every reactor view, keyed by the view.
-  static let views = WeakObjectTable<ViewStorage>()
+  static let views = WeakObjectTable()
 }
 
 /// What ReactorKit keeps for one ``ReactorView``: its reactor and whether it is bound.
-final class ViewStorage: OwnerBoundStorage, @unchecked Sendable {
+final class ViewStorage: OwnedStorage, @unchecked Sendable {
   // Safety: all state is guarded by `lock`.
   private let lock = Lock()
   private var reactor: AnyObject?
@@ -14,12 +14,13 @@ final class ViewStorage: OwnerBoundStorage, @unchecked Sendable {
 
   /// The storage of `view`, created on first use.
   static func of(_ view: AnyObject) -> ViewStorage {
-    StorageTables.views.value(for: view) { ViewStorage() }
+    let storage = StorageTables.views.value(for: view) { ViewStorage() }
+    return unsafeDowncast(storage, to: ViewStorage.self)
   }
 
   /// The storage of `view`, or `nil` if it never had a reactor.
   static func existing(for view: AnyObject) -> ViewStorage? {
-    StorageTables.views.value(for: view)
+    StorageTables.views.value(for: view).map { unsafeDowncast($0, to: ViewStorage.self) }
   }
 
   /// The view's reactor.
@@ -57,7 +58,7 @@ final class ViewStorage: OwnerBoundStorage, @unchecked Sendable {
       })
   }
 
-  func ownerDidDeinitialize() {
+  override func ownerDidDeinitialize() {
     let released = replaceReactor(with: nil)
     guard released != nil else { return }
     // The view may have held the last reference to its reactor: release it now and let the

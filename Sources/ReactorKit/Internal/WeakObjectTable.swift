@@ -6,11 +6,16 @@ import ReactorKitStreams
 #endif
 
 /// Storage that a ``WeakObjectTable`` keeps for an owner object and releases after the owner
-/// has been deinitialised.
-protocol OwnerBoundStorage: AnyObject {
+/// has been deinitialised. Subclasses hold the actual state.
+@usableFromInline
+class OwnedStorage: @unchecked Sendable {
+  // Safety: no stored state; subclasses synchronise their own.
+  @inlinable init() {}
+
   /// Called once, on an arbitrary thread and without any table lock held, after the owner is
   /// gone. Stops everything the storage runs and releases what it holds.
-  func ownerDidDeinitialize()
+  @usableFromInline
+  func ownerDidDeinitialize() {}
 }
 
 /// A map from objects to storage that does not retain the objects: the library's replacement
@@ -22,17 +27,19 @@ protocol OwnerBoundStorage: AnyObject {
 /// - at once on Apple platforms, where a sentinel associated with the owner reports its
 ///   deinitialisation;
 /// - when an object that owns a sentinel the table handed out (``DeinitSentinel``) goes away;
-/// - on every insertion, which scans for dead owners;
+/// - when an insertion reuses the key of a dead owner, and by a scan for dead owners that
+///   insertions run after the table has grown by half since the last scan (amortised O(1));
 /// - on Linux, by a background sweep that runs every ``sweepInterval`` while the table is
 ///   not empty (Swift offers no deinitialisation hook for arbitrary classes there).
 ///
 /// All methods are thread-safe. The table never calls back into owners, and it releases
-/// storage (``OwnerBoundStorage/ownerDidDeinitialize()``) outside its lock.
-final class WeakObjectTable<Value: OwnerBoundStorage>: @unchecked Sendable {
-  // Safety: `entries`, `sweeper` and `insertionsSinceSweep` are guarded by `lock`.
+/// storage (``OwnedStorage/ownerDidDeinitialize()``) outside its lock.
+@usableFromInline
+final class WeakObjectTable: @unchecked Sendable {
+  // Safety: `entries`, `sweeper` and `insertionsSinceScan` are guarded by `lock`.
   private struct Entry {
     weak var owner: AnyObject?
-    let value: Value
+    let value: OwnedStorage
   }
 
   /// How often the Linux sweep looks for dead owners.
@@ -41,6 +48,7 @@ final class WeakObjectTable<Value: OwnerBoundStorage>: @unchecked Sendable {
   private let lock = Lock()
   private var entries: [ObjectIdentifier: Entry] = [:]
   private var sweeper: DispatchSourceTimer?
+  private var insertionsSinceScan = 0
 
   init() {}
 
@@ -48,7 +56,8 @@ final class WeakObjectTable<Value: OwnerBoundStorage>: @unchecked Sendable {
   var count: Int { lock.withLock { entries.count } }
 
   /// The storage of `owner`, or `nil` when none was created.
-  func value(for owner: AnyObject) -> Value? {
+  @usableFromInline
+  func value(for owner: AnyObject) -> OwnedStorage? {
     let key = ObjectIdentifier(owner)
     lock.lock()
     let entry = entries[key]
@@ -61,17 +70,25 @@ final class WeakObjectTable<Value: OwnerBoundStorage>: @unchecked Sendable {
   ///
   /// - Parameter make: Builds the storage. Runs with the table locked, so it must not call
   ///   user code or touch the table.
-  func value(for owner: AnyObject, orInsert make: () -> Value) -> Value {
+  @usableFromInline
+  func value(for owner: AnyObject, orInsert make: () -> OwnedStorage) -> OwnedStorage {
     let key = ObjectIdentifier(owner)
     lock.lock()
     if let entry = entries[key], entry.owner === owner {
       lock.unlock()
       return entry.value
     }
-    // Anything still stored under this key belonged to a dead object at the same address.
-    let dead = removeDeadLocked()
+    var dead: [OwnedStorage] = []
+    if let stale = entries[key] {
+      // It belonged to a dead object at the same address.
+      dead.append(stale.value)
+    }
     let value = make()
     entries[key] = Entry(owner: owner, value: value)
+    insertionsSinceScan += 1
+    if insertionsSinceScan * 2 >= entries.count {
+      dead += removeDeadLocked()
+    }
     startSweeperIfNeededLocked()
     lock.unlock()
     attachSentinel(to: owner, value: value)
@@ -82,7 +99,7 @@ final class WeakObjectTable<Value: OwnerBoundStorage>: @unchecked Sendable {
   /// Stores `value` for `owner`, replacing (and returning) the previous storage, or removes
   /// the entry when `value` is `nil`. The replaced storage is not released.
   @discardableResult
-  func setValue(_ value: Value?, for owner: AnyObject) -> Value? {
+  func setValue(_ value: OwnedStorage?, for owner: AnyObject) -> OwnedStorage? {
     let key = ObjectIdentifier(owner)
     lock.lock()
     let previous = entries[key]
@@ -106,7 +123,7 @@ final class WeakObjectTable<Value: OwnerBoundStorage>: @unchecked Sendable {
   /// Removes the entry for `key` if it still holds `value`, and releases `value`.
   ///
   /// Used when the owner of `value` is known to be gone.
-  func remove(_ value: Value, forKey key: ObjectIdentifier) {
+  func remove(_ value: OwnedStorage, forKey key: ObjectIdentifier) {
     lock.lock()
     let matches = entries[key]?.value === value
     if matches { entries[key] = nil }
@@ -115,6 +132,7 @@ final class WeakObjectTable<Value: OwnerBoundStorage>: @unchecked Sendable {
   }
 
   /// Releases the storage of every owner that has been deinitialised.
+  @usableFromInline
   func purge() {
     lock.lock()
     let dead = removeDeadLocked()
@@ -122,8 +140,9 @@ final class WeakObjectTable<Value: OwnerBoundStorage>: @unchecked Sendable {
     for storage in dead { storage.ownerDidDeinitialize() }
   }
 
-  private func removeDeadLocked() -> [Value] {
-    var dead: [Value] = []
+  private func removeDeadLocked() -> [OwnedStorage] {
+    insertionsSinceScan = 0
+    var dead: [OwnedStorage] = []
     for (key, entry) in entries where entry.owner == nil {
       entries[key] = nil
       dead.append(entry.value)
@@ -147,7 +166,7 @@ final class WeakObjectTable<Value: OwnerBoundStorage>: @unchecked Sendable {
     #endif
   }
 
-  private func attachSentinel(to owner: AnyObject, value: Value) {
+  private func attachSentinel(to owner: AnyObject, value: OwnedStorage) {
     #if canImport(ObjectiveC)
       let key = ObjectIdentifier(owner)
       let sentinel = DeinitSentinel { [weak self, weak value] in

@@ -13,8 +13,8 @@ public final class ActionSubject<Element>: ObservableType, ObserverType, Subject
 {
   // Safety: `primary` is immutable and thread-safe by construction; `channel` is
   // thread-safe.
-  private let primary: ((Element) -> Void)?
-  private let channel: ActionChannel<Element>
+  @usableFromInline let primary: ((Element) -> Void)?
+  @usableFromInline let channel: ActionChannel<Element>
 
   /// Creates a subject with no subscribers.
   public convenience init() {
@@ -23,10 +23,7 @@ public final class ActionSubject<Element>: ObservableType, ObserverType, Subject
 
   /// Creates a subject that hands every element to `primary` before the subscribers of
   /// `channel`.
-  ///
-  /// Several subjects may share one channel (and one `primary`): they then behave as one
-  /// subject, which lets a reactor hand out a new subject object after the previous one was
-  /// released without losing its subscribers.
+  @inlinable
   init(channel: ActionChannel<Element>, primary: ((Element) -> Void)?) {
     self.channel = channel
     self.primary = primary
@@ -34,6 +31,7 @@ public final class ActionSubject<Element>: ObservableType, ObserverType, Subject
 
   /// Sends a `.next` element to the reactor and every subscriber; `.error` and `.completed`
   /// are ignored.
+  @inlinable
   public func on(_ event: Event<Element>) {
     guard case .next(let element) = event else { return }
     let sequence = channel.nextSequenceNumber()
@@ -63,34 +61,58 @@ public final class ActionSubject<Element>: ObservableType, ObserverType, Subject
 ///
 /// Each element carries the sequence number it was given when the subject accepted it; a
 /// subscription skips elements numbered before it subscribed, which were already in flight.
+@usableFromInline
 final class ActionChannel<Element>: @unchecked Sendable {
-  // Safety: the subject is thread-safe; the counter is atomic; `observable` is immutable.
-  private let subject = PublishSubject<(UInt64, Element)>()
-  private let counter = Atomic<UInt64>(0)
+  // Safety: the subject is thread-safe; the counters are atomic; `observable` is written
+  // once, in `init`.
+  @usableFromInline
+  struct Sequenced {
+    @usableFromInline let number: UInt64
+    @usableFromInline let element: Element
+
+    @inlinable
+    init(number: UInt64, element: Element) {
+      self.number = number
+      self.element = element
+    }
+  }
+
+  @usableFromInline let subject = PublishSubject<Sequenced>()
+  @usableFromInline let counter = Atomic<UInt64>(0)
+  @usableFromInline let subscriptions = Atomic<Int>(0)
   private(set) var observable: Observable<Element>!
 
+  @usableFromInline
   init() {
     observable = .create { [weak self] observer in
       self?.subscribe(observer) ?? Disposables.create()
     }
   }
 
+  @inlinable
   func nextSequenceNumber() -> UInt64 {
     counter.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue
   }
 
+  @inlinable
   func broadcast(_ element: Element, sequence: UInt64) {
-    if subject.hasObservers { subject.on(.next((sequence, element))) }
+    guard subscriptions.load(ordering: .acquiring) > 0 else { return }
+    subject.on(.next(Sequenced(number: sequence, element: element)))
   }
 
   func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
   where Observer.Element == Element {
     let since = counter.load(ordering: .acquiring)
-    return subject.subscribe(
+    subscriptions.wrappingAdd(1, ordering: .acquiringAndReleasing)
+    let subscription = subject.subscribe(
       AnyObserver { event in
-        if case .next(let (sequence, element)) = event, sequence > since {
-          observer.on(.next(element))
+        if case .next(let sequenced) = event, sequenced.number > since {
+          observer.on(.next(sequenced.element))
         }
       })
+    return Disposables.create { [self] in
+      subscription.dispose()
+      subscriptions.wrappingSubtract(1, ordering: .acquiringAndReleasing)
+    }
   }
 }

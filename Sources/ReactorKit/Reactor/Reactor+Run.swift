@@ -32,18 +32,15 @@ extension Reactor {
     scheduler: ImmediateSchedulerType = MainScheduler.instance,
     operation: @escaping @MainActor @Sendable (_ send: Send<Mutation>) async -> Void
   ) -> Observable<Mutation> {
-    .create { observer in
-      let delivery = ScheduledObserver(observer, scheduler: scheduler)
-      let output = UncheckedSendable(delivery)
+    Observable<Mutation>.create { observer in
+      let output = UncheckedSendable(observer)
       let task = Task(priority: priority) {
         await operation(Send { output.value.onNext($0) })
         output.value.onCompleted()
       }
-      return Disposables.create {
-        task.cancel()
-        delivery.dispose()
-      }
+      return Disposables.create { task.cancel() }
     }
+    .observe(on: scheduler)
   }
 }
 

@@ -137,78 +137,92 @@ public protocol Reactor: AnyObject {
 // MARK: - Default implementations
 
 extension Reactor {
-  private var storage: ReactorStorage<Action, Mutation, State> {
+  @inlinable
+  var reactorStorage: ReactorStorage<Action, Mutation, State> {
     ReactorStorage.of(self)
   }
 
   /// The reactor's action subject, or the stub's when ``isStubEnabled`` is `true`.
+  @inlinable
   public var action: ActionSubject<Action> {
-    let storage = self.storage
+    let storage = reactorStorage
     if storage.isStubEnabled {
-      return storage.stubRecorder(initialState: initialState).action
+      return storage.stubRecorder(initialState: { initialState }).action
     }
-    storage.ensureWired(wire)
+    storage.ensureWired(wireReactor)
     return storage.action
   }
 
   /// The latest state; the stub's state when ``isStubEnabled`` is `true`.
+  @inlinable
   public var currentState: State {
-    let storage = self.storage
+    let storage = reactorStorage
     if storage.isStubEnabled {
-      return storage.stubRecorder(initialState: initialState).state.value
+      return storage.stubRecorder(initialState: { initialState }).state.value
     }
     if let current = storage.core.currentState { return current }
     return storage.core.currentState(orStore: initialState)
   }
 
   /// The reactor's state stream; the stub's when ``isStubEnabled`` is `true`.
+  @inlinable
   public var state: Observable<State> {
-    let storage = self.storage
+    let storage = reactorStorage
     if storage.isStubEnabled {
-      return storage.stubRecorder(initialState: initialState).state.asObservable()
+      return storage.stubRecorder(initialState: { initialState }).state.asObservable()
     }
-    storage.ensureWired(wire)
+    storage.ensureWired(wireReactor)
     return storage.state
   }
 
   /// `CurrentThreadScheduler.instance`.
+  @inlinable
   public var scheduler: Scheduler {
     CurrentThreadScheduler.instance
   }
 
   /// Returns `action` unchanged.
+  @inlinable
   public func transform(action: Observable<Action>) -> Observable<Action> {
     action
   }
 
   /// Returns an empty sequence: no mutations.
+  @inlinable
   public func mutate(action: Action) -> Observable<Mutation> {
     .empty()
   }
 
   /// Returns `mutation` unchanged.
+  @inlinable
   public func transform(mutation: Observable<Mutation>) -> Observable<Mutation> {
     mutation
   }
 
   /// Returns `state` unchanged.
+  @inlinable
   public func reduce(state: State, mutation: Mutation) -> State {
     state
   }
 
   /// Returns `state` unchanged.
+  @inlinable
   public func transform(state: Observable<State>) -> Observable<State> {
     state
   }
 
   /// Builds this reactor's pipeline into `core`.
-  private func wire(_ core: ReactorCore<Action, Mutation, State>) {
+  @inlinable
+  func wireReactor(_ core: ReactorCore<Action, Mutation, State>) {
+    let reference = WeakReference(self)
     core.wire(
       initialState: initialState,
       scheduler: scheduler,
       hooks: ReactorCore.Hooks(
-        mutate: { [weak self] action in self?.mutate(action: action) },
-        reduce: { [weak self] state, mutation in self?.reduce(state: state, mutation: mutation) }
+        mutate: { action in reference.object?.mutate(action: action) },
+        reduce: { state, mutation in
+          reference.object?.reduce(state: state, mutation: mutation)
+        }
       ),
       transformAction: { transform(action: $0) },
       transformMutation: { transform(mutation: $0) },
@@ -218,6 +232,7 @@ extension Reactor {
 
 extension Reactor where Action == Mutation {
   /// Returns the action itself as the only mutation.
+  @inlinable
   public func mutate(action: Action) -> Observable<Mutation> {
     .just(action)
   }
@@ -231,13 +246,15 @@ extension Reactor {
   /// While `true`, ``action`` and ``state`` are the stub's: actions are recorded in
   /// ``Stub/actions`` instead of running `mutate`/`reduce`, and ``currentState`` is the
   /// stub's ``Stub/state`` value.
+  @inlinable
   public var isStubEnabled: Bool {
-    get { storage.isStubEnabled }
-    set { storage.isStubEnabled = newValue }
+    get { reactorStorage.isStubEnabled }
+    set { reactorStorage.isStubEnabled = newValue }
   }
 
   /// The reactor's stub, for testing views: set ``Stub/state`` and inspect ``Stub/actions``.
+  @inlinable
   public var stub: Stub<Self> {
-    storage.stub(for: self)
+    reactorStorage.stub(for: self)
   }
 }

@@ -16,6 +16,7 @@ public final class Stub<Reactor: ReactorKit.Reactor>: @unchecked Sendable {
   private weak var reactor: Reactor?
   private let recorder: StubRecorder<Reactor.Action, Reactor.State>
 
+  @usableFromInline
   init(reactor: Reactor, recorder: StubRecorder<Reactor.Action, Reactor.State>) {
     self.reactor = reactor
     self.recorder = recorder
@@ -40,12 +41,14 @@ public final class Stub<Reactor: ReactorKit.Reactor>: @unchecked Sendable {
 }
 
 /// The parts of a stub shared by every ``Stub`` object of one reactor.
+@usableFromInline
 final class StubRecorder<Action, State>: @unchecked Sendable {
   // Safety: the relay, the subject and the locked log are thread-safe.
-  let state: StateRelay<State>
-  let action: ActionSubject<Action>
+  @usableFromInline let state: StateRelay<State>
+  @usableFromInline let action: ActionSubject<Action>
   private let log: LockedBox<[Action]>
 
+  @usableFromInline
   init(initialState: State) {
     let log = LockedBox<[Action]>([])
     self.log = log

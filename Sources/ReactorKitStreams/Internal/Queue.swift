@@ -1,30 +1,31 @@
 /// A FIFO queue backed by an array and a head index: amortised O(1) `append` and
-/// `popFirst`, storage reused once the queue drains.
+/// `popFirst`, storage reused once the queue drains. Shared with the other modules of the
+/// package.
 @usableFromInline
-struct Queue<Element> {
+package struct Queue<Element> {
   @usableFromInline var storage: ContiguousArray<Element?> = []
   @usableFromInline var head = 0
 
   @inlinable
-  init() {}
+  package init() {}
 
   /// Whether the queue holds no elements.
   @inlinable
-  var isEmpty: Bool { head == storage.count }
+  package var isEmpty: Bool { head == storage.count }
 
   /// The number of queued elements.
   @inlinable
-  var count: Int { storage.count - head }
+  package var count: Int { storage.count - head }
 
   /// Adds `element` at the back.
   @inlinable
-  mutating func append(_ element: Element) {
+  package mutating func append(_ element: Element) {
     storage.append(element)
   }
 
   /// Removes and returns the front element, or `nil` when empty.
   @inlinable
-  mutating func popFirst() -> Element? {
+  package mutating func popFirst() -> Element? {
     guard head < storage.count else { return nil }
     let element = storage[head].take()
     head += 1
@@ -40,7 +41,7 @@ struct Queue<Element> {
 
   /// Removes every element.
   @inlinable
-  mutating func removeAll() {
+  package mutating func removeAll() {
     storage.removeAll()
     head = 0
   }

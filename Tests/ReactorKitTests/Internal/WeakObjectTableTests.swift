@@ -7,7 +7,7 @@ import XCTest
 final class WeakObjectTableTests: ResourceTestCase {
   func test_value_isNilBeforeInsertion() {
     // given
-    let table = WeakObjectTable<Storage>()
+    let table = WeakObjectTable()
     let owner = Owner()
     // when
     let value = table.value(for: owner)
@@ -17,7 +17,7 @@ final class WeakObjectTableTests: ResourceTestCase {
 
   func test_valueOrInsert_createsOncePerOwner() {
     // given
-    let table = WeakObjectTable<Storage>()
+    let table = WeakObjectTable()
     let first = Owner()
     let second = Owner()
     var created = 0
@@ -40,13 +40,13 @@ final class WeakObjectTableTests: ResourceTestCase {
 
   func test_purge_releasesStorageOfDeadOwnersOnce() {
     // given
-    let table = WeakObjectTable<Storage>()
+    let table = WeakObjectTable()
     let survivor = Owner()
-    let survivorStorage = table.value(for: survivor) { Storage() }
+    let survivorStorage = table.storage(for: survivor)
     var storage: Storage?
     do {
       let owner = Owner()
-      storage = table.value(for: owner) { Storage() }
+      storage = table.storage(for: owner)
     }
     // when
     table.purge()
@@ -60,11 +60,11 @@ final class WeakObjectTableTests: ResourceTestCase {
 
   func test_insertion_releasesStorageOfDeadOwners() {
     // given
-    let table = WeakObjectTable<Storage>()
+    let table = WeakObjectTable()
     var storage: Storage?
     do {
       let owner = Owner()
-      storage = table.value(for: owner) { Storage() }
+      storage = table.storage(for: owner)
     }
     let other = Owner()
     // when
@@ -76,11 +76,11 @@ final class WeakObjectTableTests: ResourceTestCase {
 
   func test_deadOwners_areReleasedWithoutBeingAsked() {
     // given
-    let table = WeakObjectTable<Storage>()
+    let table = WeakObjectTable()
     var storage: Storage?
     do {
       let owner = Owner()
-      storage = table.value(for: owner) { Storage() }
+      storage = table.storage(for: owner)
     }
     // when
     let deadline = Date().addingTimeInterval(2)
@@ -92,7 +92,7 @@ final class WeakObjectTableTests: ResourceTestCase {
 
   func test_setValue_replacesAndRemoves() {
     // given
-    let table = WeakObjectTable<Storage>()
+    let table = WeakObjectTable()
     let owner = Owner()
     let first = Storage()
     let second = Storage()
@@ -112,7 +112,7 @@ final class WeakObjectTableTests: ResourceTestCase {
 
   func test_remove_onlyRemovesTheGivenValue() {
     // given
-    let table = WeakObjectTable<Storage>()
+    let table = WeakObjectTable()
     let owner = Owner()
     let current = table.value(for: owner) { Storage() }
     let stale = Storage()
@@ -144,12 +144,19 @@ final class WeakObjectTableTests: ResourceTestCase {
 
 private final class Owner {}
 
-private final class Storage: OwnerBoundStorage, @unchecked Sendable {
+extension WeakObjectTable {
+  fileprivate func storage(for owner: AnyObject) -> Storage {
+    // The table only ever holds `Storage` values in these tests.
+    value(for: owner) { Storage() } as! Storage
+  }
+}
+
+private final class Storage: OwnedStorage, @unchecked Sendable {
   // Safety: only touched through `Locked`.
   private let releases = Locked(0)
   var releaseCount: Int { releases.current }
 
-  func ownerDidDeinitialize() {
+  override func ownerDidDeinitialize() {
     releases.withLock { $0 += 1 }
   }
 }

@@ -43,7 +43,7 @@ public final class LoggingPlugin: @unchecked Sendable {
   private let clock: LogClock
   private let lock = Lock()
   private let drained = Condition()
-  private var queue = FIFOQueue<LogEvent>()
+  private var queue = Queue<LogEvent>()
   private var sequence: UInt64 = 0
   private var isWriting = false
 
