@@ -258,6 +258,25 @@ final class StatePersistenceTests: ResourceTestCase {
     XCTAssertEqual(try persistence().restore(initialState: DemoState()).state, sample())
   }
 
+  func test_persistence_directoryThatRefusesFiles_isAWriteError_evenForRoot() throws {
+    #if os(Linux)
+      // given: /proc accepts no new files, whoever asks
+      let persistence = StatePersistence<DemoState>(
+        url: URL(fileURLWithPath: "/proc/reactorkit-state.json"),
+        scheduler: TestScheduler(initialClock: 0))
+      // when / then
+      XCTAssertThrowsError(try persistence.save(DemoState())) { error in
+        guard case .writeFailed(let path, let reason)? = error as? PersistenceError else {
+          return XCTFail("unexpected \(error)")
+        }
+        XCTAssertEqual(path, "/proc/reactorkit-state.json")
+        XCTAssertFalse(reason.isEmpty)
+      }
+    #else
+      throw XCTSkip("needs /proc")
+    #endif
+  }
+
   // MARK: - Bad files
 
   private func assertMovedAside(
@@ -475,7 +494,7 @@ final class StatePersistenceTests: ResourceTestCase {
         try persistence().save(sample())
         return try Data(contentsOf: url)
       }())
-    for round in 0..<StressConfiguration.iterations(200) {
+    for round in 0..<StressConfiguration.iterations(60) {
       var bytes: [UInt8]
       switch round % 3 {
       case 0:

@@ -6,8 +6,8 @@ final class TemporaryDirectory {
   let url: URL
 
   init() throws {
-    var template = Array(
-      (NSTemporaryDirectory() + "/ReactorKitTests-XXXXXX").utf8CString)
+    let base = URL(fileURLWithPath: NSTemporaryDirectory(), isDirectory: true)
+    var template = Array(base.appendingPathComponent("ReactorKitTests-XXXXXX").path.utf8CString)
     let created = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
     guard let created else {
       throw CocoaError(.fileWriteUnknown)

@@ -47,11 +47,12 @@ package struct ValueRenderer {
 
   private func write(_ value: Any, into output: inout BoundedText, depth: Int, isTopLevel: Bool) {
     guard !output.isFull else { return }
-    if let text = Self.leafText(value) {
+    let mirror = Mirror(reflecting: value)
+    // Casts see through optionals (`Optional(3) as Any is Int`), so check for one first.
+    if mirror.displayStyle != .optional, let text = Self.leafText(value) {
       output.append(text)
       return
     }
-    let mirror = Mirror(reflecting: value)
     guard depth < maximumDepth else {
       output.append("…")
       return
@@ -170,14 +171,37 @@ package struct ValueRenderer {
     }
   }
 
-  /// The type's name qualified by its enclosing types but not its module:
-  /// `TodoListReactor.Action`.
-  private static func typeName(of value: Any) -> String {
-    let qualified = String(reflecting: type(of: value))
-    guard let dot = qualified.firstIndex(of: "."),
-      !qualified[..<dot].contains(where: { $0 == "<" || $0 == "(" })
-    else { return qualified }
-    return String(qualified[qualified.index(after: dot)...])
+  /// The type's name qualified by its enclosing types but not by modules:
+  /// `TodoListReactor.Action`, `Box<Int>`. Private and local types lose the compiler's
+  /// `(unknown context at $…)` marker, which changes from run to run.
+  static func typeName(of value: Any) -> String {
+    var name = String(reflecting: type(of: value))
+    while let start = name.range(of: "(unknown context at "),
+      let end = name[start.upperBound...].range(of: ").")
+    {
+      name.removeSubrange(start.lowerBound..<end.upperBound)
+    }
+    // Every qualified name starts with its module: drop the first component of each.
+    var result = ""
+    var token = ""
+    func flush() {
+      if let dot = token.firstIndex(of: ".") {
+        result += token[token.index(after: dot)...]
+      } else {
+        result += token
+      }
+      token = ""
+    }
+    for character in name {
+      if character.isLetter || character.isNumber || character == "_" || character == "." {
+        token.append(character)
+      } else {
+        flush()
+        result.append(character)
+      }
+    }
+    flush()
+    return result
   }
 }
 

@@ -1,0 +1,333 @@
+import Foundation
+import ReactorKitTesting
+import XCTest
+
+@testable import ReactorKit
+
+final class ActionRecordingTests: ResourceTestCase {
+  private var directory: TemporaryDirectory!
+  private var url: URL { directory.file("session.jsonl") }
+
+  override func setUpWithError() throws {
+    try super.setUpWithError()
+    directory = try TemporaryDirectory()
+  }
+
+  override func tearDown() {
+    directory.remove()
+    directory = nil
+    super.tearDown()
+  }
+
+  /// Turns every `add("tea")` into the add plus a `count("tea")`, so the actions that reach the
+  /// reducer differ from the dispatched ones.
+  private var teaMiddleware: Middleware<DemoState> {
+    Middleware { _, _, action in
+      if case DemoAction.add("tea") = action { return [action, DemoAction.count("tea")] }
+      return [action]
+    }
+  }
+
+  private func write(_ text: String) {
+    XCTAssertTrue(FileManager.default.createFile(atPath: url.path, contents: Data(text.utf8)))
+  }
+
+  private func loadError(
+    registry: ActionRegistry = DemoState.registry, limits: LoadingLimits = .default
+  ) -> RecordingError? {
+    do {
+      let recording = try ActionRecording(contentsOf: url, registry: registry, limits: limits)
+      XCTFail("loaded \(recording.actions.count) actions")
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  // MARK: - Record and replay
+
+  func test_recordAndReplay_reproducesTheFinalState_forALongRandomSession() throws {
+    // given
+    var generator = SeededRandomNumberGenerator(seed: 2_024)
+    let store = Store(reducer: DemoState.reducer, state: DemoState(), middleware: [teaMiddleware])
+    let recorder = try ActionRecorder(registry: DemoState.registry, url: url)
+    let subscription = recorder.attach(to: store)
+    let count = StressConfiguration.iterations(2_000)
+    for _ in 0..<count { store.dispatch(randomDemoAction(using: &generator)) }
+    subscription.dispose()
+    recorder.sync()
+    // when
+    let recording = try ActionRecording(contentsOf: url, registry: DemoState.registry)
+    let replayed = Store(
+      reducer: DemoState.reducer, state: DemoState(), middleware: [teaMiddleware])
+    recording.replay(into: replayed)
+    // then
+    XCTAssertGreaterThan(recording.actions.count, count, "middleware-made actions are recorded")
+    XCTAssertEqual(replayed.currentState, store.currentState)
+    XCTAssertEqual(recorder.skippedTypes, [])
+  }
+
+  func test_replayThroughMiddleware_runsTheChain() {
+    // given
+    let recording = ActionRecording([DemoAction.add("tea")])
+    let store = Store(reducer: DemoState.reducer, state: DemoState(), middleware: [teaMiddleware])
+    // when
+    recording.replay(into: store, throughMiddleware: true)
+    // then
+    XCTAssertEqual(store.currentState.counters, ["tea": 1])
+  }
+
+  func test_recorder_writesAHeaderAndOneLinePerAction_ownerOnly() throws {
+    // given
+    let store = Store(reducer: DemoState.reducer, state: DemoState())
+    let recorder = try ActionRecorder(registry: DemoState.registry, url: url)
+    recorder.attach(to: store)
+    // when
+    store.dispatch(DemoAction.add("Milk"))
+    store.dispatch(DemoRename(id: 1, title: "Oat milk"))
+    // then
+    let text = try String(contentsOf: url, encoding: .utf8)
+    XCTAssertEqual(
+      text,
+      """
+      {"format":"reactorkit.actions","version":1}
+      {"action":{"add":{"_0":"Milk"}},"type":"DemoAction"}
+      {"action":{"id":1,"title":"Oat milk"},"type":"DemoRename"}
+
+      """)
+    XCTAssertEqual(permissions(of: url), 0o600)
+  }
+
+  func test_recorder_inMemory_andWriteAndLoadRoundTrip() throws {
+    // given
+    let store = Store(reducer: DemoState.reducer, state: DemoState())
+    let recorder = ActionRecorder(registry: DemoState.registry)
+    recorder.attach(to: store)
+    store.dispatch(DemoAction.logIn(name: "ann", password: "pw"))
+    store.dispatch(DemoAction.add("x"))
+    // when
+    try recorder.recording.write(to: url, registry: DemoState.registry)
+    let loaded = try ActionRecording(contentsOf: url, registry: DemoState.registry)
+    // then
+    XCTAssertEqual(loaded.actions.count, 2)
+    XCTAssertEqual(loaded.actions.first as? DemoAction, .logIn(name: "ann", password: "pw"))
+    XCTAssertEqual(permissions(of: url), 0o600)
+  }
+
+  func test_recorder_skipsAndReportsUnregisteredActions() {
+    // given
+    let errors = StoreLockedBox<[RecordingError]>([])
+    let store = Store(reducer: DemoState.reducer, state: DemoState())
+    let recorder = ActionRecorder(registry: DemoState.registry) { error in
+      errors.withLock { $0.append(error) }
+    }
+    recorder.attach(to: store)
+    // when
+    store.dispatch(DemoAction.add("x"))
+    store.dispatch(DemoUnregistered(value: 3))
+    // then
+    XCTAssertEqual(recorder.recording.actions.count, 1)
+    XCTAssertEqual(recorder.skippedTypes, ["DemoUnregistered"])
+    XCTAssertEqual(errors.current, [.unregisteredAction(type: "DemoUnregistered")])
+    XCTAssertTrue(errors.current.first?.description.contains("register it") ?? false)
+  }
+
+  func test_recording_ofUnregisteredActions_cannotBeEncoded() {
+    // given
+    let recording = ActionRecording([DemoAction.logOut, DemoUnregistered()])
+    // when / then
+    XCTAssertThrowsError(try recording.jsonLines(registry: DemoState.registry)) { error in
+      XCTAssertEqual(error as? RecordingError, .unregisteredAction(type: "DemoUnregistered"))
+    }
+  }
+
+  func test_recorder_toAnUnwritablePath_throws() {
+    // when / then
+    XCTAssertThrowsError(
+      try ActionRecorder(registry: DemoState.registry, url: directory.file("missing/x.jsonl"))
+    ) { error in
+      guard case .writeFailed(let path, _)? = error as? RecordingError else {
+        return XCTFail("unexpected \(error)")
+      }
+      XCTAssertTrue(path.hasSuffix("missing/x.jsonl"))
+    }
+  }
+
+  func test_timeTravel_isRecordedAndReplayed() throws {
+    // given
+    var registry = DemoState.registry
+    registry.register(HistoryAction.self)
+    func makeStore() -> (Store<DemoState>, StateHistory<DemoState>) {
+      let history = StateHistory<DemoState>(capacity: 4)
+      let store = Store(
+        reducer: history.reducer(DemoState.reducer), state: DemoState(),
+        middleware: [history.middleware()])
+      return (store, history)
+    }
+    let (store, history) = makeStore()
+    let recorder = ActionRecorder(registry: registry)
+    recorder.attach(to: store)
+    var generator = SeededRandomNumberGenerator(seed: 99)
+    for step in 0..<300 {
+      switch step % 7 {
+      case 3: history.stepBack(Int.random(in: 1...3, using: &generator))
+      case 5: history.jump(to: Int.random(in: 0...5, using: &generator))
+      case 6: history.stepForward()
+      default: store.dispatch(randomDemoAction(using: &generator))
+      }
+    }
+    // when
+    let lines = try recorder.recording.jsonLines(registry: registry)
+    let loaded = try ActionRecording(jsonLines: lines, registry: registry)
+    let (replayed, replayedHistory) = makeStore()
+    loaded.replay(into: replayed)
+    // then
+    XCTAssertEqual(replayed.currentState, store.currentState)
+    XCTAssertEqual(replayedHistory.states, history.states)
+    XCTAssertEqual(replayedHistory.currentIndex, history.currentIndex)
+  }
+
+  // MARK: - Registry
+
+  func test_registry_namesTypes_andAcceptsRepeatedRegistration() {
+    // given
+    var registry = ActionRegistry()
+    // when
+    registry.register(DemoAction.self)
+    registry.register(DemoAction.self)
+    registry.register(DemoRename.self, as: "rename")
+    // then
+    XCTAssertEqual(registry.names, ["DemoAction", "rename"])
+    XCTAssertEqual(registry.name(of: DemoRename(id: 1, title: "")), "rename")
+    XCTAssertNil(registry.name(of: DemoUnregistered()))
+  }
+
+  // MARK: - Bad input
+
+  func test_load_missingFile_isUnreadable() {
+    // when
+    let error = loadError()
+    // then
+    XCTAssertEqual(error, .unreadable(path: url.path, reason: "no such file"))
+  }
+
+  func test_load_emptyFile_hasNoHeader() {
+    // given
+    write("")
+    // when / then
+    XCTAssertEqual(loadError(), .missingHeader(path: url.path))
+  }
+
+  func test_load_actionsWithoutHeader_haveNoHeader() {
+    // given
+    write(#"{"action":"logOut","type":"DemoAction"}"# + "\n")
+    // when / then
+    XCTAssertEqual(loadError(), .missingHeader(path: url.path))
+    XCTAssertTrue(loadError()?.description.contains(url.path) ?? false)
+  }
+
+  func test_load_newerVersion_isUnsupported() {
+    // given
+    write(#"{"format":"reactorkit.actions","version":3}"# + "\n")
+    // when / then
+    XCTAssertEqual(loadError(), .unsupportedFormatVersion(path: url.path, found: 3, supported: 1))
+  }
+
+  func test_load_truncatedLastLine_isMalformed_withItsLineNumber() throws {
+    // given
+    let recording = ActionRecording([DemoAction.add("a"), DemoAction.add("b")])
+    let bytes = try recording.jsonLines(registry: DemoState.registry)
+    write(String(decoding: bytes.dropLast(10), as: UTF8.self))
+    // when
+    let error = loadError()
+    // then
+    guard case .malformedLine(let path, let line, _)? = error else {
+      return XCTFail("got \(String(describing: error))")
+    }
+    XCTAssertEqual(path, url.path)
+    XCTAssertEqual(line, 3)
+  }
+
+  func test_load_unknownType_isReported() {
+    // given
+    write(
+      #"{"format":"reactorkit.actions","version":1}"# + "\n"
+        + #"{"action":{},"type":"Launch"}"# + "\n")
+    // when / then
+    XCTAssertEqual(loadError(), .unknownActionType(path: url.path, line: 2, type: "Launch"))
+  }
+
+  func test_load_actionOfTheWrongShape_isUndecodable() {
+    // given
+    write(
+      #"{"format":"reactorkit.actions","version":1}"# + "\n"
+        + #"{"action":{"id":"one","title":"x"},"type":"DemoRename"}"#)
+    // when
+    let error = loadError()
+    // then
+    guard case .undecodableAction(_, 2, "DemoRename", let reason)? = error else {
+      return XCTFail("got \(String(describing: error))")
+    }
+    XCTAssertTrue(reason.contains(".id"), reason)
+  }
+
+  func test_load_oversizedFile_isRejected() {
+    // given
+    write(#"{"format":"reactorkit.actions","version":1}"# + String(repeating: "\n", count: 500))
+    // when / then
+    XCTAssertEqual(
+      loadError(limits: LoadingLimits(maximumFileSize: 100)),
+      .tooLarge(path: url.path, size: 543, limit: 100))
+  }
+
+  func test_load_deeplyNestedLine_isRejectedBeforeDecoding() {
+    // given
+    write(
+      #"{"format":"reactorkit.actions","version":1}"# + "\n" + #"{"action":"#
+        + String(repeating: "[", count: 50_000) + String(repeating: "]", count: 50_000)
+        + #","type":"DemoAction"}"#)
+    // when / then
+    XCTAssertEqual(loadError(), .nestingTooDeep(path: url.path, line: 2, limit: 64))
+  }
+
+  func test_load_blankLinesAndCarriageReturns_areAccepted() throws {
+    // given
+    write(
+      #"{"format":"reactorkit.actions","version":1}"# + "\r\n\r\n"
+        + #"{"action":{"logOut":{}},"type":"DemoAction"}"# + "\r\n\n")
+    // when
+    let recording = try ActionRecording(contentsOf: url, registry: DemoState.registry)
+    // then
+    XCTAssertEqual(recording.actions.map { $0 as? DemoAction }, [.logOut])
+  }
+
+  func test_load_randomBytes_neverCrash() throws {
+    // given
+    var generator = SeededRandomNumberGenerator(seed: 11)
+    var actions: [any Action] = []
+    for _ in 0..<20 { actions.append(randomDemoAction(using: &generator)) }
+    let valid = try ActionRecording(actions).jsonLines(registry: DemoState.registry)
+    for round in 0..<StressConfiguration.iterations(300) {
+      var bytes = valid
+      switch round % 3 {
+      case 0:
+        bytes = (0..<Int.random(in: 0...300, using: &generator)).map { _ in
+          UInt8.random(in: 0...255, using: &generator)
+        }
+      case 1:
+        bytes = Array(valid.prefix(Int.random(in: 0...valid.count, using: &generator)))
+      default:
+        for _ in 0..<4 {
+          bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(
+            in: 0...255, using: &generator)
+        }
+      }
+      // when / then: either loads or throws a RecordingError
+      do {
+        _ = try ActionRecording(jsonLines: bytes, registry: DemoState.registry)
+      } catch {
+        XCTAssertFalse(error.description.isEmpty)
+      }
+    }
+  }
+}
