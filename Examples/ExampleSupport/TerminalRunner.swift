@@ -42,7 +42,7 @@ public final class TerminalRunner: @unchecked Sendable {
   ///     printing it anyway with a warning.
   public init(
     screen: TerminalScreen, isInteractive: Bool = Terminal.isInteractive,
-    idleTimeout: TimeInterval = 10
+    idleTimeout: TimeInterval = 30
   ) {
     self.screen = screen
     self.isInteractive = isInteractive
