@@ -25,6 +25,7 @@ public final class TerminalRunner: @unchecked Sendable {
   private let screen: TerminalScreen
   private let isInteractive: Bool
   private let idleTimeout: TimeInterval
+  private let onExit: () -> Void
   private var decoder = KeyDecoder()
   private var partialLine: [UInt8] = []
   private var pendingLines: [String] = []
@@ -40,13 +41,17 @@ public final class TerminalRunner: @unchecked Sendable {
   ///     standard input and output are terminals.
   ///   - idleTimeout: How long scripted mode waits for the screen to become idle before
   ///     printing it anyway with a warning.
+  ///   - onExit: Runs on the main queue just before the program exits, whatever the reason
+  ///     (quit, end of input, Ctrl-C, a signal), after the terminal is restored: save state
+  ///     and flush logs here.
   public init(
     screen: TerminalScreen, isInteractive: Bool = Terminal.isInteractive,
-    idleTimeout: TimeInterval = 30
+    idleTimeout: TimeInterval = 30, onExit: @escaping () -> Void = {}
   ) {
     self.screen = screen
     self.isInteractive = isInteractive
     self.idleTimeout = idleTimeout
+    self.onExit = onExit
   }
 
   /// Starts the program on the main thread; returns only by exiting the process.
@@ -70,6 +75,7 @@ public final class TerminalRunner: @unchecked Sendable {
 
   private func finish(status: Int32) -> Never {
     Terminal.restore()
+    onExit()
     fflush(nil)
     exit(status)
   }

@@ -4,29 +4,73 @@ import ReactorKit
 import TodosKit
 
 let usage = """
-  Usage: Todos
+  Usage: Todos [--state PATH] [--log PATH]
 
   A todo list in the terminal, built with ReactorKit: one app-wide Store (session,
-  settings, todos) and a reactor per feature. Interactive on a terminal (arrow keys,
-  space, a/e/d, ? for help); otherwise reads commands from standard input (add TITLE,
-  toggle N, edit N TITLE, delete N, filter all|active|done, clear, login NAME, logout,
-  help, quit) and prints the screen after each.
+  settings, todos) and a reactor per feature, with undo/redo, a log and a saved state.
+  Interactive on a terminal (arrow keys, space, a/e/d, u/r, ? for help); otherwise reads
+  commands from standard input (add TITLE, toggle N, edit N TITLE, delete N,
+  filter all|active|done, clear, undo, redo, login NAME, logout, help, quit) and prints
+  the screen after each.
+
+    --state PATH   where the todos are saved and restored (default ./todos.json)
+    --log PATH     where actions, mutations and state changes are logged (default ./todos.log)
 
   """
+
+func fail(_ message: String, status: Int32) -> Never {
+  FileHandle.standardError.write(Data("Todos: \(message)\n".utf8))
+  exit(status)
+}
 
 var arguments = Arguments()
 if arguments.flag("--help") || arguments.flag("-h") {
   print(usage, terminator: "")
   exit(0)
 }
+let stateURL: URL
+let logURL: URL
 do {
+  stateURL = URL(fileURLWithPath: try arguments.option("--state") ?? "todos.json")
+  logURL = URL(fileURLWithPath: try arguments.option("--log") ?? "todos.log")
   try arguments.finish()
 } catch {
-  FileHandle.standardError.write(Data("Todos: \(error)\n\n\(usage)".utf8))
-  exit(2)
+  fail("\(error)\n\n\(usage)", status: 2)
 }
 
-// The composition root: one provider (store + services) shared by every reactor.
-let provider = ServiceProvider()
-let screen = TodosScreen(provider: provider)
-TerminalRunner(screen: screen).run()
+// The composition root: plugins, the one store and its services, the screen's reactors.
+let logger: LoggingPlugin
+do {
+  logger = LoggingPlugin(sink: try .file(logURL, format: .text))
+} catch {
+  fail("\(error)", status: 1)
+}
+let persistence = StatePersistence<AppState>(
+  url: stateURL,
+  onError: { error in logger.log(source: "persistence", kind: .state, description: "\(error)") })
+let restored: RestoredState<AppState>
+do {
+  // A bad file is moved aside (never overwritten) and the app starts with an empty list.
+  restored = try persistence.restore(initialState: AppState(), recovery: .startFresh)
+} catch {
+  fail("\(error)", status: 1)
+}
+var notice: String?
+if case .recovered(let error) = restored.origin {
+  notice = "\(error) Starting with an empty list."
+}
+
+let provider = ServiceProvider(state: restored.state, middleware: [logger.middleware()])
+persistence.attach(to: provider.store)
+let screen = TodosScreen(provider: provider, logger: logger, notice: notice)
+TerminalRunner(
+  screen: screen,
+  onExit: {
+    do {
+      try persistence.flush()
+    } catch {
+      FileHandle.standardError.write(Data("Todos: \(error)\n".utf8))
+    }
+    logger.flush()
+  }
+).run()

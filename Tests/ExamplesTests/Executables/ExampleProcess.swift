@@ -40,11 +40,13 @@ enum ExampleProcess {
   /// Runs `name` with `arguments`, feeding `input` on a pipe (scripted mode), and waits for
   /// it to exit; stops it after `timeout` seconds.
   static func run(
-    _ name: String, _ arguments: [String] = [], input: String, timeout: TimeInterval = 60
+    _ name: String, _ arguments: [String] = [], input: String, in directory: URL? = nil,
+    timeout: TimeInterval = 60
   ) throws -> Output {
     let process = Process()
     process.executableURL = try executable(name)
     process.arguments = arguments
+    process.currentDirectoryURL = directory
     let standardInput = Pipe()
     let standardOutput = Pipe()
     let standardError = Pipe()
@@ -120,6 +122,15 @@ private final class ErrorCollector: @unchecked Sendable {
   }
 }
 
+/// A fresh empty directory, removed when the test ends.
+func makeTemporaryDirectory(for test: XCTestCase) throws -> URL {
+  let url = FileManager.default.temporaryDirectory
+    .appendingPathComponent("ExamplesTests-\(UUID().uuidString)", isDirectory: true)
+  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  test.addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+  return url
+}
+
 /// A pseudo-terminal for running an example interactively.
 final class PseudoTerminal {
   let primary: Int32
@@ -150,10 +161,13 @@ final class PseudoTerminal {
   }
 
   /// Starts `name` with the terminal as its standard input, output and error.
-  func start(_ name: String, _ arguments: [String] = []) throws -> Process {
+  func start(_ name: String, _ arguments: [String] = [], in directory: URL? = nil) throws
+    -> Process
+  {
     let process = Process()
     process.executableURL = try ExampleProcess.executable(name)
     process.arguments = arguments
+    process.currentDirectoryURL = directory
     let handle = FileHandle(fileDescriptor: secondary, closeOnDealloc: false)
     process.standardInput = handle
     process.standardOutput = handle

@@ -78,9 +78,12 @@ final class ExecutableTests: XCTestCase {
   }
 
   func test_todos_script_printsTheScreenAfterEachCommand() throws {
+    // given
+    let directory = try makeTemporaryDirectory(for: self)
     // when
     let result = try ExampleProcess.run(
-      "Todos", [], input: "add Buy milk\nadd Call mom\ntoggle 1\nlogin alice\nfilter active\n")
+      "Todos", input: "add Buy milk\nadd Call mom\ntoggle 1\nlogin alice\nfilter active\n",
+      in: directory)
     // then
     XCTAssertEqual(result.status, 0)
     XCTAssertEqual(
@@ -95,10 +98,92 @@ final class ExecutableTests: XCTestCase {
       """)
   }
 
+  func test_todos_savesTheStateAndTheLogInTheCurrentDirectoryByDefault() throws {
+    // given
+    let directory = try makeTemporaryDirectory(for: self)
+    // when
+    let first = try ExampleProcess.run(
+      "Todos", input: "add Buy milk\nadd Call mom\ntoggle 2\nundo\nredo\n", in: directory)
+    let second = try ExampleProcess.run("Todos", input: "undo\n", in: directory)
+    // then
+    XCTAssertEqual(first.status, 0)
+    XCTAssertEqual(second.status, 0)
+    XCTAssertTrue(
+      second.standardOutput.hasPrefix(
+        """
+        Todos · not signed in
+        filter: [all] active done
+          1. [ ] Buy milk
+          2. [x] Call mom
+        2 todos · 1 done · 1 active · 50% done
+        > undo
+        Todos · not signed in
+        filter: [all] active done
+          1. [ ] Buy milk
+          2. [x] Call mom
+        2 todos · 1 done · 1 active · 50% done
+        Nothing to undo.
+
+        """), "The restored state is where the history starts.")
+    let saved = try String(
+      contentsOf: directory.appendingPathComponent("todos.json"), encoding: .utf8)
+    XCTAssertTrue(saved.contains(#""title":"Call mom""#))
+    let log = try String(contentsOf: directory.appendingPathComponent("todos.log"), encoding: .utf8)
+    XCTAssertTrue(log.contains(#"[store] action TodoAction.add(title: "Buy milk")"#))
+    XCTAssertTrue(log.contains("[TodoListReactor] mutation TodoListReactor.Mutation.setTodos("))
+    XCTAssertTrue(log.contains("[store] action HistoryAction("))
+  }
+
+  func test_todos_undoAndRedoThroughTheStatePathAndLogOptions() throws {
+    // given
+    let directory = try makeTemporaryDirectory(for: self)
+    let state = directory.appendingPathComponent("list.json").path
+    let log = directory.appendingPathComponent("events.log").path
+    // when
+    let result = try ExampleProcess.run(
+      "Todos", ["--state", state, "--log", log],
+      input: "add a\nadd b\ndelete 1\nundo\nundo\nredo\nredo\nredo\n")
+    // then
+    XCTAssertEqual(result.status, 0)
+    let lists = result.standardOutput.components(separatedBy: "\n> ").dropFirst().map {
+      $0.split(separator: "\n").filter { $0.hasPrefix("  ") }.joined(separator: "|")
+    }
+    XCTAssertEqual(
+      lists,
+      [
+        "  1. [ ] a", "  1. [ ] a|  2. [ ] b", "  1. [ ] b", "  1. [ ] a|  2. [ ] b",
+        "  1. [ ] a", "  1. [ ] a|  2. [ ] b", "  1. [ ] b", "  1. [ ] b",
+      ])
+    XCTAssertTrue(result.standardOutput.hasSuffix("Nothing to redo.\n"))
+    XCTAssertTrue(FileManager.default.fileExists(atPath: state))
+    XCTAssertTrue(FileManager.default.fileExists(atPath: log))
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).count, 2)
+  }
+
+  func test_todos_corruptStateFile_isMovedAsideAndExplained() throws {
+    // given
+    let directory = try makeTemporaryDirectory(for: self)
+    let state = directory.appendingPathComponent("todos.json")
+    try Data("{ not json".utf8).write(to: state)
+    // when
+    let result = try ExampleProcess.run("Todos", input: "add fresh\n", in: directory)
+    // then
+    XCTAssertEqual(result.status, 0)
+    XCTAssertTrue(result.standardOutput.contains("is corrupt"))
+    XCTAssertTrue(result.standardOutput.contains("Starting with an empty list."))
+    let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+    let moved = try XCTUnwrap(files.first { $0.hasPrefix("todos.json.corrupt-") })
+    XCTAssertEqual(
+      try String(contentsOf: directory.appendingPathComponent(moved), encoding: .utf8),
+      "{ not json")
+    XCTAssertTrue(try String(contentsOf: state, encoding: .utf8).contains(#""title":"fresh""#))
+  }
+
   func test_examples_rejectUnknownArguments() throws {
+    let directory = try makeTemporaryDirectory(for: self)
     for name in ["Counter", "GitHubSearch", "Todos"] {
       // when
-      let result = try ExampleProcess.run(name, ["--bogus"], input: "")
+      let result = try ExampleProcess.run(name, ["--bogus"], input: "", in: directory)
       // then
       XCTAssertEqual(result.status, 2, name)
       XCTAssertTrue(result.standardError.contains("Unknown argument '--bogus'."), name)
@@ -131,9 +216,10 @@ final class ExecutableTests: XCTestCase {
 
   func test_todos_interactive_restoresTheTerminalOnSIGTERM() throws {
     // given
+    let directory = try makeTemporaryDirectory(for: self)
     let terminal = try PseudoTerminal()
     let cookedModes = terminal.localModes
-    let process = try terminal.start("Todos")
+    let process = try terminal.start("Todos", in: directory)
     XCTAssertTrue(terminal.waitFor("q quit"))
     terminal.type("a")
     terminal.type("Milk\r")
@@ -146,6 +232,9 @@ final class ExecutableTests: XCTestCase {
     XCTAssertEqual(status, 128 + SIGTERM)
     XCTAssertEqual(terminal.localModes, cookedModes)
     XCTAssertTrue(terminal.received.hasSuffix(ANSIEnd.leaveAlternateScreen))
+    let saved = try String(
+      contentsOf: directory.appendingPathComponent("todos.json"), encoding: .utf8)
+    XCTAssertTrue(saved.contains(#""title":"Milk""#), "The state is saved on the way out.")
   }
 
   func test_gitHubSearch_interactive_ctrlCQuitsAndRestores() throws {

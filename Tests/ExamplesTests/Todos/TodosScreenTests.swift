@@ -44,6 +44,23 @@ final class TodosScreenTests: ResourceTestCase {
       ])
   }
 
+  func test_undoAndRedo_byCommandAndKey() {
+    // given
+    let provider = ServiceProvider()
+    let screen = TodosScreen(provider: provider, notice: "Welcome back.")
+    let first = screen.render(.script)
+    // when
+    run(screen, "add a", "add b", "undo")
+    let afterUndo = screen.render(.script)
+    press(screen, .character("u"), .character("r"))
+    let interactive = screen.render(.terminal(TerminalSize(columns: 80, rows: 24)))
+    // then
+    XCTAssertEqual(first.last, "Welcome back.")
+    XCTAssertEqual(afterUndo[2...3], ["  1. [ ] a", "1 todo · 0 done · 1 active · 0% done"])
+    XCTAssertEqual(provider.store.currentState.todos.items.map(\.title), ["a"])
+    XCTAssertTrue(interactive.contains { $0.contains("undo: 1 · redo: 1") })
+  }
+
   func test_perform_mistakesAreExplained() {
     // given
     let screen = TodosScreen(provider: ServiceProvider())

@@ -41,7 +41,7 @@ public final class SessionReactor: Reactor {
   }
 
   public func transform(mutation: Observable<Mutation>) -> Observable<Mutation> {
-    .merge(mutation, provider.store.slice(\.session.user).map(Mutation.setUser))
+    .merge(mutation, provider.store.slice(\.session.user, as: Mutation.setUser))
   }
 
   public func reduce(state: State, mutation: Mutation) -> State {

@@ -1,10 +1,11 @@
 import ReactorKit
 
-/// The todo list: shows the todos that pass the filter, with a selection, and toggles,
-/// deletes and filters them through the services.
+/// The todo list: shows the todos that pass the filter, with a selection; toggles, deletes
+/// and filters them, and undoes or redoes changes, through the services.
 ///
 /// The todos and the filter live in the app's store; the reactor follows them by merging
-/// `store.slice(\.todos.items)` and `store.slice(\.settings.filter)` into its mutations.
+/// `store.slice(\.todos.items)` and `store.slice(\.settings.filter)` into its mutations, so
+/// it also follows changes it did not make (another reactor's, or an undo).
 /// Rows are 0-based positions in ``State/visibleTodos``.
 public final class TodoListReactor: Reactor {
   public enum Action: Equatable, Sendable {
@@ -14,6 +15,8 @@ public final class TodoListReactor: Reactor {
     case setFilter(TodoFilter)
     case cycleFilter
     case moveSelection(by: Int)
+    case undo
+    case redo
   }
 
   public enum Mutation: Equatable, Sendable {
@@ -69,6 +72,12 @@ public final class TodoListReactor: Reactor {
       return provider.settingsService.setFilter(state.filter.next).effect(onError: Self.alert)
     case .moveSelection(let offset):
       return .just(.setSelection(state.selectedRow + offset))
+    case .undo:
+      return provider.historyService.undo()
+        .compactMap { $0 ? nil : .setAlertMessage("Nothing to undo.") }
+    case .redo:
+      return provider.historyService.redo()
+        .compactMap { $0 ? nil : .setAlertMessage("Nothing to redo.") }
     }
   }
 
@@ -76,8 +85,8 @@ public final class TodoListReactor: Reactor {
     let store = provider.store
     return .merge(
       mutation,
-      store.slice(\.todos.items).map(Mutation.setTodos),
-      store.slice(\.settings.filter).map(Mutation.setFilter))
+      store.slice(\.todos.items, as: Mutation.setTodos),
+      store.slice(\.settings.filter, as: Mutation.setFilter))
   }
 
   public func reduce(state: State, mutation: Mutation) -> State {

@@ -10,6 +10,7 @@ public protocol ServiceProviderType: AnyObject {
   var todoService: TodoServiceType { get }
   var userService: UserServiceType { get }
   var settingsService: SettingsServiceType { get }
+  var historyService: HistoryServiceType { get }
 }
 
 /// The base of every service: holds the provider, unowned, to reach the store and the other
@@ -22,20 +23,30 @@ open class Service {
   }
 }
 
-/// The app's service provider: the store plus one instance of each service, made lazily.
+/// The app's service provider: the store (with the todos' undo history wired in) plus one
+/// instance of each service, made lazily.
 public final class ServiceProvider: ServiceProviderType {
   public let store: Store<AppState>
   public lazy var todoService: TodoServiceType = TodoService(provider: self)
   public lazy var userService: UserServiceType = UserService(provider: self)
   public lazy var settingsService: SettingsServiceType = SettingsService(provider: self)
+  public lazy var historyService: HistoryServiceType = HistoryService(
+    provider: self, history: history)
+  private let history: StateHistory<TodosState>
 
-  /// Creates a provider around `store`.
-  public init(store: Store<AppState>) {
-    self.store = store
-  }
-
-  /// Creates a provider with a fresh store over `state` and `middleware`.
-  public convenience init(state: AppState = AppState(), middleware: [Middleware<AppState>] = []) {
-    self.init(store: Store(reducer: AppState.reducer, state: state, middleware: middleware))
+  /// Creates the store and the services.
+  ///
+  /// - Parameters:
+  ///   - state: The state to start from (for example one restored from a file).
+  ///   - middleware: The app's middleware, such as a logger; it runs after the history's.
+  ///   - historyCapacity: How many versions of the todos undo can go back through.
+  public init(
+    state: AppState = AppState(), middleware: [Middleware<AppState>] = [],
+    historyCapacity: Int = 100
+  ) {
+    history = StateHistory<TodosState>(name: "todos", capacity: historyCapacity)
+    store = Store(
+      reducer: AppState.reducer(recordingTodosIn: history), state: state,
+      middleware: [history.middleware()] + middleware)
   }
 }

@@ -9,9 +9,6 @@ public protocol SettingsServiceType: AnyObject {
 /// The ``SettingsServiceType`` that keeps the settings in the app's store.
 public final class SettingsService: Service, SettingsServiceType {
   public func setFilter(_ filter: TodoFilter) -> Observable<TodoFilter> {
-    Observable.deferred { [provider] in
-      provider.store.dispatch(SettingsAction.setFilter(filter))
-      return .just(filter)
-    }
+    provider.store.dispatchEffect(SettingsAction.setFilter(filter), then: .just(filter))
   }
 }

@@ -31,8 +31,7 @@ public final class UserService: Service, UserServiceType {
         name.unicodeScalars.allSatisfy(allowed.contains)
       else { throw UserError.invalidName(name) }
       let user = User(name: name)
-      provider.store.dispatch(SessionAction.logIn(user))
-      return .just(user)
+      return provider.store.dispatchEffect(SessionAction.logIn(user), then: .just(user))
     }
   }
 

@@ -10,6 +10,7 @@ import ReactorKit
 public final class TodosScreen: TerminalScreen {
   public var onChange: (() -> Void)?
   private let provider: ServiceProviderType
+  private let logger: LoggingPlugin?
   private let sessionView = SessionView()
   private let listView = TodoListView()
   private let statsView = StatsView()
@@ -30,11 +31,20 @@ public final class TodosScreen: TerminalScreen {
   }
 
   /// Creates the screen and its reactors, all from `provider`.
-  public init(provider: ServiceProviderType) {
+  ///
+  /// - Parameters:
+  ///   - provider: The app's one service provider.
+  ///   - logger: Logs every reactor the screen creates, when given.
+  ///   - notice: A message to show until the first input, such as a startup warning.
+  public init(
+    provider: ServiceProviderType, logger: LoggingPlugin? = nil, notice: String? = nil
+  ) {
     self.provider = provider
-    sessionView.reactor = SessionReactor(provider: provider)
-    listView.reactor = TodoListReactor(provider: provider)
-    statsView.reactor = StatsReactor(provider: provider)
+    self.logger = logger
+    message = notice.map { [$0] } ?? []
+    sessionView.reactor = logged(SessionReactor(provider: provider))
+    listView.reactor = logged(TodoListReactor(provider: provider))
+    statsView.reactor = logged(StatsReactor(provider: provider))
     let changed: () -> Void = { [weak self] in self?.onChange?() }
     sessionView.onChange = changed
     listView.onChange = changed
@@ -43,6 +53,11 @@ public final class TodosScreen: TerminalScreen {
 
   /// Every command runs synchronously through the store, so the screen is always idle.
   public var isIdle: Bool { true }
+
+  private func logged<R: Reactor>(_ reactor: R) -> R {
+    logger?.attach(to: reactor)
+    return reactor
+  }
 
   // MARK: - Rendering
 
@@ -59,6 +74,8 @@ public final class TodosScreen: TerminalScreen {
       footer.append(style.bold(label) + prompt.field.rendered(style))
     }
     if context.isInteractive {
+      let history = provider.historyService
+      footer.append(style.dim("undo: \(history.undoCount) · redo: \(history.redoCount)"))
       footer.append("")
       footer += Self.keyHints.map { style.dim($0) }
       if showsHelp { footer += Self.help.map { style.dim($0) } }
@@ -104,8 +121,10 @@ public final class TodosScreen: TerminalScreen {
       sessionView.reactor?.action.onNext(.logIn(name: command.argument))
     case "logout":
       sessionView.reactor?.action.onNext(.logOut)
-    case "undo", "redo":
-      message = ["\(command.name) needs the time-travel plugin, which this build does not have."]
+    case "undo":
+      listView.reactor?.action.onNext(.undo)
+    case "redo":
+      listView.reactor?.action.onNext(.redo)
     case "list", "show":
       break
     case "help":
@@ -125,7 +144,7 @@ public final class TodosScreen: TerminalScreen {
   }
 
   private func runEditor(_ mode: TodoEditorReactor.Mode, title: String) {
-    let editor = TodoEditorReactor(provider: provider, mode: mode)
+    let editor = logged(TodoEditorReactor(provider: provider, mode: mode))
     editor.action.onNext(.updateTitle(title))
     editor.action.onNext(.submit)
     if let failure = editor.currentState.validationMessage { message = [failure] }
@@ -164,9 +183,9 @@ public final class TodosScreen: TerminalScreen {
     case .character("c"):
       list.action.onNext(.deleteDone)
     case .character("u"):
-      _ = perform(ScriptCommand("undo")!)
+      list.action.onNext(.undo)
     case .character("r"):
-      _ = perform(ScriptCommand("redo")!)
+      list.action.onNext(.redo)
     case .character("l"):
       prompt = Prompt(kind: .logIn)
     case .character("o"):
@@ -203,7 +222,7 @@ public final class TodosScreen: TerminalScreen {
   private func openEditor(_ mode: TodoEditorReactor.Mode) {
     let view = TodoEditorView()
     view.onChange = { [weak self] in self?.onChange?() }
-    view.reactor = TodoEditorReactor(provider: provider, mode: mode)
+    view.reactor = logged(TodoEditorReactor(provider: provider, mode: mode))
     editorView = view
   }
 
@@ -226,7 +245,7 @@ public final class TodosScreen: TerminalScreen {
     "  delete N          delete todo N",
     "  clear             delete the done todos",
     "  filter all|active|done",
-    "  undo / redo       step back or forward through the history",
+    "  undo / redo       undo or redo the last change to the todos",
     "  login NAME / logout",
     "  help / quit",
   ]
