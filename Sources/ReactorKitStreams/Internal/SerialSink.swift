@@ -8,18 +8,31 @@
 /// events emitted meanwhile (by another thread, or reentrantly by the observer) join the
 /// queue instead of nesting, so the observer never sees two events at once.
 final class SerialSink<State, Element>: @unchecked Sendable {
-  // Safety: `state`, `outbox`, `outboxHead` and `delivering` are guarded by `lock`; `sink` is
-  // only called by the single thread that owns delivery at a time.
+  // Safety: `storage` is only read or written with `lock` held; `sink` is only called by the
+  // single thread that owns delivery at a time.
+  private struct Storage {
+    var state: State
+    var outbox: [Event<Element>] = []
+    var outboxHead = 0
+    var delivering = false
+  }
+
   let sink: Sink<Element>
   private let lock = Lock()
-  private var state: State
-  private var outbox: [Event<Element>] = []
-  private var outboxHead = 0
-  private var delivering = false
+  // Behind a pointer: no dynamic exclusivity checks on the hot path (the lock already gives
+  // exclusive access), which also keeps the thread sanitizer's access tracking precise for
+  // an empty `State`.
+  private let storage: UnsafeMutablePointer<Storage>
 
   init(_ sink: Sink<Element>, state: State) {
     self.sink = sink
-    self.state = state
+    storage = .allocate(capacity: 1)
+    storage.initialize(to: Storage(state: state))
+  }
+
+  deinit {
+    storage.deinitialize(count: 1)
+    storage.deallocate()
   }
 
   /// Runs `body` with the lock held, then delivers what it emitted.
@@ -30,9 +43,12 @@ final class SerialSink<State, Element>: @unchecked Sendable {
     _ body: (inout State, _ emit: (Event<Element>) -> Void) -> Effect
   ) -> Effect {
     lock.lock()
-    let effect = body(&state) { outbox.append($0) }
-    let shouldDeliver = !delivering && outboxHead < outbox.count
-    if shouldDeliver { delivering = true }
+    var emitted: [Event<Element>] = []
+    let effect = body(&storage.pointee.state) { emitted.append($0) }
+    storage.pointee.outbox.append(contentsOf: emitted)
+    let shouldDeliver =
+      !storage.pointee.delivering && storage.pointee.outboxHead < storage.pointee.outbox.count
+    if shouldDeliver { storage.pointee.delivering = true }
     lock.unlock()
     if shouldDeliver { deliverPending() }
     return effect
@@ -40,21 +56,22 @@ final class SerialSink<State, Element>: @unchecked Sendable {
 
   /// Reads the state under the lock.
   func read<T>(_ body: (State) -> T) -> T {
-    lock.withLock { body(state) }
+    lock.withLock { body(storage.pointee.state) }
   }
 
   private func deliverPending() {
     while true {
       lock.lock()
-      guard outboxHead < outbox.count else {
-        outbox.removeAll(keepingCapacity: outbox.count <= 16)
-        outboxHead = 0
-        delivering = false
+      guard storage.pointee.outboxHead < storage.pointee.outbox.count else {
+        let keep = storage.pointee.outbox.count <= 16
+        storage.pointee.outbox.removeAll(keepingCapacity: keep)
+        storage.pointee.outboxHead = 0
+        storage.pointee.delivering = false
         lock.unlock()
         return
       }
-      let event = outbox[outboxHead]
-      outboxHead += 1
+      let event = storage.pointee.outbox[storage.pointee.outboxHead]
+      storage.pointee.outboxHead += 1
       lock.unlock()
       sink.forward(event)
     }
