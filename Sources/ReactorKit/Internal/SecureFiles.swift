@@ -55,7 +55,8 @@ package enum SecureFiles {
   /// - Returns: The bytes, or `nil` when the file does not exist.
   /// - Throws: ``BoundedReadError``.
   package static func read(_ path: String, maximumSize: Int) throws(BoundedReadError) -> [UInt8]? {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    // Non-blocking, so a FIFO at the path can't hang the caller; regular files ignore it.
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     if descriptor < 0 {
       if errno == ENOENT { return nil }
       throw .system(FileSystemError("open", path: path))

@@ -470,6 +470,18 @@ final class StatePersistenceTests: ResourceTestCase {
     XCTAssertTrue(FileManager.default.fileExists(atPath: url.path))
   }
 
+  func test_persistence_fifoAtThePath_isUnreadable_withoutBlocking() {
+    // given
+    XCTAssertEqual(mkfifo(url.path, 0o600), 0)
+    // when
+    let error = restoreError(persistence())
+    // then
+    guard case .unreadable(_, let reason)? = error else {
+      return XCTFail("got \(String(describing: error))")
+    }
+    XCTAssertTrue(reason.contains("not a regular file"), reason)
+  }
+
   func test_persistence_unreadableFile_throwsWhateverThePolicy() throws {
     try XCTSkipIf(geteuid() == 0, "permissions don't apply to root")
     // given

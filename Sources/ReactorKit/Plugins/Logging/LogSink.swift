@@ -51,7 +51,8 @@ public struct LogSink: Sendable {
   }
 
   /// A sink that appends each event to the file at `url`, creating it owner-only (mode 0600)
-  /// if needed; an existing file is made owner-only and appended to.
+  /// if needed; an existing file is made owner-only and appended to. A symbolic link at `url`
+  /// is refused, so a log can't be redirected into another file.
   ///
   /// Each event is written with one `write` call, unbuffered, so the file is complete up to
   /// the last event even if the app crashes. Write failures after opening are ignored: logging
