@@ -190,10 +190,13 @@ final class DriverTests: ResourceTestCase {
       with: owner!, onNext: { owner, value in owner.values.append(value) })
     // when
     relay.accept(2)
+    // Delivery is synchronous only while the main queue is idle; wait for it.
+    waitUntil { owner?.values.count == 2 }
     let values = owner?.values
     weak let weakOwner = owner
     owner = nil
     relay.accept(3)
+    drainMainQueue()
     // then
     XCTAssertEqual(values, [1, 2])
     XCTAssertNil(weakOwner)

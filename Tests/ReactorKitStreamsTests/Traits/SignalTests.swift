@@ -86,6 +86,9 @@ final class SignalTests: ResourceTestCase {
       signal.emit(to: AnyObserver<Int?> { observed.append($0) }),
       signal.emit(),
     ]
+    // Main-scheduler delivery is synchronous only while the main queue is idle; other
+    // threads (earlier tests' leftovers) may have queued work, so wait for delivery.
+    waitUntil { observed.count == 2 && published.count == 2 }
     // then
     XCTAssertEqual(behavior.value, 9)
     XCTAssertEqual(optionalBehavior.value, 9)
