@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Compiles every ```swift block of the guides (Documentation/**/*.md) against the package's
+# modules, in one compiler invocation. See Documentation/README.md, "Checking the guides".
+#
+#   scripts/doc-check.sh                 check every guide
+#   scripts/doc-check.sh FILE.md...      check these files only
+#
+# The generated sources live in .build/doc-check/ (ignored by git, rebuilt on every run).
+# Exits non-zero when a snippet fails to compile or warns (warnings about values that are
+# never used are allowed: a snippet often names a value only to show it).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ "$#" -gt 0 ]; then
+  guides=("$@")
+else
+  mapfile -t guides < <(find Documentation -name '*.md' | LC_ALL=C sort)
+fi
+
+out=.build/doc-check
+snippets="$out/Snippets"
+count=$(python3 scripts/extract-doc-snippets.py "$snippets" "${guides[@]}")
+echo "doc-check: $count snippets from ${#guides[@]} guides"
+[ "$count" -gt 0 ] || exit 0
+
+# The modules the snippets import; a no-op when `swift build` already ran.
+swift build --target ReactorKitTesting 2>&1 | grep -E "error:|warning:" && exit 1
+bin=$(swift build --show-bin-path)
+modules="$bin/Modules"
+[ -d "$modules" ] || modules="$bin"
+
+flags=(-swift-version 6 -parse-as-library -module-name DocSnippets -I "$modules" -wmo -Onone)
+if [ "$(uname)" = Darwin ]; then
+  platform=$(xcrun --show-sdk-platform-path)
+  flags+=(-sdk "$(xcrun --show-sdk-path)" -target "$(uname -m)-apple-macosx15.0"
+    -F "$platform/Developer/Library/Frameworks" -I "$platform/Developer/usr/lib")
+fi
+
+log="$out/compile.log"
+status=0
+swiftc "${flags[@]}" -c -o "$out/DocSnippets.o" "$snippets"/*.swift >"$log" 2>&1 || status=$?
+# Warnings that a documentation snippet may have: values named only to be shown.
+grep -vE "warning: (initialization of (immutable value|variable) '.*' was never used|immutable value '.*' was never used|variable '.*' was written to, but never read)" \
+  "$log" | grep -E "(error|warning):" >"$out/problems.log" || true
+if [ "$status" -ne 0 ] || [ -s "$out/problems.log" ]; then
+  cat "$log"
+  echo "doc-check FAILED: $(grep -c ": error:" "$log" || true) errors, $(grep -c "warning:" "$out/problems.log" || true) warnings (generated sources: $snippets)"
+  exit 1
+fi
+echo "doc-check passed"
