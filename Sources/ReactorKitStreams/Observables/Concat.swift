@@ -15,7 +15,7 @@ extension ObservableType {
     }
   }
 
-  /// Subscribes to `sources` one after another; see ``concat(_:)-(Sequence)``.
+  /// Subscribes to `sources` one after another; see ``concat(_:)-(Sources)``.
   @inlinable
   public static func concat(_ sources: Observable<Element>...) -> Observable<Element> {
     concat(sources[...])

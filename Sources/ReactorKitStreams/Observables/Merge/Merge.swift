@@ -18,13 +18,13 @@ extension ObservableType {
     }
   }
 
-  /// Merges the events of `sources` into one sequence; see ``merge(_:)-(Collection)``.
+  /// Merges the events of `sources` into one sequence; see ``merge(_:)-(Sources)``.
   @inlinable
   public static func merge(_ sources: [Observable<Element>]) -> Observable<Element> {
     merge(sources[...])
   }
 
-  /// Merges the events of `sources` into one sequence; see ``merge(_:)-(Collection)``.
+  /// Merges the events of `sources` into one sequence; see ``merge(_:)-(Sources)``.
   @inlinable
   public static func merge(_ sources: Observable<Element>...) -> Observable<Element> {
     merge(sources[...])
