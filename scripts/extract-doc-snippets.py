@@ -5,7 +5,9 @@ Used by scripts/doc-check.sh; see Documentation/README.md ("Checking the guides"
 conventions a guide follows:
 
   ```swift            a snippet, compiled in its own file (its own namespace)
-  ```swift continued  more of the previous snippet of the same guide (same file)
+  ```swift continued  more of the snippet of the previous checked block (same file)
+  ```swift snippet=N  every block of a guide labelled N is one snippet (for a listing that
+                      continues after other, unrelated listings)
   ```swift no-check   shown only, never compiled (Apple-only or deliberately partial code)
   <!-- swift-context
   ...                 hidden code prepended to the next checked snippet (declarations the
@@ -49,6 +51,8 @@ class Snippet:
 def parse_guide(path, text):
     """Returns the checked snippets of one guide, in order."""
     snippets = []
+    named = {}
+    last = None
     pending_context = []
     lines = text.split("\n")
     i = 0
@@ -82,13 +86,19 @@ def parse_guide(path, text):
         i += 1
         if not words or words[0] != "swift" or "no-check" in words[1:]:
             continue
+        labels = [w[len("snippet="):] for w in words[1:] if w.startswith("snippet=")]
         if "continued" in words[1:]:
-            if not snippets:
+            if last is None:
                 sys.exit(f"{path}:{start - 1}: a 'continued' block needs a snippet before it")
-            snippet = snippets[-1]
+            snippet = last
+        elif labels and labels[0] in named:
+            snippet = named[labels[0]]
         else:
             snippet = Snippet(path, len(snippets) + 1)
             snippets.append(snippet)
+            if labels:
+                named[labels[0]] = snippet
+        last = snippet
         snippet.parts.extend(pending_context)
         pending_context = []
         snippet.parts.append((start, body))
