@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Compiles every ```swift block of the guides (Documentation/**/*.md) against the package's
-# modules, in one compiler invocation. See Documentation/README.md, "Checking the guides".
+# modules, in one compiler invocation, and checks the guides' relative links. See
+# Documentation/README.md, "Checking the guides".
 #
 #   scripts/doc-check.sh                 check every guide
 #   scripts/doc-check.sh FILE.md...      check these files only
@@ -17,11 +18,14 @@ else
   mapfile -t guides < <(find Documentation -name '*.md' | LC_ALL=C sort)
 fi
 
+links_ok=1
+python3 scripts/check-doc-links.py "${guides[@]}" || links_ok=0
+
 out=.build/doc-check
 snippets="$out/Snippets"
 count=$(python3 scripts/extract-doc-snippets.py "$snippets" "${guides[@]}")
 echo "doc-check: $count snippets from ${#guides[@]} guides"
-[ "$count" -gt 0 ] || exit 0
+[ "$count" -gt 0 ] || exit $((1 - links_ok))
 
 # The modules the snippets import; a no-op when `swift build` already ran.
 swift build --target ReactorKitTesting 2>&1 | grep -E "error:|warning:" && exit 1
@@ -45,6 +49,10 @@ grep -vE "warning: (initialization of (immutable value|variable) '.*' was never 
 if [ "$status" -ne 0 ] || [ -s "$out/problems.log" ]; then
   cat "$log"
   echo "doc-check FAILED: $(grep -c ": error:" "$log" || true) errors, $(grep -c "warning:" "$out/problems.log" || true) warnings (generated sources: $snippets)"
+  exit 1
+fi
+if [ "$links_ok" -eq 0 ]; then
+  echo "doc-check FAILED: broken links"
   exit 1
 fi
 echo "doc-check passed"
