@@ -43,7 +43,7 @@ extension Store {
   /// }
   /// ```
   ///
-  /// The dispatch is synchronous (see ``dispatch(_:)-(any Action)``): when the reactor
+  /// The dispatch is synchronous (see ``dispatch(_:)->()``): when the reactor
   /// subscribes, the action is reduced and every store subscriber notified, including the
   /// reactor's own slices, before the first of `mutations` is emitted. Each subscription
   /// dispatches once; nothing is dispatched until the sequence is subscribed.

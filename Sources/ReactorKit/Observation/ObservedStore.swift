@@ -19,7 +19,7 @@ import ReactorKitStreams
 /// }
 /// ```
 ///
-/// Create one with ``init(_:)`` for the whole state or with ``Store/observed(_:)`` for the
+/// Create one with ``init(_:)`` for the whole state or with `store.observed(\.path)` for the
 /// value at a key path. A property counts as changed when its new value differs by `==` (for
 /// `Equatable` values), when it was assigned (for a ``Pulse``), and on every new state
 /// otherwise. Properties are tracked from the first time they are read through the model.
@@ -77,7 +77,7 @@ public final class ObservedStore<State> {
 
   /// Dispatches `action` to the store.
   ///
-  /// - Parameter action: The action; dispatched as described by ``Store/dispatch(_:)-(any Action)``.
+  /// - Parameter action: The action; dispatched as described by ``Store/dispatch(_:)->()``.
   public func dispatch(_ action: any Action) {
     dispatchAction(action)
   }

@@ -76,7 +76,7 @@ public final class LoggingPlugin: @unchecked Sendable {
   ///
   /// - Parameters:
   ///   - source: The name of the store in the log.
-  ///   - redacting: Redactions applied to copies of the state before they are compared.
+  ///   - redactions: Redactions applied to copies of the state before they are compared.
   /// - Returns: The middleware.
   public func middleware<State>(
     source: String = "store", redacting redactions: [Redaction<State>] = []
@@ -110,7 +110,7 @@ public final class LoggingPlugin: @unchecked Sendable {
   /// - Parameters:
   ///   - reactor: The reactor to log.
   ///   - source: The name of the reactor in the log; its type name by default.
-  ///   - redacting: Redactions applied to copies of the reactor's states.
+  ///   - redactions: Redactions applied to copies of the reactor's states.
   /// - Returns: A disposable that stops logging the reactor. Logging also stops when the
   ///   reactor is released.
   @discardableResult
