@@ -11,9 +11,10 @@ func rxScanDistinct() -> Workload {
       let subscription = subject.scan(0) { $0 &+ $1 }.distinctUntilChanged()
         .subscribe(onNext: { total &+= $0 })
       return { count in
+        let start = total
         for value in 0..<count { subject.onNext(value & 1) }
-        blackHole(total)
         withExtendedLifetime(subscription) {}
+        return total &- start
       }
     },
     baseline: Measured {
@@ -28,8 +29,9 @@ func rxScanDistinct() -> Workload {
         }
       }
       return { count in
+        let start = total
         for value in 0..<count { closure(value & 1) }
-        blackHole(total)
+        return total &- start
       }
     })
 }
@@ -45,9 +47,10 @@ func rxFlatMapJust() -> Workload {
       let subscription = subject.flatMap { Observable.just($0 &* 2) }
         .subscribe(onNext: { total &+= $0 })
       return { count in
+        let start = total
         for value in 0..<count { subject.onNext(value) }
-        blackHole(total)
         withExtendedLifetime(subscription) {}
+        return total &- start
       }
     },
     baseline: Measured {
@@ -55,8 +58,9 @@ func rxFlatMapJust() -> Workload {
       let inner: (Int) -> Void = { total &+= $0 }
       let outer: (Int) -> Void = { inner($0 &* 2) }
       return { count in
+        let start = total
         for value in 0..<count { outer(value) }
-        blackHole(total)
+        return total &- start
       }
     })
 }
@@ -72,19 +76,21 @@ func rxMergeTwo() -> Workload {
       let subscription = Observable.merge(first.asObservable(), second.asObservable())
         .subscribe(onNext: { total &+= $0 })
       return { count in
+        let start = total
         for value in 0..<count {
           if value & 1 == 0 { first.onNext(value) } else { second.onNext(value) }
         }
-        blackHole(total)
         withExtendedLifetime(subscription) {}
+        return total &- start
       }
     },
     baseline: Measured {
       var total = 0
       let closure: (Int) -> Void = { total &+= $0 }
       return { count in
+        let start = total
         for value in 0..<count { closure(value) }
-        blackHole(total)
+        return total &- start
       }
     })
 }

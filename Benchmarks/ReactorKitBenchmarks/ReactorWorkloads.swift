@@ -1,69 +1,136 @@
 import ReactorKit
 
-/// `reactor_action`: one reactor with one state subscriber; one op is one action, which
-/// `mutate` turns into one mutation (`.just`) that `reduce` folds into the state.
-func reactorAction() -> Workload {
+/// The floor of the counter workloads: a struct reduced under a pthread mutex, then one
+/// subscriber closure called with the new state. Its checksum is the sum of the counts seen.
+func lockedCounterBaseline() -> Measured {
+  Measured {
+    let lock = BaselineLock()
+    var state = Counter()
+    var total = 0
+    let subscriber = opaque { (state: Counter) in total &+= state.count }
+    return { count in
+      let start = total
+      for _ in 0..<count {
+        lock.lock()
+        state.count &+= 1
+        let published = state
+        lock.unlock()
+        subscriber(published)
+      }
+      return total &- start
+    }
+  }
+}
+
+/// `reactor_sync`: a counter reactor with one state subscriber; one op is one
+/// `action.onNext`, which runs mutate (`.just`), reduce and the subscriber synchronously.
+func reactorSync() -> Workload {
   Workload(
-    name: "reactor_action",
+    name: "reactor_sync",
     subject: Measured {
-      let reactor = BenchmarkCounterReactor()
+      let reactor = CounterReactor()
       var total = 0
-      let bag = DisposeBag()
-      reactor.state.subscribe(onNext: { total &+= $0.count }).disposed(by: bag)
+      let subscription = reactor.state.subscribe(onNext: { total &+= $0.count })
       let action = reactor.action
       return { count in
+        let start = total
         for _ in 0..<count { action.onNext(.increase) }
-        blackHole(total)
-        withExtendedLifetime(bag) {}
-        withExtendedLifetime(reactor) {}
+        withExtendedLifetime((reactor, subscription)) {}
+        return total &- start
+      }
+    },
+    baseline: lockedCounterBaseline(),
+    targets: [.ratio(10)])
+}
+
+/// The hand-written floor of ``reactorCreate()``: an object holding a lock, a state and one
+/// subscriber.
+final class HandWrittenCounter {
+  let lock = BaselineLock()
+  let state = UnsafeMutablePointer<Counter>.allocate(capacity: 1)
+  let subscriber: (Counter) -> Void
+
+  init(subscriber: @escaping (Counter) -> Void) {
+    state.initialize(to: Counter())
+    self.subscriber = subscriber
+    subscriber(state.pointee)
+  }
+
+  deinit {
+    state.deinitialize(count: 1)
+    state.deallocate()
+  }
+
+  func increase() {
+    lock.lock()
+    state.pointee.count &+= 1
+    let published = state.pointee
+    lock.unlock()
+    subscriber(published)
+  }
+}
+
+/// `reactor_create`: one op creates a counter reactor, subscribes to its state, sends one
+/// action, disposes the subscription and frees the reactor. Baseline: the same with an object
+/// holding a lock, a state and a subscriber closure.
+func reactorCreate() -> Workload {
+  Workload(
+    name: "reactor_create",
+    subject: Measured {
+      var total = 0
+      return { count in
+        let start = total
+        for _ in 0..<count {
+          let reactor = CounterReactor()
+          let subscription = reactor.state.subscribe(onNext: { total &+= $0.count &+ 1 })
+          reactor.action.onNext(.increase)
+          subscription.dispose()
+        }
+        return total &- start
       }
     },
     baseline: Measured {
-      let lock = BaselineLock()
-      var state = BenchmarkCounterReactor.State()
       var total = 0
-      let subscriber: (BenchmarkCounterReactor.State) -> Void = { total &+= $0.count }
       return { count in
+        let start = total
         for _ in 0..<count {
-          lock.lock()
-          state.count += 1
-          let snapshot = state
-          lock.unlock()
-          subscriber(snapshot)
+          let counter = HandWrittenCounter(subscriber: { total &+= $0.count &+ 1 })
+          counter.increase()
         }
-        blackHole(total)
+        return total &- start
       }
     },
-    bytes: {
-      // Heap per live reactor whose streams exist, with one state subscriber.
-      guard let before = heapBytesInUse() else { return nil }
-      let reactors = (0..<1_000).map { _ in BenchmarkCounterReactor() }
-      let bag = DisposeBag()
-      for reactor in reactors { reactor.state.subscribe().disposed(by: bag) }
-      guard let after = heapBytesInUse() else { return nil }
-      withExtendedLifetime((reactors, bag)) {}
-      return Double(after - before) / 1_000
-    })
+    targets: [.nanoseconds(2_000)])
 }
 
-final class BenchmarkCounterReactor: Reactor {
-  enum Action { case increase }
-  enum Mutation { case increaseValue }
-  struct State { var count = 0 }
-
-  let initialState = State()
-
-  func mutate(action: Action) -> Observable<Mutation> {
-    switch action {
-    case .increase: return .just(.increaseValue)
-    }
-  }
-
-  func reduce(state: State, mutation: Mutation) -> State {
-    var state = state
-    switch mutation {
-    case .increaseValue: state.count += 1
-    }
-    return state
-  }
+/// `reactor_live_bytes`: heap bytes per live counter reactor whose streams exist, with one
+/// state subscriber, measured over 10,000 live reactors with the malloc counter.
+func reactorLiveBytes() -> Workload {
+  Workload(
+    name: "reactor_live_bytes",
+    bytes: {
+      let reactors = 10_000
+      var total = 0
+      // Warm up the shared tables and this thread's trampoline.
+      do {
+        let reactor = CounterReactor()
+        reactor.state.subscribe(onNext: { total &+= $0.count }).dispose()
+      }
+      var live: [CounterReactor] = []
+      var subscriptions: [Disposable] = []
+      live.reserveCapacity(reactors)
+      subscriptions.reserveCapacity(reactors)
+      guard let before = heapBytesInUse() else { return nil }
+      for _ in 0..<reactors {
+        let reactor = CounterReactor()
+        subscriptions.append(reactor.state.subscribe(onNext: { total &+= $0.count }))
+        live.append(reactor)
+      }
+      guard let after = heapBytesInUse() else { return nil }
+      for subscription in subscriptions { subscription.dispose() }
+      blackHole(total)
+      withExtendedLifetime(live) {}
+      return Double(after - before) / Double(reactors)
+    },
+    targets: [.bytes(1_024)])
 }

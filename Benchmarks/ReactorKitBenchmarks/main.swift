@@ -2,12 +2,22 @@ import Foundation
 
 let options = Options(arguments: CommandLine.arguments)
 print("ReactorKitBenchmarks: median of \(options.runs) runs, each ≥ \(options.minimumSeconds) s")
-print("ratio = ns/op of the library ÷ ns/op of the hand-written baseline in this process\n")
+print("ratio = ns/op of the library ÷ ns/op of the hand-written baseline in this process")
+print("allocs/op = heap allocations per op during the timed runs (malloc counter)\n")
 runBenchmarks(
   [
-    rxSubjectFanout(),
+    reactorSync(),
+    reactorCreate(),
+    reactorLiveBytes(),
     storeDispatchOneSubscriber(),
-    storeDispatchSlices(),
-    rxScanDistinct(), rxFlatMapJust(), rxMergeTwo(),
-    reactorAction(),
+    storeDispatchSlices(perField: 10, targets: [.ratio(0.5)]),
+    storeDispatchSlices(
+      perField: 100, targets: [.relative(to: "store_dispatch_1000subs_slices", factor: 3)]),
+    bridgeSliceToReactor(),
+    rxOperatorChain(),
+    rxSubjectFanout(),
+    storeDispatchContended(),
+    rxScanDistinct(),
+    rxFlatMapJust(),
+    rxMergeTwo(),
   ], options: options)
