@@ -95,6 +95,19 @@ final class ValueRenderingTests: XCTestCase {
       ])
   }
 
+  func test_differences_skippingEqualValues_trustEquatable() {
+    // given
+    let old = [LooseEquality(id: 1, note: "a"), LooseEquality(id: 2, note: "b")]
+    let new = [LooseEquality(id: 1, note: "changed"), LooseEquality(id: 3, note: "b")]
+    // when
+    let thorough = valueDifferences(from: old, to: new, render: renderer.renderPart)
+    let fast = valueDifferences(
+      from: old, to: new, render: renderer.renderPart, skipsEqualValues: true)
+    // then
+    XCTAssertEqual(thorough.map(\.path), ["[0].note", "[1].id"])
+    XCTAssertEqual(fast.map(\.path), ["[1].id"])
+  }
+
   func test_differences_ofEqualValues_areEmpty() {
     let sample = DiffSample(
       list: [1], map: [:], set: [], kind: .small, box: RenderedBox(value: 1), password: "")
@@ -135,4 +148,11 @@ private struct DiffSample {
   var kind: RenderedKind
   var box: RenderedBox<Int>
   var password: String
+}
+
+/// Equal by `id` only.
+private struct LooseEquality: Equatable {
+  var id: Int
+  var note: String
+  static func == (lhs: Self, rhs: Self) -> Bool { lhs.id == rhs.id }
 }

@@ -40,17 +40,20 @@ package struct ValueDifference: Equatable, Sendable {
 ///     differences are still reported, with `redactedText` in place of both values.
 ///   - redactedText: What stands in for a redacted value.
 ///   - maximumDepth: How deep to descend before comparing renderings.
+///   - skipsEqualValues: Whether to skip, without reflection, any part whose values are
+///     `Equatable` and equal (or the same object): much faster for large values with small
+///     changes, but a type whose `==` ignores some fields hides their differences.
 /// - Returns: The differences; empty when reflection shows none.
 package func valueDifferences(
   from old: Any, to new: Any, render: (Any) -> String,
   isRedacted: (String) -> Bool = { _ in false }, redactedText: String = "<redacted>",
-  maximumDepth: Int = 32
+  maximumDepth: Int = 32, skipsEqualValues: Bool = false
 ) -> [ValueDifference] {
   withoutActuallyEscaping(render) { render in
     withoutActuallyEscaping(isRedacted) { isRedacted in
       var collector = DifferenceCollector(
         render: render, isRedacted: isRedacted, redactedText: redactedText,
-        maximumDepth: maximumDepth)
+        maximumDepth: maximumDepth, skipsEqualValues: skipsEqualValues)
       collector.collect(old, new, path: "", depth: 0, redacted: false)
       return collector.differences
     }
@@ -62,16 +65,18 @@ private struct DifferenceCollector {
   let isRedacted: (String) -> Bool
   let redactedText: String
   let maximumDepth: Int
+  let skipsEqualValues: Bool
   var differences: [ValueDifference] = []
 
   init(
     render: @escaping (Any) -> String, isRedacted: @escaping (String) -> Bool,
-    redactedText: String, maximumDepth: Int
+    redactedText: String, maximumDepth: Int, skipsEqualValues: Bool
   ) {
     self.render = render
     self.isRedacted = isRedacted
     self.redactedText = redactedText
     self.maximumDepth = maximumDepth
+    self.skipsEqualValues = skipsEqualValues
   }
 
   private func text(_ value: Any, redacted: Bool) -> String {
@@ -94,6 +99,7 @@ private struct DifferenceCollector {
   }
 
   mutating func collect(_ old: Any, _ new: Any, path: String, depth: Int, redacted: Bool) {
+    if skipsEqualValues && areKnownEqual(old, new) { return }
     let oldMirror = Mirror(reflecting: old)
     let newMirror = Mirror(reflecting: new)
     guard depth < maximumDepth, type(of: old) == type(of: new),
@@ -156,6 +162,21 @@ private struct DifferenceCollector {
     default:
       leaf(old, new, path: path, redacted: redacted)
     }
+  }
+
+  /// Whether `old` and `new` are the same object, or `Equatable` values of one type that are
+  /// equal.
+  private func areKnownEqual(_ old: Any, _ new: Any) -> Bool {
+    if type(of: old) is AnyClass, type(of: new) is AnyClass {
+      return (old as AnyObject) === (new as AnyObject)
+    }
+    guard let old = old as? any Equatable else { return false }
+    return isEqual(old, new)
+  }
+
+  private func isEqual<Value: Equatable>(_ old: Value, _ new: Any) -> Bool {
+    guard let new = new as? Value else { return false }
+    return old == new
   }
 
   /// Whether either value is an enum case whose name is redacted.

@@ -23,7 +23,9 @@
 /// ```
 ///
 /// A state event lists the paths that changed (a reflection diff of the states before and
-/// after) instead of the whole state. Secrets are redacted by field name everywhere
+/// after) instead of the whole state. Parts that are `Equatable` and equal are skipped without
+/// reflection, so a small change in a large state costs little; a type whose `==` ignores some
+/// fields hides their changes. Secrets are redacted by field name everywhere
 /// (``LogRedaction``), and by key path or closure per store or reactor (``Redaction``).
 /// ``LogFilter`` picks sources and kinds before any rendering happens, so filtered-out events
 /// cost almost nothing.
@@ -196,7 +198,8 @@ public final class LoggingPlugin: @unchecked Sendable {
     let redaction = self.redaction
     let changes = valueDifferences(
       from: prepared(before), to: prepared(after), render: renderer.renderPart,
-      isRedacted: { redaction.isRedacted($0) }, redactedText: redaction.replacement
+      isRedacted: { redaction.isRedacted($0) }, redactedText: redaction.replacement,
+      skipsEqualValues: true
     ).map(LogEvent.Change.init)
     emit(
       source: source, kind: .state, description: LogEvent.summary(of: changes),
