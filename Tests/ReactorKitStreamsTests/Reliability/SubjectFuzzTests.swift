@@ -72,6 +72,135 @@ final class SubjectFuzzTests: ResourceTestCase {
     XCTAssertFalse(subject.hasObservers)
   }
 
+  func test_sources_randomReentrantSubscribeDispose_neverDeliverAfterDispose_andReleaseAll() {
+    for seed in 1...UInt64(StressConfiguration.iterations(120)) {
+      // given
+      let start = Resources.total
+      // when
+      let report = runReentrantInterleaving(seed: seed)
+      // then
+      XCTAssertEqual(report.lateDeliveries, 0, "seed \(seed) (\(report.source))")
+      XCTAssertEqual(report.grammarViolations, 0, "seed \(seed) (\(report.source))")
+      XCTAssertGreaterThan(report.deliveries, 0, "seed \(seed) (\(report.source))")
+      XCTAssertEqual(
+        Resources.total, start, "seed \(seed) (\(report.source)): resources leaked")
+    }
+  }
+
+  // MARK: - Reentrant interleavings
+
+  private struct InterleavingReport {
+    let source: String
+    let deliveries: Int
+    let lateDeliveries: Int
+    let grammarViolations: Int
+  }
+
+  /// One subscriber of a reentrant run: what it received and whether it was disposed.
+  private final class Participant {
+    var subscription: Disposable?
+    var isDisposed = false
+    var isTerminated = false
+  }
+
+  /// The state of one reentrant run, shared by every callback.
+  private final class Interleaving {
+    var generator: SeededRandomNumberGenerator
+    var participants: [Participant] = []
+    var deliveries = 0
+    var lateDeliveries = 0
+    var grammarViolations = 0
+    var nestedEmissions = 0
+    var subscribe: (Interleaving) -> Void = { _ in }
+    var emit: (Int) -> Void = { _ in }
+
+    init(seed: UInt64) {
+      generator = SeededRandomNumberGenerator(seed: seed)
+    }
+
+    func receive(_ event: Event<Int>, by participant: Participant) {
+      deliveries += 1
+      if participant.isDisposed { lateDeliveries += 1 }
+      if participant.isTerminated { grammarViolations += 1 }
+      if event.isStopEvent { participant.isTerminated = true }
+      react()
+    }
+
+    /// What a callback does besides recording: sometimes subscribe another observer, dispose
+    /// a random one (possibly itself), or emit a nested element.
+    func react() {
+      switch Int.random(in: 0..<10, using: &generator) {
+      case 0 where participants.count < 24:
+        subscribe(self)
+      case 1, 2:
+        disposeRandom()
+      case 3 where nestedEmissions < 40:
+        nestedEmissions += 1
+        emit(Int.random(in: 0..<100, using: &generator))
+      default:
+        break
+      }
+    }
+
+    func disposeRandom() {
+      guard !participants.isEmpty else { return }
+      let participant = participants[Int.random(in: 0..<participants.count, using: &generator)]
+      participant.subscription?.dispose()
+      participant.isDisposed = true
+    }
+  }
+
+  /// Runs a random single-threaded script of emissions, subscriptions and disposals, where
+  /// callbacks themselves subscribe, dispose and emit, against one kind of source.
+  private func runReentrantInterleaving(seed: UInt64) -> InterleavingReport {
+    let run = Interleaving(seed: seed)
+    let subject = PublishSubject<Int>()
+    let behavior = BehaviorSubject(value: 0)
+    let replay = ReplaySubject<Int>.create(bufferSize: 2)
+    // Each source with the observer its elements are sent to.
+    let sources: [(String, Observable<Int>, (Event<Int>) -> Void)] = [
+      ("PublishSubject", subject, subject.on),
+      ("BehaviorSubject", behavior, behavior.on),
+      ("ReplaySubject(2)", replay, replay.on),
+      ("share()", subject.share(), subject.on),
+      ("share(replay: 1)", subject.share(replay: 1), subject.on),
+      ("share(replay: 1, .forever)", subject.share(replay: 1, scope: .forever), subject.on),
+      ("publish().refCount()", subject.publish().refCount(), subject.on),
+      (
+        "map.filter.distinct",
+        subject.map { $0 % 7 }.filter { $0 != 3 }.distinctUntilChanged(), subject.on
+      ),
+      ("flatMap(just)", subject.flatMap { Observable.just($0 * 2) }, subject.on),
+    ]
+    let (name, source, send) = sources[Int(seed % UInt64(sources.count))]
+    run.emit = { send(.next($0)) }
+    run.subscribe = { run in
+      // Registered once `subscribe` returned: only then can a callback dispose it.
+      let participant = Participant()
+      participant.subscription = source.subscribe { [unowned run] event in
+        run.receive(event, by: participant)
+      }
+      run.participants.append(participant)
+    }
+    for step in 0..<80 {
+      switch Int.random(in: 0..<20, using: &run.generator) {
+      case 0..<4: run.subscribe(run)
+      case 4..<6: run.disposeRandom()
+      case 6 where step > 60: send(.completed)
+      default: send(.next(Int.random(in: 0..<100, using: &run.generator)))
+      }
+    }
+    for participant in run.participants {
+      participant.subscription?.dispose()
+      participant.subscription = nil
+    }
+    run.subscribe = { _ in }
+    run.emit = { _ in }
+    return InterleavingReport(
+      source: name, deliveries: run.deliveries, lateDeliveries: run.lateDeliveries,
+      grammarViolations: run.grammarViolations)
+  }
+
   // MARK: - Models
 
   private enum Step {
