@@ -130,14 +130,34 @@ final class SubjectCore<Element>: @unchecked Sendable {
 
   /// Records `event` for every current observer and delivers it. Call with the lock held; the
   /// lock is released on return. A terminal event unregisters every observer.
+  ///
+  /// The common case, a `.next` event while nobody is delivering, is delivered straight from
+  /// here without building a queued ``Work`` item.
   @inlinable
   func publishLocked(_ event: Event<Element>) {
-    let targets = entries
     if event.isStopEvent {
+      let targets = entries
       stopEvent = event
       entries = []
+      enqueueAndDrainLocked(.all(event, targets))
+      return
     }
-    enqueueAndDrainLocked(.all(event, targets))
+    if delivering {
+      pending.append(.all(event, entries))
+      lock.unlock()
+      return
+    }
+    delivering = true
+    let targets = entries
+    lock.unlock()
+    for entry in targets { entry.deliver(event) }
+    lock.lock()
+    if pendingHead == pending.count {
+      delivering = false
+      lock.unlock()
+      return
+    }
+    drainPendingLocked()
   }
 
   /// Records `events` (the last one terminal) for every current observer and delivers them in
@@ -174,29 +194,39 @@ final class SubjectCore<Element>: @unchecked Sendable {
     }
     delivering = true
     lock.unlock()
-    var next = work
-    while true {
-      switch next {
-      case .all(let event, let targets):
-        for entry in targets { entry.deliver(event) }
-      case .one(let entry, let events):
-        for event in events { entry.deliver(event) }
-      case .many(let events, let targets):
-        for event in events {
-          for entry in targets { entry.deliver(event) }
-        }
-      }
-      lock.lock()
-      if pendingHead == pending.count {
-        pending.removeAll(keepingCapacity: pending.count <= 16)
-        pendingHead = 0
-        delivering = false
-        lock.unlock()
-        return
-      }
-      next = pending[pendingHead]
+    deliver(work)
+    lock.lock()
+    drainPendingLocked()
+  }
+
+  /// Delivers the queued work until the queue is empty, then stops delivering. Call with the
+  /// lock held by the deliverer; the lock is released on return.
+  @inlinable
+  func drainPendingLocked() {
+    while pendingHead < pending.count {
+      let next = pending[pendingHead]
       pendingHead += 1
       lock.unlock()
+      deliver(next)
+      lock.lock()
+    }
+    pending.removeAll(keepingCapacity: pending.count <= 16)
+    pendingHead = 0
+    delivering = false
+    lock.unlock()
+  }
+
+  @inlinable
+  func deliver(_ work: Work) {
+    switch work {
+    case .all(let event, let targets):
+      for entry in targets { entry.deliver(event) }
+    case .one(let entry, let events):
+      for event in events { entry.deliver(event) }
+    case .many(let events, let targets):
+      for event in events {
+        for entry in targets { entry.deliver(event) }
+      }
     }
   }
 }
