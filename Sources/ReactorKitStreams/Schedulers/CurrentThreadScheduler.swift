@@ -64,10 +64,32 @@ final class TrampolineItem: Cancelable, @unchecked Sendable {
 }
 
 /// The per-thread queue behind ``CurrentThreadScheduler``, stored under a pthread key.
+///
+/// Only its own thread touches it. Its state sits behind a pointer, so the per-schedule path
+/// pays no dynamic exclusivity checks (a class's stored `var`s would).
 final class Trampoline {
-  var isRunning = false
-  private var queue: [TrampolineItem] = []
-  private var head = 0
+  private struct State {
+    var isRunning = false
+    var queue: [TrampolineItem] = []
+    var head = 0
+  }
+
+  private let state: UnsafeMutablePointer<State>
+
+  private init() {
+    state = .allocate(capacity: 1)
+    state.initialize(to: State())
+  }
+
+  deinit {
+    state.deinitialize(count: 1)
+    state.deallocate()
+  }
+
+  var isRunning: Bool {
+    get { state.pointee.isRunning }
+    set { state.pointee.isRunning = newValue }
+  }
 
   private static let key: pthread_key_t = {
     var key = pthread_key_t()
@@ -95,16 +117,18 @@ final class Trampoline {
   }
 
   func enqueue(_ item: TrampolineItem) {
-    queue.append(item)
+    state.pointee.queue.append(item)
   }
 
+  /// Runs the queued items, including those they enqueue, in order.
   func drain() {
-    while head < queue.count {
-      let item = queue[head]
-      head += 1
+    guard state.pointee.head < state.pointee.queue.count else { return }
+    while state.pointee.head < state.pointee.queue.count {
+      let item = state.pointee.queue[state.pointee.head]
+      state.pointee.head += 1
       item.invoke()
     }
-    queue.removeAll(keepingCapacity: queue.count <= 64)
-    head = 0
+    state.pointee.queue.removeAll(keepingCapacity: state.pointee.queue.count <= 64)
+    state.pointee.head = 0
   }
 }

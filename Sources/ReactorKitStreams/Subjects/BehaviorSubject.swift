@@ -7,12 +7,19 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
 {
   // Safety: all state is guarded by `core.lock`.
   @usableFromInline let core = SubjectCore<Element>()
-  @usableFromInline var element: Element
+  /// The current value, behind a pointer so that `on` pays no dynamic exclusivity check.
+  @usableFromInline let element: UnsafeMutablePointer<Element>
 
   /// Creates a subject holding `value`.
   public init(value: Element) {
-    element = value
+    element = .allocate(capacity: 1)
+    element.initialize(to: value)
     super.init()
+  }
+
+  deinit {
+    element.deinitialize(count: 1)
+    element.deallocate()
   }
 
   /// Whether any observer is subscribed.
@@ -28,7 +35,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
     try core.lock.withLock {
       if core.isDisposed { throw RxError.disposed(object: "BehaviorSubject") }
       if case .error(let error) = core.stopEvent { throw error }
-      return element
+      return element.pointee
     }
   }
 
@@ -40,7 +47,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
       core.lock.unlock()
       return
     }
-    if case .next(let value) = event { element = value }
+    if case .next(let value) = event { element.pointee = value }
     core.publishLocked(event)
   }
 
@@ -57,7 +64,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
       return Disposables.create()
     }
     let entry = core.addLocked(observer)
-    core.sendLocked([.next(element)], to: entry)
+    core.sendLocked([.next(element.pointee)], to: entry)
     return entry
   }
 
