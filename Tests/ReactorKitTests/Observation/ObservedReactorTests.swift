@@ -203,6 +203,27 @@ final class ObservedReactorTests: ResourceTestCase {
     XCTAssertEqual(model.count, 1)
   }
 
+  #if compiler(>=6.2)
+    @MainActor
+    func test_observations_yieldsNewValuesOfThePropertiesItReads() async {
+      guard #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) else {
+        return
+      }
+      // given
+      let model = ObservedReactor(ProfileReactor())
+      var counts = Observations { model.count }.makeAsyncIterator()
+      let first = await counts.next()
+      // when: `next()` waits, because the title change is not a change of `count`
+      model.send(.setTitle("ignored"))
+      Task { @MainActor in model.send(.increase) }
+      let second = await counts.next()
+      model.send(.increase)
+      let third = await counts.next()
+      // then
+      XCTAssertEqual([first, second, third], [0, 1, 2])
+    }
+  #endif
+
   // MARK: - Main-actor delivery
 
   @MainActor
