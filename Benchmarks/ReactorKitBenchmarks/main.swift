@@ -17,6 +17,7 @@ runBenchmarks(
     rxOperatorChain(),
     rxSubjectFanout(),
     storeDispatchContended(),
+    observedStoreDispatch(),
     rxScanDistinct(),
     rxFlatMapJust(),
     rxMergeTwo(),

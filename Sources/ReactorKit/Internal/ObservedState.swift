@@ -15,21 +15,37 @@ import ReactorKitStreams
 /// path of this class (``subscript(member:)``), which is what the registrar records. The public
 /// models conform to `Observation.Observable` so that SwiftUI accepts them; the registrar they
 /// use lives here.
+///
+/// The per-state and per-read paths are inlinable so that they are specialised for the state
+/// type in the module that creates the model.
 @MainActor
+@usableFromInline
 final class ObservedState<State>: Observation.Observable {
+  /// Whether the value at one key path differs between two states (old, new).
+  @usableFromInline
+  typealias ChangeTest = (UnsafePointer<State>, UnsafePointer<State>) -> Bool
+
   /// A remembered state key path.
-  private struct Member {
+  @usableFromInline
+  struct Member {
     /// The key path the registrar records for the state key path.
-    let key: KeyPath<ObservedState, Void>
+    @usableFromInline let key: KeyPath<ObservedState, Void>
     /// Whether the value at the state key path differs between two states.
-    let hasChanged: (State, State) -> Bool
+    @usableFromInline let hasChanged: ChangeTest
+
+    @usableFromInline
+    init(key: KeyPath<ObservedState, Void>, hasChanged: @escaping ChangeTest) {
+      self.key = key
+      self.hasChanged = hasChanged
+    }
   }
 
   /// The latest state applied.
-  private(set) var state: State
-  private var members: [AnyKeyPath: Member] = [:]
-  private let registrar = ObservationRegistrar()
+  @usableFromInline var state: State
+  @usableFromInline var members: [AnyKeyPath: Member] = [:]
+  @usableFromInline let registrar = ObservationRegistrar()
 
+  @inlinable
   init(_ state: State) {
     self.state = state
   }
@@ -44,8 +60,18 @@ final class ObservedState<State>: Observation.Observable {
 
   /// Reads the value at `path` of the current state and records the access for observation
   /// tracking.
+  @inlinable
   func read<Value>(_ path: KeyPath<State, Value>) -> Value {
-    let member = members[path] ?? remember(path)
+    let member = members[path] ?? remember(path, hasChanged: Self.changeTest(for: path))
+    registrar.access(self, keyPath: member.key)
+    return state[keyPath: path]
+  }
+
+  /// Reads the value at `path` like ``read(_:)``, comparing values with a `!=` that is
+  /// specialised for `Value` where the caller knows it is `Equatable`.
+  @inlinable
+  func read<Value: Equatable>(_ path: KeyPath<State, Value>) -> Value {
+    let member = members[path] ?? remember(path, hasChanged: Self.equalityTest(for: path))
     registrar.access(self, keyPath: member.key)
     return state[keyPath: path]
   }
@@ -56,11 +82,16 @@ final class ObservedState<State>: Observation.Observable {
   /// Observers are told before and after the state is replaced (`willSet` / `didSet`), like
   /// properties of an `@Observable` class; during `willSet` the model still shows the old
   /// state. Observers may read the model and send actions; they must not call `apply`.
+  @inlinable
   func apply(_ newState: State) {
     let oldState = state
     var changed: [KeyPath<ObservedState, Void>] = []
-    for member in members.values where member.hasChanged(oldState, newState) {
-      changed.append(member.key)
+    withUnsafePointer(to: oldState) { old in
+      withUnsafePointer(to: newState) { new in
+        for member in members.values where member.hasChanged(old, new) {
+          changed.append(member.key)
+        }
+      }
     }
     guard !changed.isEmpty else {
       state = newState
@@ -71,14 +102,32 @@ final class ObservedState<State>: Observation.Observable {
     for key in changed { registrar.didSet(self, keyPath: key) }
   }
 
-  private func remember<Value>(_ path: KeyPath<State, Value>) -> Member {
-    let member = Member(key: \ObservedState[member: path], hasChanged: Self.changeTest(for: path))
+  /// Remembers `path`, the first time it is read.
+  @usableFromInline
+  func remember(_ path: AnyKeyPath, hasChanged: @escaping ChangeTest) -> Member {
+    let member = Member(key: \ObservedState[member: path], hasChanged: hasChanged)
     members[path] = member
     return member
   }
 
-  /// How to tell whether the value at `path` changed, decided once per key path.
-  private static func changeTest<Value>(for path: KeyPath<State, Value>) -> (State, State) -> Bool {
+  /// `!=` on the values at `path`, specialised for `Value`. A key path made only of stored
+  /// properties of structs is read straight from the state's memory, as `Store.slice` does.
+  @inlinable
+  static func equalityTest<Value: Equatable>(for path: KeyPath<State, Value>) -> ChangeTest {
+    if let offset = MemoryLayout<State>.offset(of: path) {
+      return {
+        UnsafeRawPointer($0).load(fromByteOffset: offset, as: Value.self)
+          != UnsafeRawPointer($1).load(fromByteOffset: offset, as: Value.self)
+      }
+    }
+    return { $0.pointee[keyPath: path] != $1.pointee[keyPath: path] }
+  }
+
+  /// How to tell whether the value at `path` changed, decided once per key path: `!=` for
+  /// `Equatable` values (found at run time), the assignment count for a ``Pulse``, and "always"
+  /// otherwise.
+  @usableFromInline
+  static func changeTest<Value>(for path: KeyPath<State, Value>) -> ChangeTest {
     if let counted = Value.self as? any UpdateCounting.Type {
       return countChangeTest(counted, path)
     }
@@ -90,23 +139,26 @@ final class ObservedState<State>: Observation.Observable {
 
   private static func equalityChangeTest<Value: Equatable, Member>(
     _: Value.Type, _ path: KeyPath<State, Member>
-  ) -> (State, State) -> Bool {
+  ) -> ChangeTest {
     // `Value` is `Member`, opened from its metatype.
     let path = path as! KeyPath<State, Value>
-    return { $0[keyPath: path] != $1[keyPath: path] }
+    return { $0.pointee[keyPath: path] != $1.pointee[keyPath: path] }
   }
 
   private static func countChangeTest<Value: UpdateCounting, Member>(
     _: Value.Type, _ path: KeyPath<State, Member>
-  ) -> (State, State) -> Bool {
+  ) -> ChangeTest {
     // `Value` is `Member`, opened from its metatype.
     let path = path as! KeyPath<State, Value>
-    return { $0[keyPath: path].valueUpdatedCount != $1[keyPath: path].valueUpdatedCount }
+    return {
+      $0.pointee[keyPath: path].valueUpdatedCount != $1.pointee[keyPath: path].valueUpdatedCount
+    }
   }
 
   /// Subscribes to `states` and applies them on the main actor; see ``StateInbox``.
   ///
   /// - Returns: The subscription. It holds this object weakly.
+  @inlinable
   func follow(_ states: ReactorKitStreams.Observable<State>) -> Disposable {
     let inbox = StateInbox(self)
     return states.subscribe(onNext: { inbox.receive($0) })
@@ -129,19 +181,22 @@ extension Pulse: UpdateCounting {}
 /// applies whatever is pending when it runs, so a burst from another thread costs one hop and
 /// the model never shows an older state after a newer one. States that arrive while a state is
 /// being applied (from an observer) are applied after it, in the same drain.
+@usableFromInline
 final class StateInbox<State>: @unchecked Sendable {
   // Safety: `pending` and `isDraining` are guarded by `lock`. `target` is a weak reference
   // written only in `init`; it is dereferenced only on the main actor.
-  private let lock = Lock()
-  private var pending: State?
-  private var isDraining = false
-  private weak var target: ObservedState<State>?
+  @usableFromInline let lock = Lock()
+  @usableFromInline var pending: State?
+  @usableFromInline var isDraining = false
+  @usableFromInline weak var target: ObservedState<State>?
 
+  @inlinable
   init(_ target: ObservedState<State>) {
     self.target = target
   }
 
   /// Takes a new state, on any thread.
+  @inlinable
   func receive(_ state: State) {
     lock.lock()
     pending = state
@@ -159,7 +214,8 @@ final class StateInbox<State>: @unchecked Sendable {
   }
 
   /// Applies pending states until none is left. Runs on the main thread.
-  private func drain() {
+  @inlinable
+  func drain() {
     while true {
       lock.lock()
       guard let state = pending.take() else {
@@ -170,7 +226,7 @@ final class StateInbox<State>: @unchecked Sendable {
       lock.unlock()
       let delivery = UncheckedSendable(state)
       MainActor.assumeIsolated {
-        target?.apply(delivery.value)
+        if let target { target.apply(delivery.value) }
       }
     }
   }

@@ -44,12 +44,13 @@ public final class ObservedReactor<R: Reactor> {
   /// The reactor the model shows.
   public let reactor: R
 
-  private let observed: ObservedState<R.State>
-  private let disposeBag = DisposeBag()
+  @usableFromInline let observed: ObservedState<R.State>
+  @usableFromInline let disposeBag = DisposeBag()
 
   /// Creates a model for `reactor` and starts following its state.
   ///
   /// - Parameter reactor: The reactor; the model keeps it alive.
+  @inlinable
   public init(_ reactor: R) {
     self.reactor = reactor
     observed = ObservedState(reactor.currentState)
@@ -61,18 +62,28 @@ public final class ObservedReactor<R: Reactor> {
   /// Reading the whole state makes an observer depend on all of it: any change of an
   /// `Equatable` state, or any new state otherwise, invalidates it. Prefer reading single
   /// properties.
+  @inlinable
   public var state: R.State {
     observed.read(\.self)
   }
 
   /// The value at `path` of the current state, tracked as a property of the model.
+  @inlinable
   public subscript<Value>(dynamicMember path: KeyPath<R.State, Value>) -> Value {
+    observed.read(path)
+  }
+
+  /// The value at `path` of the current state, tracked as a property of the model that
+  /// changes when the new value differs by `==`.
+  @inlinable
+  public subscript<Value: Equatable>(dynamicMember path: KeyPath<R.State, Value>) -> Value {
     observed.read(path)
   }
 
   /// Sends `action` to the reactor.
   ///
   /// - Parameter action: The action; processed as described by ``Reactor/action``.
+  @inlinable
   public func send(_ action: R.Action) {
     reactor.action.onNext(action)
   }

@@ -41,19 +41,21 @@ import ReactorKitStreams
 @MainActor
 @dynamicMemberLookup
 public final class ObservedStore<State> {
-  private let observed: ObservedState<State>
-  private let dispatchAction: (any Action) -> Void
-  private let disposeBag = DisposeBag()
+  @usableFromInline let observed: ObservedState<State>
+  @usableFromInline let dispatchAction: (any Action) -> Void
+  @usableFromInline let disposeBag = DisposeBag()
 
   /// Creates a model of the whole state of `store` and starts following it.
   ///
   /// - Parameter store: The store; the model keeps it alive.
+  @inlinable
   public convenience init(_ store: Store<State>) {
     self.init(states: store.state, current: store.currentState, dispatch: store.dispatch)
   }
 
   /// Creates a model that follows `states`, starting with `current`, and dispatches with
   /// `dispatch`.
+  @inlinable
   init(
     states: ReactorKitStreams.Observable<State>, current: State,
     dispatch: @escaping (any Action) -> Void
@@ -68,18 +70,28 @@ public final class ObservedStore<State> {
   /// Reading the whole state makes an observer depend on all of it: any change of an
   /// `Equatable` state, or any new state otherwise, invalidates it. Prefer reading single
   /// properties.
+  @inlinable
   public var state: State {
     observed.read(\.self)
   }
 
   /// The value at `path` of the current state, tracked as a property of the model.
+  @inlinable
   public subscript<Value>(dynamicMember path: KeyPath<State, Value>) -> Value {
+    observed.read(path)
+  }
+
+  /// The value at `path` of the current state, tracked as a property of the model that
+  /// changes when the new value differs by `==`.
+  @inlinable
+  public subscript<Value: Equatable>(dynamicMember path: KeyPath<State, Value>) -> Value {
     observed.read(path)
   }
 
   /// Dispatches `action` to the store.
   ///
   /// - Parameter action: The action; dispatched as described by ``Store/dispatch(_:)->()``.
+  @inlinable
   public func dispatch(_ action: any Action) {
     dispatchAction(action)
   }
@@ -100,6 +112,7 @@ extension Store {
   /// - Parameter path: The part of the state to observe.
   /// - Returns: A model that holds this store.
   @MainActor
+  @inlinable
   public func observed<Value: Equatable>(_ path: KeyPath<State, Value>) -> ObservedStore<Value> {
     ObservedStore(
       states: slice(path), current: currentState[keyPath: path], dispatch: dispatch)
@@ -114,6 +127,7 @@ extension Store {
   /// - Parameter path: The part of the state to observe.
   /// - Returns: A model that holds this store.
   @MainActor
+  @inlinable
   public func observed<Value>(_ path: KeyPath<State, Value>) -> ObservedStore<Value> {
     ObservedStore(
       states: select({ $0[keyPath: path] }, isDuplicate: { _, _ in false }),
@@ -125,6 +139,7 @@ extension Store {
   ///
   /// - Returns: A model that holds this store.
   @MainActor
+  @inlinable
   public func observed() -> ObservedStore<State> {
     ObservedStore(self)
   }

@@ -114,6 +114,21 @@ final class ObservedReactorTests: ResourceTestCase {
   }
 
   @MainActor
+  func test_observationTracking_comparesEquatableValuesReadFromGenericCode() async {
+    // given: generic code reaches the unconstrained subscript; `Int` is found Equatable at run time
+    let model = ObservedReactor(ProfileReactor(initialState: .init(count: 4)))
+    let changes = trackChanges { _ = readAnyValue(model, \.count) }
+    // when
+    model.send(.setCount(4))
+    // then
+    XCTAssertEqual(changes.count, 0)
+    // when
+    model.send(.setCount(5))
+    // then
+    XCTAssertEqual(changes.count, 1)
+  }
+
+  @MainActor
   func test_observationTracking_reportsANonEquatablePropertyOnEveryNewState() async {
     // given
     let model = ObservedReactor(ProfileReactor())
@@ -402,4 +417,12 @@ final class ObservedReactorTests: ResourceTestCase {
     // then
     XCTAssertNil(weakModel)
   }
+}
+
+/// Reads a property through the model without knowing whether it is `Equatable`.
+@MainActor
+private func readAnyValue<Value>(
+  _ model: ObservedReactor<ProfileReactor>, _ path: KeyPath<ProfileReactor.State, Value>
+) -> Value {
+  model[dynamicMember: path]
 }
