@@ -31,8 +31,31 @@ public final class MainScheduler: SchedulerType {
 
   /// Whether the caller runs on the main thread or the main queue.
   public static var isMainThread: Bool {
-    Thread.isMainThread || DispatchQueue.getSpecific(key: mainKey) != nil
+    isCallerTheMainThread || DispatchQueue.getSpecific(key: mainKey) != nil
   }
+
+  #if canImport(Glibc) || canImport(Musl)
+    /// Each thread's answer to `Thread.isMainThread` (2 main, 1 not, absent not yet asked).
+    /// On Linux `Thread.isMainThread` makes two system calls each time; a thread's answer never
+    /// changes, so it is asked once per thread.
+    private static let isMainThreadKey: pthread_key_t = {
+      var key = pthread_key_t()
+      let result = pthread_key_create(&key, nil)
+      precondition(result == 0, "pthread_key_create failed: \(result)")
+      return key
+    }()
+
+    private static var isCallerTheMainThread: Bool {
+      if let answer = pthread_getspecific(isMainThreadKey) {
+        return Int(bitPattern: answer) == 2
+      }
+      let isMain = Thread.isMainThread
+      pthread_setspecific(isMainThreadKey, UnsafeRawPointer(bitPattern: isMain ? 2 : 1))
+      return isMain
+    }
+  #else
+    private static var isCallerTheMainThread: Bool { Thread.isMainThread }
+  #endif
 
   /// Stops the program when not called on the main thread.
   public static func ensureRunningOnMainThread(message: String = "") {

@@ -127,4 +127,20 @@ final class MainSchedulerTests: ResourceTestCase {
     XCTAssertEqual(results.all, [false])
     XCTAssertTrue(MainScheduler.isMainThread)
   }
+
+  func test_isMainThread_keepsEachThreadsAnswerWhenAskedAgain() {
+    // given
+    let results = LockedValues<Bool>()
+    let finished = DispatchSemaphore(value: 0)
+    // when
+    Thread {
+      for _ in 0..<3 { results.append(MainScheduler.isMainThread) }
+      finished.signal()
+    }.start()
+    finished.wait()
+    let onMain = (0..<3).map { _ in MainScheduler.isMainThread }
+    // then
+    XCTAssertEqual(results.all, [false, false, false])
+    XCTAssertEqual(onMain, [true, true, true])
+  }
 }
