@@ -141,8 +141,7 @@ final class ObservedState<State>: Observation.Observable {
     _: Value.Type, _ path: KeyPath<State, Member>
   ) -> ChangeTest {
     // `Value` is `Member`, opened from its metatype.
-    let path = path as! KeyPath<State, Value>
-    return { $0.pointee[keyPath: path] != $1.pointee[keyPath: path] }
+    equalityTest(for: path as! KeyPath<State, Value>)
   }
 
   private static func countChangeTest<Value: UpdateCounting, Member>(
