@@ -44,6 +44,9 @@ final class ObservedState<State>: Observation.Observable {
   @usableFromInline var state: State
   @usableFromInline var members: [AnyKeyPath: Member] = [:]
   @usableFromInline let registrar = ObservationRegistrar()
+  /// Storage reused by ``apply(_:)`` for the keys of changed members, so that applying a state
+  /// allocates nothing.
+  @usableFromInline var changedKeys: [KeyPath<ObservedState, Void>] = []
 
   @inlinable
   init(_ state: State) {
@@ -85,14 +88,13 @@ final class ObservedState<State>: Observation.Observable {
   @inlinable
   func apply(_ newState: State) {
     let oldState = state
-    var changed: [KeyPath<ObservedState, Void>] = []
-    withUnsafePointer(to: oldState) { old in
-      withUnsafePointer(to: newState) { new in
-        for member in members.values where member.hasChanged(old, new) {
-          changed.append(member.key)
-        }
-      }
+    var changed = changedKeys
+    changedKeys = []
+    defer {
+      changed.removeAll(keepingCapacity: true)
+      changedKeys = changed
     }
+    Self.collectChanges(of: members, from: oldState, to: newState, into: &changed)
     guard !changed.isEmpty else {
       state = newState
       return
@@ -100,6 +102,24 @@ final class ObservedState<State>: Observation.Observable {
     for key in changed { registrar.willSet(self, keyPath: key) }
     state = newState
     for key in changed { registrar.didSet(self, keyPath: key) }
+  }
+
+  /// Appends to `changed` the key of each member whose value differs between `old` and `new`.
+  ///
+  /// Nonisolated, so that the closures it passes to `withUnsafePointer` carry no main-actor
+  /// isolation check; it is only called from ``apply(_:)``.
+  @inlinable
+  nonisolated static func collectChanges(
+    of members: [AnyKeyPath: Member], from old: State, to new: State,
+    into changed: inout [KeyPath<ObservedState, Void>]
+  ) {
+    withUnsafePointer(to: old) { old in
+      withUnsafePointer(to: new) { new in
+        for member in members.values where member.hasChanged(old, new) {
+          changed.append(member.key)
+        }
+      }
+    }
   }
 
   /// Remembers `path`, the first time it is read.
@@ -215,18 +235,23 @@ final class StateInbox<State>: @unchecked Sendable {
   /// Applies pending states until none is left. Runs on the main thread.
   @inlinable
   func drain() {
-    while true {
-      lock.lock()
-      guard let state = pending.take() else {
-        isDraining = false
-        lock.unlock()
-        return
-      }
-      lock.unlock()
-      let delivery = UncheckedSendable(state)
-      MainActor.assumeIsolated {
-        if let target { target.apply(delivery.value) }
+    MainActor.assumeIsolated {
+      while let state = takePending() {
+        // Each state is taken from `pending` under the lock, so only this drain uses it.
+        if let target { target.apply(state) }
       }
     }
+  }
+
+  /// The pending state, or `nil` after marking the drain finished when there is none.
+  @inlinable
+  func takePending() -> State? {
+    lock.lock()
+    defer { lock.unlock() }
+    guard let state = pending.take() else {
+      isDraining = false
+      return nil
+    }
+    return state
   }
 }
