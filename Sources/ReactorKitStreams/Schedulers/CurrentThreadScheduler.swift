@@ -18,7 +18,7 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType {
   private init() {}
 
   /// `true` when no trampoline is running on this thread, so scheduled work would run at once.
-  public static var isScheduleRequired: Bool { !Trampoline.current.isRunning }
+  public static var isScheduleRequired: Bool { !Trampoline.current.pointee.isRunning }
 
   /// Schedules `action`: it runs at once when no trampoline is active on this thread,
   /// otherwise it is queued behind the work already running.
@@ -26,15 +26,15 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType {
     _ state: StateType, action: @escaping (StateType) -> Disposable
   ) -> Disposable {
     let trampoline = Trampoline.current
-    if trampoline.isRunning {
+    if trampoline.pointee.isRunning {
       let item = TrampolineItem { action(state) }
-      trampoline.enqueue(item)
+      trampoline.pointee.queue.append(item)
       return item
     }
-    trampoline.isRunning = true
+    trampoline.pointee.isRunning = true
     let disposable = action(state)
-    trampoline.drain()
-    trampoline.isRunning = false
+    Trampoline.drain(trampoline)
+    trampoline.pointee.isRunning = false
     return disposable
   }
 }
@@ -63,18 +63,20 @@ final class TrampolineItem: Cancelable, @unchecked Sendable {
   }
 }
 
-/// The per-thread queue behind ``CurrentThreadScheduler``, stored under a pthread key.
+/// The per-thread queue behind ``CurrentThreadScheduler``, stored under a pthread key and
+/// released when its thread exits.
 ///
-/// Only its own thread touches it. Its state sits behind a pointer, so the per-schedule path
-/// pays no dynamic exclusivity checks (a class's stored `var`s would).
+/// Only its own thread touches it. Callers work on its state through a pointer: no reference
+/// counting per schedule (the thread keeps the trampoline alive), and no dynamic exclusivity
+/// checks (a class's stored `var`s would pay them).
 final class Trampoline {
-  private struct State {
+  struct State {
     var isRunning = false
     var queue: [TrampolineItem] = []
     var head = 0
   }
 
-  private let state: UnsafeMutablePointer<State>
+  let state: UnsafeMutablePointer<State>
 
   private init() {
     state = .allocate(capacity: 1)
@@ -84,11 +86,6 @@ final class Trampoline {
   deinit {
     state.deinitialize(count: 1)
     state.deallocate()
-  }
-
-  var isRunning: Bool {
-    get { state.pointee.isRunning }
-    set { state.pointee.isRunning = newValue }
   }
 
   private static let key: pthread_key_t = {
@@ -107,21 +104,18 @@ final class Trampoline {
     return key
   }()
 
-  static var current: Trampoline {
+  /// The calling thread's trampoline state, valid until the thread exits.
+  static var current: UnsafeMutablePointer<State> {
     if let pointer = pthread_getspecific(key) {
-      return Unmanaged<Trampoline>.fromOpaque(pointer).takeUnretainedValue()
+      return Unmanaged<Trampoline>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.state }
     }
     let trampoline = Trampoline()
     pthread_setspecific(key, Unmanaged.passRetained(trampoline).toOpaque())
-    return trampoline
+    return trampoline.state
   }
 
-  func enqueue(_ item: TrampolineItem) {
-    state.pointee.queue.append(item)
-  }
-
-  /// Runs the queued items, including those they enqueue, in order.
-  func drain() {
+  /// Runs the queued items of `state`, including those they enqueue, in order.
+  static func drain(_ state: UnsafeMutablePointer<State>) {
     guard state.pointee.head < state.pointee.queue.count else { return }
     while state.pointee.head < state.pointee.queue.count {
       let item = state.pointee.queue[state.pointee.head]
