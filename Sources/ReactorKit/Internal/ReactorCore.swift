@@ -49,17 +49,24 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
   // `.reconfigure`). `owned` belongs to the owner thread; ownership passes between threads
   // through `lock`.
 
-  /// What the core calls on its reactor; each hook returns `nil` once the reactor is gone.
+  /// What the core calls on its reactor.
+  ///
+  /// The core loads the reactor with ``owner`` once per drain (a weak load, `nil` once the
+  /// reactor is gone) and keeps it alive until the drain ends; ``mutate`` and ``reduce``
+  /// receive it, so a drain pays one weak load however many actions and mutations it runs.
   @usableFromInline
   struct Hooks {
-    @usableFromInline let mutate: (Action) -> Observable<Mutation>?
-    @usableFromInline let reduce: (State, Mutation) -> State?
+    @usableFromInline let owner: () -> AnyObject?
+    @usableFromInline let mutate: (AnyObject, Action) -> Observable<Mutation>
+    @usableFromInline let reduce: (AnyObject, State, Mutation) -> State
 
     @inlinable
     init(
-      mutate: @escaping (Action) -> Observable<Mutation>?,
-      reduce: @escaping (State, Mutation) -> State?
+      owner: @escaping () -> AnyObject?,
+      mutate: @escaping (AnyObject, Action) -> Observable<Mutation>,
+      reduce: @escaping (AnyObject, State, Mutation) -> State
     ) {
+      self.owner = owner
       self.mutate = mutate
       self.reduce = reduce
     }
@@ -150,6 +157,10 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
   struct Owned {
     @usableFromInline var accumulator: State?
     @usableFromInline var isDelivering = false
+    /// The reactor, loaded at the start of the drain and released at its end.
+    @usableFromInline var pinned: Unmanaged<AnyObject>?
+    /// An action handed straight to the drain by ``receive(_:)`` (see there).
+    @usableFromInline var firstAction: Action?
 
     @inlinable init() {}
   }
@@ -313,11 +324,27 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
 
   /// Queues an action from the action subject. Thread-safe; returns at once when another
   /// thread (or an outer frame of this one) is processing.
+  ///
+  /// The common case, an idle reactor on `CurrentThreadScheduler` sent an action from a thread
+  /// that is not inside a trampoline, skips the queue: the calling thread becomes the owner
+  /// under the same lock and the drain, which runs at once, starts with the action.
   @inlinable
   func receive(_ action: Action) {
     lock.lock()
     guard !shared.pointee.isDisposed else {
       lock.unlock()
+      return
+    }
+    if shared.pointee.isWired, !shared.pointee.isDrainScheduled,
+      shared.pointee.actionQueue.isEmpty, shared.pointee.mutationQueue.isEmpty,
+      config.pointee.usesCurrentThreadScheduler, CurrentThreadScheduler.isScheduleRequired
+    {
+      shared.pointee.isDrainScheduled = true
+      shared.pointee.owner = currentThreadIdentity()
+      // No drain runs (none is scheduled), so this thread may write the owner's state.
+      owned.pointee.firstAction = action
+      lock.unlock()
+      scheduleDrain()
       return
     }
     shared.pointee.actionQueue.append(.action(action))
@@ -414,10 +441,31 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
     }
   }
 
+  /// Processes queued work until the queue is empty. Runs on the scheduler, one drain at a
+  /// time (`isDrainScheduled`); the draining thread is the owner.
+  ///
+  /// The reactor is loaded once, here, and kept alive (pinned) until the drain ends; when it
+  /// is gone the core is disposed instead.
   @inlinable
   func drain() {
-    lock.lock()
-    shared.pointee.owner = currentThreadIdentity()
+    let first = owned.pointee.firstAction.take()
+    guard let reactor = config.pointee.hooks?.owner() else {
+      reactorGone()
+      lock.lock()
+      shared.pointee.owner = 0
+      shared.pointee.isDrainScheduled = false
+      lock.unlock()
+      return
+    }
+    owned.pointee.pinned = Unmanaged.passRetained(reactor)
+    if let first {
+      // `receive` made this thread the owner and checked that the core was not disposed.
+      process(.action(first))
+      lock.lock()
+    } else {
+      lock.lock()
+      shared.pointee.owner = currentThreadIdentity()
+    }
     while !shared.pointee.isDisposed, let item = nextLocked() {
       lock.unlock()
       process(item)
@@ -425,7 +473,10 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
     }
     shared.pointee.owner = 0
     shared.pointee.isDrainScheduled = false
+    let pinned = owned.pointee.pinned.take()
     lock.unlock()
+    // Released after the lock: the reactor's deinitialiser may run here.
+    pinned?.release()
   }
 
   @inlinable
@@ -519,30 +570,16 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
     for hook in installed.reversed() {
       if let wrap = hook.mutate {
         let inner = mutate
-        mutate = { action in
-          var isGone = false
-          let result = wrap(action) { action in
-            if let mutations = inner(action) { return mutations }
-            isGone = true
-            return .empty()
-          }
-          return isGone ? nil : result
-        }
+        mutate = { owner, action in wrap(action) { action in inner(owner, action) } }
       }
       if let wrap = hook.reduce {
         let inner = reduce
-        reduce = { state, mutation in
-          var isGone = false
-          let result = wrap(state, mutation) { state, mutation in
-            if let next = inner(state, mutation) { return next }
-            isGone = true
-            return state
-          }
-          return isGone ? nil : result
+        reduce = { owner, state, mutation in
+          wrap(state, mutation) { state, mutation in inner(owner, state, mutation) }
         }
       }
     }
-    return Hooks(mutate: mutate, reduce: reduce)
+    return Hooks(owner: base.owner, mutate: mutate, reduce: reduce)
   }
 
   // MARK: - Stages
@@ -550,7 +587,10 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
   /// Runs `mutate` for `action` and feeds what it returns into the mutation stage.
   @inlinable
   func run(_ action: Action) {
-    guard let mutations = config.pointee.hooks?.mutate(action) else { return reactorGone() }
+    guard let mutate = config.pointee.hooks?.mutate, let pinned = owned.pointee.pinned else {
+      return reactorGone()
+    }
+    let mutations = pinned._withUnsafeGuaranteedRef { mutate($0, action) }
     if mutations.forEachSynchronousElement({ emit($0) }) { return }
     let inner = InnerMutationObserver(core: self)
     lock.lock()
@@ -589,7 +629,10 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
     guard let state = owned.pointee.accumulator else { return }
     owned.pointee.isDelivering = true
     defer { owned.pointee.isDelivering = false }
-    guard let next = config.pointee.hooks?.reduce(state, mutation) else { return reactorGone() }
+    guard let reduce = config.pointee.hooks?.reduce, let pinned = owned.pointee.pinned else {
+      return reactorGone()
+    }
+    let next = pinned._withUnsafeGuaranteedRef { reduce($0, state, mutation) }
     owned.pointee.accumulator = next
     if let stateInput = config.pointee.stateInput {
       stateInput.on(.next(next))

@@ -219,9 +219,12 @@ extension Reactor {
       initialState: initialState,
       scheduler: scheduler,
       hooks: ReactorCore.Hooks(
-        mutate: { action in reference.object?.mutate(action: action) },
-        reduce: { state, mutation in
-          reference.object?.reduce(state: state, mutation: mutation)
+        owner: { reference.object },
+        mutate: { owner, action in
+          unsafeDowncast(owner, to: Self.self).mutate(action: action)
+        },
+        reduce: { owner, state, mutation in
+          unsafeDowncast(owner, to: Self.self).reduce(state: state, mutation: mutation)
         }
       ),
       transformAction: { transform(action: $0) },

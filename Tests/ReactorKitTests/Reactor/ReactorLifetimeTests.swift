@@ -22,6 +22,29 @@ final class ReactorLifetimeTests: ResourceTestCase {
     XCTAssertTrue(deinitialized.current)
   }
 
+  func test_reactor_releasedByItsOwnSubscriberDuringAnAction_isDeinitializedWhenTheActionEnds() {
+    // given
+    let events = Locked<[String]>([])
+    var reactor: CountingReactor? = CountingReactor(onDeinit: {
+      events.withLock { $0.append("deinit") }
+    })
+    weak let weakReactor = reactor
+    let action = reactor!.action
+    let subscription = reactor!.state.subscribe(onNext: { state in
+      guard state == 1 else { return }
+      events.withLock { $0.append("state 1") }
+      reactor = nil
+      events.withLock { $0.append("released") }
+    })
+    // when
+    action.onNext(1)
+    // then
+    XCTAssertEqual(events.current, ["state 1", "released", "deinit"])
+    XCTAssertNil(weakReactor)
+    action.onNext(1)
+    subscription.dispose()
+  }
+
   func test_actionAndState_areReleasedWithReactor() {
     // given
     weak var weakReactor: CountingReactor?

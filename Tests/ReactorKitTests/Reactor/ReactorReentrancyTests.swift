@@ -92,6 +92,33 @@ final class ReactorReentrancyTests: ResourceTestCase {
     XCTAssertEqual(secondSeen, ["initial", nil, "next"])
   }
 
+  func test_actionSentInsideTrampolineWork_runsAfterThatWork() {
+    // given
+    let reactor = LogReactor()
+    var logInsideWork: [String] = []
+    // when
+    _ = CurrentThreadScheduler.instance.schedule(()) { _ in
+      reactor.action.onNext(.a)
+      logInsideWork = reactor.currentState.log
+      return Disposables.create()
+    }
+    // then
+    XCTAssertEqual(logInsideWork, [])
+    XCTAssertEqual(reactor.currentState.log, ["enter a", "exit a"])
+  }
+
+  func test_actionSentOutsideTrampoline_runsBeforeOnNextReturns() {
+    // given
+    let reactor = LogReactor()
+    _ = reactor.state
+    // when
+    reactor.action.onNext(.a)
+    reactor.action.onNext(.b)
+    // then
+    XCTAssertEqual(reactor.currentState.log, ["enter a", "exit a", "enter b", "exit b"])
+    XCTAssertTrue(CurrentThreadScheduler.isScheduleRequired)
+  }
+
   func test_actionToAnotherReactorFromSubscriber_runsAfterCurrentAction() {
     // given
     let source = LogReactor()
