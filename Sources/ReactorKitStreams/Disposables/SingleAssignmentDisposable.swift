@@ -1,48 +1,53 @@
+import Synchronization
+
 /// Holds one disposable that is assigned later; disposing before assignment disposes the
 /// assigned one as soon as it arrives.
+///
+/// Lock-free: every operator subscription owns one, so it holds no mutex.
 public final class SingleAssignmentDisposable: Cancelable, @unchecked Sendable {
-  // Safety: all state is guarded by `lock`.
-  @usableFromInline let lock = Lock()
-  @usableFromInline var current: Disposable?
-  @usableFromInline var assigned = false
-  @usableFromInline var disposed = false
+  // Safety: `state` is atomic. `current` is written by `setDisposable` before it publishes
+  // the assigned bit (release) and read or cleared only by whichever of `setDisposable` and
+  // `dispose` sets the second of the two bits (acquire), so exactly one thread touches it
+  // after assignment.
+  @usableFromInline static var assignedBit: Int { 1 }
+  @usableFromInline static var disposedBit: Int { 2 }
+
+  @usableFromInline let state = Atomic<Int>(0)
+  @exclusivity(unchecked) @usableFromInline var current: Disposable?
 
   /// Creates an empty container.
   @inlinable
   public init() {}
 
   /// Whether ``dispose()`` was called.
-  public var isDisposed: Bool { lock.withLock { disposed } }
+  public var isDisposed: Bool { state.load(ordering: .acquiring) & Self.disposedBit != 0 }
 
   /// Assigns the disposable. Assigning twice is a programming error.
   ///
   /// If the container was already disposed, `disposable` is disposed at once.
   @inlinable
   public func setDisposable(_ disposable: Disposable) {
-    lock.lock()
-    precondition(!assigned, "SingleAssignmentDisposable: a disposable was already assigned.")
-    assigned = true
-    if disposed {
-      lock.unlock()
-      disposable.dispose()
-      return
-    }
+    precondition(
+      state.load(ordering: .relaxed) & Self.assignedBit == 0,
+      "SingleAssignmentDisposable: a disposable was already assigned.")
     current = disposable
-    lock.unlock()
+    let previous = state.bitwiseOr(Self.assignedBit, ordering: .acquiringAndReleasing).oldValue
+    precondition(
+      previous & Self.assignedBit == 0,
+      "SingleAssignmentDisposable: a disposable was already assigned.")
+    if previous & Self.disposedBit != 0 {
+      current = nil
+      disposable.dispose()
+    }
   }
 
   /// Disposes the assigned disposable (now or when it is assigned).
   @inlinable
   public func dispose() {
-    lock.lock()
-    if disposed {
-      lock.unlock()
-      return
-    }
-    disposed = true
+    let previous = state.bitwiseOr(Self.disposedBit, ordering: .acquiringAndReleasing).oldValue
+    guard previous & Self.disposedBit == 0, previous & Self.assignedBit != 0 else { return }
     let toDispose = current
     current = nil
-    lock.unlock()
     toDispose?.dispose()
   }
 }
