@@ -42,7 +42,7 @@ import ReactorKitStreams
 /// reactor is gone) stops the queue and disposes every subscription it holds.
 @usableFromInline
 final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
-  // Safety: `shared` is guarded by `lock`; `current` by `stateLock`. `config` is written in
+  // Safety: `shared` (with the current state) is guarded by `lock`. `config` is written in
   // `wire` under `lock` before `shared.isWired` is set, and read by code that observed
   // `isWired` under `lock` (the drain, hence the owner thread) or that `wire` itself started;
   // afterwards only the owner thread rewrites `config.hooks` (when it processes
@@ -136,6 +136,8 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
         []
     @usableFromInline var nextHookID: UInt64 = 0
 
+    /// The latest published state (``currentState``); `nil` before the first one.
+    @usableFromInline var current: State?
     @inlinable init() {}
   }
 
@@ -169,8 +171,6 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
   @usableFromInline let shared: UnsafeMutablePointer<Shared>
   @usableFromInline let config: UnsafeMutablePointer<Config>
   @usableFromInline let owned: UnsafeMutablePointer<Owned>
-  @usableFromInline let stateLock = Lock()
-  @usableFromInline let current: UnsafeMutablePointer<State?>
   /// Called when the core finds its reactor gone while processing.
   @usableFromInline let onReactorGone: () -> Void
 
@@ -183,8 +183,6 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
     config.initialize(to: Config())
     owned = .allocate(capacity: 1)
     owned.initialize(to: Owned())
-    current = .allocate(capacity: 1)
-    current.initialize(to: nil)
   }
 
   deinit {
@@ -194,8 +192,6 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
     config.deallocate()
     owned.deinitialize(count: 1)
     owned.deallocate()
-    current.deinitialize(count: 1)
-    current.deallocate()
   }
 
   // MARK: - Current state
@@ -203,18 +199,18 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
   /// The latest published state, or `nil` before the first one.
   @inlinable
   var currentState: State? {
-    stateLock.lock()
-    defer { stateLock.unlock() }
-    return current.pointee
+    lock.lock()
+    defer { lock.unlock() }
+    return shared.pointee.current
   }
 
   /// Returns the current state, storing `initial` first if there is none yet.
   @inlinable
   func currentState(orStore initial: State) -> State {
-    stateLock.lock()
-    defer { stateLock.unlock() }
-    if let state = current.pointee { return state }
-    current.pointee = initial
+    lock.lock()
+    defer { lock.unlock() }
+    if let state = shared.pointee.current { return state }
+    shared.pointee.current = initial
     return initial
   }
 
@@ -644,9 +640,12 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
   /// Records `state` as the current state, then delivers it to subscribers.
   @inlinable
   func publish(_ state: State) {
-    stateLock.lock()
-    current.pointee = state
-    stateLock.unlock()
+    lock.lock()
+    let previous = shared.pointee.current
+    shared.pointee.current = state
+    lock.unlock()
+    // The previous state is released after the lock: its deinitialisers are user code.
+    withExtendedLifetime(previous) {}
     config.pointee.output?.on(.next(state))
   }
 

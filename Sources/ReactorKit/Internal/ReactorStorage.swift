@@ -17,8 +17,8 @@ enum StorageTables {
 /// are therefore the same objects for the reactor's whole life.
 @usableFromInline
 final class ReactorStorage<Action, Mutation, State>: OwnedStorage, @unchecked Sendable {
-  // Safety: `isWiring`, `stubRecorder` and `stubObject` are guarded by `lock` (behind
-  // `guarded`); `isWired` and `stubFlag` are atomic; `core` synchronises itself; `action` and
+  // Safety: `isWiring`, `stubRecorder` and `stubObject` are guarded by `lock`, the core's
+  // lock (behind `guarded`); `isWired` and `stubFlag` are atomic; `core` synchronises itself; `action` and
   // `state` are immutable.
   @usableFromInline
   struct Guarded {
@@ -35,7 +35,9 @@ final class ReactorStorage<Action, Mutation, State>: OwnedStorage, @unchecked Se
   /// The reactor's state stream: the engine's output, behind an observable that cannot be
   /// cast back to a subject.
   @usableFromInline let state: Observable<State>
-  @usableFromInline let lock = Lock()
+  /// The core's lock, shared so that a reactor carries one mutex fewer. Never held while
+  /// calling into the core.
+  @inlinable var lock: Lock { core.lock }
   @usableFromInline let guarded: UnsafeMutablePointer<Guarded>
   @usableFromInline let isWired = Atomic<Bool>(false)
   @usableFromInline let stubFlag = Atomic<Bool>(false)

@@ -63,8 +63,9 @@ public final class ActionSubject<Element>: ObservableType, ObserverType, Subject
 /// subscription skips elements numbered before it subscribed, which were already in flight.
 @usableFromInline
 final class ActionChannel<Element>: @unchecked Sendable {
-  // Safety: the subject is thread-safe; the counters are atomic; `observable` is written
-  // once, in `init`.
+  // Safety: the subject and the observable are created at most once each, on first use, and
+  // published through atomic lazy references; the subject is thread-safe; the counters are
+  // atomic.
   @usableFromInline
   struct Sequenced {
     @usableFromInline let number: UInt64
@@ -77,16 +78,29 @@ final class ActionChannel<Element>: @unchecked Sendable {
     }
   }
 
-  @usableFromInline let subject = PublishSubject<Sequenced>()
+  /// Created by the first subscriber: a reactor nobody observes the actions of (the common
+  /// case) carries no subject.
+  @usableFromInline let lazySubject = AtomicLazyReference<PublishSubject<Sequenced>>()
+  private let lazyObservable = AtomicLazyReference<Observable<Element>>()
   @usableFromInline let counter = Atomic<UInt64>(0)
   @usableFromInline let subscriptions = Atomic<Int>(0)
-  private(set) var observable: Observable<Element>!
 
   @usableFromInline
-  init() {
-    observable = .create { [weak self] observer in
-      self?.subscribe(observer) ?? Disposables.create()
-    }
+  init() {}
+
+  @usableFromInline
+  var subject: PublishSubject<Sequenced> {
+    if let subject = lazySubject.load() { return subject }
+    return lazySubject.storeIfNil(PublishSubject())
+  }
+
+  /// The elements as one observable, the same instance on every call.
+  var observable: Observable<Element> {
+    if let observable = lazyObservable.load() { return observable }
+    return lazyObservable.storeIfNil(
+      .create { [weak self] observer in
+        self?.subscribe(observer) ?? Disposables.create()
+      })
   }
 
   @inlinable
