@@ -6,7 +6,10 @@ extension ObservableType {
   ///   - onError: Called when the sequence fails.
   ///   - onCompleted: Called when the sequence completes.
   ///   - onDisposed: Called once the subscription ends: after a terminal event or on disposal.
-  /// - Returns: A disposable that cancels the subscription.
+  /// - Returns: A disposable that cancels the subscription. Once the subscription ended (by
+  ///   a terminal event or disposal) the disposable no longer references it, so keeping the
+  ///   disposable, in a bag or a property, doesn't keep the closures (and what they capture)
+  ///   alive.
   @inlinable
   public func subscribe(
     onNext: ((Element) -> Void)? = nil,
@@ -16,24 +19,31 @@ extension ObservableType {
   ) -> Disposable {
     let disposed: Disposable =
       onDisposed.map { Disposables.create(with: $0) } ?? Disposables.create()
+    let handle = SubscriptionHandle()
     let sink = Sink<Element>(
-      AnyObserver { event in
+      AnyObserver { [weak handle] event in
         switch event {
         case .next(let element): onNext?(element)
-        case .error(let error): onError?(error)
-        case .completed: onCompleted?()
+        case .error(let error):
+          onError?(error)
+          handle?.subscriptionEnded()
+        case .completed:
+          onCompleted?()
+          handle?.subscriptionEnded()
         }
       })
     sink.extra = disposed
     // Elements go straight to `onNext` (one closure call instead of two per element); terminal
     // events go through the sink, which closes it and releases the subscription.
-    return sink.run(self) { event in
+    _ = sink.run(self) { event in
       if case .next(let element) = event {
         if sink.isOpen { onNext?(element) }
       } else {
         sink.forwardTerminal(event)
       }
     }
+    handle.hold(sink)
+    return handle
   }
 
   /// Subscribes with closures that receive `object`, held weakly; events stop once it is
