@@ -57,7 +57,8 @@ public struct RestoredState<State> {
 /// Saves are throttled: the first change is written at once (on the scheduler), later changes
 /// at most once per `interval`, and the last state is always written eventually. ``flush()``
 /// writes the latest state now. Write failures are reported to `onError` (and by `flush`);
-/// the next change tries again.
+/// the next change tries again, and a state whose `flush` failed stays pending for the next
+/// flush, so nothing is lost while the file can't be written.
 ///
 /// ## The file
 ///
@@ -253,7 +254,8 @@ public final class StatePersistence<State: Codable & Sendable>: @unchecked Senda
 
   // MARK: - Saving
 
-  /// Saves every new state of `store`, throttled; flushes when the store is freed.
+  /// Saves every new state of `store`, throttled; flushes when the store is freed (a failed
+  /// flush is reported to `onError`).
   ///
   /// The store's current state is not written (it was just restored or is the initial
   /// state); each later state is. The subscription does not keep the store alive.
@@ -264,7 +266,13 @@ public final class StatePersistence<State: Codable & Sendable>: @unchecked Senda
   public func attach(to store: Store<State>) -> Disposable {
     store.state.skip(1).subscribe(
       onNext: { [self] state in submit(state) },
-      onCompleted: { [self] in try? flush() })
+      onCompleted: { [self] in
+        do throws(PersistenceError) {
+          try flush()
+        } catch {
+          onError(error)
+        }
+      })
   }
 
   /// Schedules `state` to be written, throttled (see the type's discussion).
@@ -313,7 +321,8 @@ public final class StatePersistence<State: Codable & Sendable>: @unchecked Senda
   /// Writes the pending state now, on the calling thread, and waits for a write in progress
   /// on the scheduler to finish.
   ///
-  /// - Throws: ``PersistenceError`` when writing the pending state failed.
+  /// - Throws: ``PersistenceError`` when writing the pending state failed. The state then
+  ///   stays pending: the next flush, or the next throttled write, tries again.
   public func flush() throws(PersistenceError) {
     lock.lock()
     let next = pending
@@ -323,6 +332,10 @@ public final class StatePersistence<State: Codable & Sendable>: @unchecked Senda
     var result: Result<Void, PersistenceError> = .success(())
     if let next {
       result = write(next.state, generation: next.generation)
+      if case .failure = result {
+        // Keep the state for the next flush or tick, unless a newer one arrived meanwhile.
+        lock.withLock { if pending == nil { pending = next } }
+      }
       finishWrite()
     }
     lock.lock()
