@@ -39,9 +39,10 @@
 ///
 /// The streams are created the first time ``action`` or ``state`` is read. ``state`` starts
 /// with the (transformed) initial state, replays the latest state to every new subscriber and
-/// never fails: errors and completion of `mutate` results and of sources bound to ``action``
-/// are ignored. ``currentState`` is updated before subscribers see a state. A reactor whose
-/// `Action` and `Mutation` are the same type needs no `mutate`.
+/// doesn't fail: errors and completion of `mutate` results and of sources bound to ``action``
+/// are ignored (only an error in the sequence of ``transform(state:)`` reaches it; see
+/// <doc:FailuresAndFaults>). ``currentState`` is updated before subscribers see a state. A
+/// reactor whose `Action` and `Mutation` are the same type needs no `mutate`.
 ///
 /// This is the ReactorKit 3.x API: reactors written for ReactorKit on RxSwift compile by
 /// changing their imports.
@@ -114,11 +115,17 @@ public protocol Reactor: AnyObject {
   /// Transforms the mutation stream, for example to merge mutations from global state.
   /// Called once, when the streams are created. The default returns `mutation` itself.
   ///
+  /// An error or completion of the returned sequence ends ``state``: its subscribers receive
+  /// `completed`, never the error, and ``currentState`` keeps the last state.
+  ///
   /// - Parameter mutation: The mutations produced by `mutate(action:)`.
   /// - Returns: The mutations to reduce.
   func transform(mutation: Observable<Mutation>) -> Observable<Mutation>
 
   /// Computes the next state. Keep it pure: no side effects.
+  ///
+  /// It can't throw: turn failures into mutations in `mutate(action:)`. A `reduce` that traps
+  /// stops the program; the reactor doesn't catch it.
   ///
   /// - Parameters:
   ///   - state: The previous state.
@@ -128,6 +135,9 @@ public protocol Reactor: AnyObject {
 
   /// Transforms the state stream, for example for logging. Called once, when the streams are
   /// created. The default returns `state` itself.
+  ///
+  /// An error in the returned sequence reaches the subscribers of ``state`` (as in
+  /// ReactorKit): catch errors inside the transform.
   ///
   /// - Parameter state: The reduced states, starting with ``initialState``.
   /// - Returns: The states published on ``state``, which also become ``currentState``.

@@ -20,6 +20,11 @@
 /// ```
 ///
 /// The view keeps its reactor alive; both are released with the view.
+///
+/// Assign ``reactor`` from one thread at a time (usually the main thread): the assignment
+/// replaces ``disposeBag``, a stored property of the view. Different views may be bound on
+/// different threads, to the same reactors, while those reactors receive actions from any
+/// thread.
 public protocol ReactorView: AnyObject {
   /// The reactor type the view binds to.
   associatedtype Reactor: ReactorKit.Reactor

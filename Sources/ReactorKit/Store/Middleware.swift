@@ -28,7 +28,10 @@
 ///
 /// `dispatch` starts a new action at the top of the chain; called while the store is
 /// processing (as middleware usually is), it is queued and runs after the current action is
-/// finished. `getState` returns the store's current state.
+/// finished. `getState` returns the store's current state. Middleware may keep `dispatch`,
+/// `getState` and `next` for later (an asynchronous side effect): they don't keep the store
+/// alive, and once it is freed `dispatch` and `next` do nothing and `getState` returns the
+/// last state.
 ///
 /// > Note: `Middleware` is not `Sendable`, because it holds closures that are not
 /// > `@Sendable`. A ``Store`` calls its middleware on whichever thread is processing, but

@@ -18,6 +18,9 @@ import Synchronization
 ///   session.lift(\.session))
 /// ```
 ///
+/// Reducers can't throw: model failures as state, or as actions that a middleware dispatches.
+/// A reducer that traps stops the program; the store doesn't catch it.
+///
 /// > Note: `Reducer` is not `Sendable`, because it holds a closure that is not `@Sendable`.
 /// > A ``Store`` calls its reducer on whichever thread is processing, but never on two threads
 /// > at once. Don't capture mutable state in a reducer that several stores share.

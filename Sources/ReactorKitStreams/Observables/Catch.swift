@@ -56,7 +56,8 @@ extension ObservableType {
   ///
   /// Sources that fail synchronously are retried in a loop, not by recursion.
   ///
-  /// - Parameter maxAttemptCount: The number of subscriptions to make, first one included.
+  /// - Parameter maxAttemptCount: The number of subscriptions to make, first one included (at
+  ///   least 0).
   /// - Returns: The source's elements across all attempts.
   @inlinable
   public func retry(_ maxAttemptCount: Int) -> Observable<Element> {

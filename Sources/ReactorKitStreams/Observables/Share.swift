@@ -21,7 +21,7 @@ extension ObservableType {
   /// ``SubjectLifetimeScope``).
   ///
   /// - Parameters:
-  ///   - replay: The number of elements replayed to new observers.
+  ///   - replay: The number of elements replayed to new observers (at least 0).
   ///   - scope: The lifetime of the sharing subject.
   /// - Returns: The shared sequence.
   @inlinable

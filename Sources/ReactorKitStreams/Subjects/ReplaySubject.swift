@@ -35,6 +35,7 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
 
   /// A subject that replays the last `bufferSize` elements.
   ///
+  /// - Parameter bufferSize: How many elements to replay (at least 0).
   /// - Complexity: Memory grows with `bufferSize`.
   public static func create(bufferSize: Int) -> ReplaySubject<Element> {
     precondition(bufferSize >= 0, "ReplaySubject.create(bufferSize:) needs a size of at least 0.")

@@ -1,0 +1,207 @@
+import Foundation
+import ReactorKit
+import ReactorKitTesting
+import Synchronization
+import XCTest
+
+/// Failures around a store: middleware that outlives it, subscribers that fail, disposal in
+/// the middle of a stream (see the "Failures and faults" article).
+final class StoreFaultTests: ResourceTestCase {
+  // MARK: - After the store is freed
+
+  func test_middlewareDispatch_calledAfterTheStoreIsFreed_isDroppedQuietly() {
+    // given: a middleware that keeps the store's `dispatch` and `getState` for later
+    let kept = StoreLockedBox<(Middleware<StoreCounterState>.Dispatch, () -> StoreCounterState)?>(
+      nil)
+    weak var weakStore: Store<StoreCounterState>?
+    do {
+      let store = Store(
+        reducer: storeCounterReducer, state: StoreCounterState(),
+        middleware: [
+          Middleware().sideEffect { getState, dispatch, _ in
+            kept.withLock { $0 = (dispatch, getState) }
+          }
+        ])
+      weakStore = store
+      store.dispatch(StoreCounterAction.add(2))
+    }
+    XCTAssertNil(weakStore)
+    let (dispatch, getState) = kept.current!
+    // when: from this thread and from another one
+    dispatch(StoreCounterAction.increment)
+    let done = DispatchSemaphore(value: 0)
+    let send = UncheckedDispatch(dispatch)
+    Thread {
+      send.dispatch(StoreCounterAction.increment)
+      done.signal()
+    }.start()
+    // then: nothing happens; `getState` still returns the last state
+    XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+    XCTAssertEqual(getState().count, 2)
+    kept.withLock { $0 = nil }
+  }
+
+  func test_reduxNext_calledAfterTheStoreIsFreed_isDroppedQuietly() {
+    // given: a redux middleware that keeps `next`
+    let kept = StoreLockedBox<Middleware<StoreCounterState>.Dispatch?>(nil)
+    let reductions = StoreLockedBox(0)
+    weak var weakStore: Store<StoreCounterState>?
+    do {
+      let store = Store(
+        reducer: Reducer { state, action in
+          reductions.withLock { $0 += 1 }
+          storeCounterReducer.reduce(&state, action)
+        }, state: StoreCounterState(),
+        middleware: [
+          .redux { _, _ in
+            { next in
+              kept.withLock { $0 = next }
+              return next
+            }
+          }
+        ])
+      weakStore = store
+      store.dispatch(StoreCounterAction.increment)
+    }
+    XCTAssertNil(weakStore)
+    // when
+    let next = UncheckedDispatch(kept.current!)
+    let done = DispatchSemaphore(value: 0)
+    Thread {
+      next.dispatch(StoreCounterAction.increment)
+      done.signal()
+    }.start()
+    // then
+    XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+    XCTAssertEqual(reductions.current, 1)
+    kept.withLock { $0 = nil }
+  }
+
+  func test_asynchronousSideEffect_finishingAfterTheStoreIsFreed_dispatchesNothing() {
+    // given: a side effect that dispatches its result from a background queue later
+    let release = DispatchSemaphore(value: 0)
+    let finished = DispatchSemaphore(value: 0)
+    weak var weakStore: Store<StoreCounterState>?
+    do {
+      let store = Store(
+        reducer: storeCounterReducer, state: StoreCounterState(),
+        middleware: [
+          Middleware().sideEffect { _, dispatch, action in
+            guard case StoreCounterAction.increment = action else { return }
+            let send = UncheckedDispatch(dispatch)
+            DispatchQueue.global().async {
+              release.wait()
+              send.dispatch(StoreLogAction(text: "loaded"))
+              finished.signal()
+            }
+          }
+        ])
+      weakStore = store
+      store.dispatch(StoreCounterAction.increment)
+    }
+    // when: the store is gone before the effect finishes
+    XCTAssertNil(weakStore)
+    release.signal()
+    // then
+    XCTAssertEqual(finished.wait(timeout: .now() + 10), .success)
+  }
+
+  // MARK: - Subscribers
+
+  func test_stateSubscriber_errorThrownDownstream_endsOnlyThatSubscription_andReleasesIt() {
+    // given
+    let store = Store(reducer: storeCounterReducer, state: StoreCounterState())
+    var failing: [Event<Int>] = []
+    var healthy: [Int] = []
+    let failingSubscription = store.slice(\.count)
+      .map { count -> Int in
+        if count == 2 { throw TestError(2) }
+        return count
+      }
+      .subscribe { failing.append($0) }
+    let healthySubscription = store.state.subscribe(onNext: { healthy.append($0.count) })
+    let withBoth = Resources.total
+    // when
+    for _ in 0..<3 { store.dispatch(StoreCounterAction.increment) }
+    // then
+    XCTAssertEqual(failing, [.next(0), .next(1), .error(TestError(2))])
+    XCTAssertEqual(healthy, [0, 1, 2, 3])
+    XCTAssertLessThan(Resources.total, withBoth, "the failed subscription is released")
+    failingSubscription.dispose()
+    healthySubscription.dispose()
+  }
+
+  func test_subscriberDisposingOthersAndItselfDuringANotification_storeKeepsWorking() {
+    // given: the first subscriber disposes every subscription, including its own, on count 2
+    let store = Store(reducer: storeCounterReducer, state: StoreCounterState())
+    var subscriptions: [Disposable] = []
+    var received: [[Int]] = [[], [], []]
+    for index in 0..<3 {
+      subscriptions.append(
+        store.slice(\.count).subscribe(onNext: { count in
+          received[index].append(count)
+          if index == 0 && count == 2 {
+            for subscription in subscriptions { subscription.dispose() }
+          }
+        }))
+    }
+    // when
+    for _ in 0..<4 { store.dispatch(StoreCounterAction.increment) }
+    // then
+    XCTAssertEqual(received, [[0, 1, 2], [0, 1], [0, 1]])
+    XCTAssertEqual(store.currentState.count, 4)
+    let late = store.slice(\.count).subscribe(onNext: { received[0].append($0) })
+    XCTAssertEqual(received[0].last, 4)
+    late.dispose()
+  }
+
+  // MARK: - Disposal mid-stream
+
+  func test_dispatchObservable_disposedMidStreamFromAnotherThread_stopsDispatching() {
+    // given
+    let store = Store(reducer: storeCounterReducer, state: StoreCounterState())
+    let source = PublishSubject<any Action>()
+    let subscription = store.dispatch(source.asObservable())
+    let box = UncheckedDisposable(subscription)
+    let disposed = Atomic<Bool>(false)
+    let countAtDispose = Atomic<Int>(-1)
+    let sent = StressConfiguration.iterations(5_000)
+    // when: one thread sends, another disposes after a while
+    runConcurrently(threads: 2) { thread in
+      if thread == 0 {
+        for _ in 0..<sent {
+          source.onNext(StoreCounterAction.increment)
+          if disposed.load(ordering: .acquiring) { break }
+        }
+      } else {
+        while store.currentState.count < 100 { sched_yield() }
+        box.disposable.dispose()
+        countAtDispose.store(store.currentState.count, ordering: .releasing)
+        disposed.store(true, ordering: .releasing)
+      }
+    }
+    // then: at most the dispatch already under way when `dispose` returned went through
+    let atDispose = countAtDispose.load(ordering: .acquiring)
+    XCTAssertGreaterThanOrEqual(atDispose, 100)
+    XCTAssertLessThanOrEqual(store.currentState.count, atDispose + 1)
+    XCTAssertFalse(source.hasObservers)
+  }
+}
+
+// MARK: - Helpers
+
+/// Hands a store's `dispatch` (or a middleware's `next`) to another thread; both are
+/// thread-safe.
+private struct UncheckedDispatch: @unchecked Sendable {
+  // Safety: the closure only calls into a store through a weak reference; stores are
+  // thread-safe.
+  let dispatch: (any Action) -> Void
+  init(_ dispatch: @escaping (any Action) -> Void) { self.dispatch = dispatch }
+}
+
+/// Hands a disposable to another test thread; `dispose()` is thread-safe.
+private struct UncheckedDisposable: @unchecked Sendable {
+  // Safety: `Disposable.dispose()` is thread-safe; the reference itself is immutable.
+  let disposable: Disposable
+  init(_ disposable: Disposable) { self.disposable = disposable }
+}
