@@ -29,6 +29,7 @@ final class FlatMapLatestStressTests: ResourceTestCase {
           probe.leave()
         }, onCompleted: { completed.store(true, ordering: .releasing) })
     let staleEmissions = Atomic<Int>(0)
+    let switching = Atomic<Int>(3)
     let switches = StressConfiguration.iterations(200)
     let emissions = StressConfiguration.iterations(1_500)
     // when: three threads switch while two emit on recent inners, replaced or current
@@ -39,11 +40,15 @@ final class FlatMapLatestStressTests: ResourceTestCase {
           outer.onNext(step)
           if Int.random(in: 0..<4, using: &generator) == 0 { sched_yield() }
         }
+        switching.wrappingSubtract(1, ordering: .releasing)
       } else {
-        for sequence in 0..<emissions {
+        // Emit at least `emissions` times, and for as long as the others switch.
+        var sequence = 0
+        while sequence < emissions || switching.load(ordering: .acquiring) > 0 {
           if inners.emitOnRecentInner(sequence: sequence, using: &generator) {
             staleEmissions.wrappingAdd(1, ordering: .relaxed)
           }
+          sequence += 1
         }
       }
     }
