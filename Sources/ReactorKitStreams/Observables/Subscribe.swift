@@ -17,31 +17,11 @@ extension ObservableType {
     onCompleted: (() -> Void)? = nil,
     onDisposed: (() -> Void)? = nil
   ) -> Disposable {
-    let disposed: Disposable =
-      onDisposed.map { Disposables.create(with: $0) } ?? Disposables.create()
     let handle = SubscriptionHandle()
-    let sink = Sink<Element>(
-      AnyObserver { [weak handle] event in
-        switch event {
-        case .next(let element): onNext?(element)
-        case .error(let error):
-          onError?(error)
-          handle?.subscriptionEnded()
-        case .completed:
-          onCompleted?()
-          handle?.subscriptionEnded()
-        }
-      })
-    sink.extra = disposed
-    // Elements go straight to `onNext` (one closure call instead of two per element); terminal
-    // events go through the sink, which closes it and releases the subscription.
-    _ = sink.run(self) { event in
-      if case .next(let element) = event {
-        if sink.isOpen { onNext?(element) }
-      } else {
-        sink.forwardTerminal(event)
-      }
-    }
+    let sink = SubscribeSink<Element>(
+      onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed,
+      handle: handle)
+    sink.upstream.setDisposable(subscribe(AnyObserver(eventHandler: { sink.on($0) })))
     handle.hold(sink)
     return handle
   }
