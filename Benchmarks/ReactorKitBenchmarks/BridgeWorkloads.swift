@@ -39,17 +39,17 @@ func bridgeSliceToReactor() -> Workload {
     name: "bridge_slice_to_reactor",
     subject: Measured {
       let store = Store(reducer: hundredFieldsReducer(), state: HundredFields())
-      var total = 0
+      let total = Tally()
       let bag = DisposeBag()
       let reactors = HundredFields.paths.map { FieldReactor(store: store, path: $0) }
       for reactor in reactors {
-        reactor.state.subscribe(onNext: { total &+= $0.value }).disposed(by: bag)
+        reactor.state.subscribe(onNext: { total.add($0.value) }).disposed(by: bag)
       }
       return { count in
-        let start = total
+        let start = total.value
         for index in 0..<count { store.dispatch(IncrementField(field: index % 100)) }
         withExtendedLifetime((reactors, bag)) {}
-        return total &- start
+        return total.value &- start
       }
     },
     baseline: Measured {
@@ -62,13 +62,12 @@ func bridgeSliceToReactor() -> Workload {
       let offsets = HundredFields.offsets
       let state = UnsafeMutablePointer<HundredFields>.allocate(capacity: 1)
       state.initialize(to: HundredFields())
-      let total = UnsafeMutablePointer<Int>.allocate(capacity: 1)
-      total.initialize(to: 0)
+      let total = Tally()
       let lasts = UnsafeMutablePointer<Int>.allocate(capacity: offsets.count)
       lasts.initialize(repeating: 0, count: offsets.count)
       var slices: [(UnsafePointer<HundredFields>) -> Void] = []
       for (field, offset) in offsets.enumerated() {
-        let reactor = ReactorFloor(subscriber: { total.pointee &+= $0.value })
+        let reactor = ReactorFloor(subscriber: { total.add($0.value) })
         reactor.state.initialize(to: FieldReactor.State())
         let last = lasts + field
         slices.append { state in
@@ -83,14 +82,14 @@ func bridgeSliceToReactor() -> Workload {
         }
       }
       return { count in
-        let start = total.pointee
+        let start = total.value
         for index in 0..<count {
           lock.lock()
           incrementField(&state.pointee, offset: offsets[index % 100])
           lock.unlock()
           for slice in slices { slice(state) }
         }
-        return total.pointee &- start
+        return total.value &- start
       }
     })
 }

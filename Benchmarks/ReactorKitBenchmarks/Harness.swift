@@ -356,6 +356,22 @@ func evaluateTargets(_ workloads: [Workload], results: [Result]) -> [TargetResul
   return evaluated
 }
 
+/// A running sum that subscriber closures add to, in plain memory: adding costs a few
+/// instructions (a captured `var` would pay a dynamic exclusivity check), so workloads with
+/// many subscribers measure the library rather than the subscribers. Both sides of a workload
+/// that use it use it the same way.
+final class Tally {
+  let pointer = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+
+  init() { pointer.initialize(to: 0) }
+
+  deinit { pointer.deallocate() }
+
+  var value: Int { pointer.pointee }
+
+  @inline(__always) func add(_ amount: Int) { pointer.pointee &+= amount }
+}
+
 /// A pthread mutex for the hand-written baselines.
 final class BaselineLock: @unchecked Sendable {
   // Safety: the mutex is the synchronisation primitive.

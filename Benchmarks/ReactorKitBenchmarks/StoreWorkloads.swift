@@ -30,18 +30,18 @@ func storeDispatchSlices(perField: Int, targets: [Target]) -> Workload {
     name: "store_dispatch_\(perField * 100)subs_slices",
     subject: Measured {
       let store = Store(reducer: hundredFieldsReducer(), state: HundredFields())
-      var total = 0
+      let total = Tally()
       let bag = DisposeBag()
       for path in HundredFields.paths {
         for _ in 0..<perField {
-          store.slice(path).subscribe(onNext: { total &+= $0 }).disposed(by: bag)
+          store.slice(path).subscribe(onNext: { total.add($0) }).disposed(by: bag)
         }
       }
       return { count in
-        let start = total
+        let start = total.value
         for index in 0..<count { store.dispatch(IncrementField(field: index % 100)) }
         withExtendedLifetime(bag) {}
-        return total &- start
+        return total.value &- start
       }
     },
     baseline: Measured {
@@ -49,8 +49,7 @@ func storeDispatchSlices(perField: Int, targets: [Target]) -> Workload {
       let offsets = HundredFields.offsets
       let state = UnsafeMutablePointer<HundredFields>.allocate(capacity: 1)
       state.initialize(to: HundredFields())
-      let total = UnsafeMutablePointer<Int>.allocate(capacity: 1)
-      total.initialize(to: 0)
+      let total = Tally()
       // Each subscriber's last value lives in plain memory: no exclusivity checks.
       let lasts = UnsafeMutablePointer<Int>.allocate(capacity: offsets.count * perField)
       lasts.initialize(repeating: 0, count: offsets.count * perField)
@@ -62,20 +61,20 @@ func storeDispatchSlices(perField: Int, targets: [Target]) -> Workload {
             let value = readField(state, offset: offset)
             if value != last.pointee {
               last.pointee = value
-              total.pointee &+= value
+              total.add(value)
             }
           }
         }
       }
       return { count in
-        let start = total.pointee
+        let start = total.value
         for index in 0..<count {
           lock.lock()
           incrementField(&state.pointee, offset: offsets[index % 100])
           lock.unlock()
           for subscriber in subscribers { subscriber(state) }
         }
-        return total.pointee &- start
+        return total.value &- start
       }
     },
     validationCount: 300,
