@@ -44,9 +44,15 @@ final class SubjectEntry<Element>: Disposable, @unchecked Sendable {
 /// Delivery is serial even when `on` is called from several threads at once: the first caller
 /// becomes the deliverer and drains a FIFO queue; others (and reentrant calls from inside an
 /// observer) enqueue and return. Observers are never called with the lock held.
+///
+/// Who delivers is decided by ``gate``, an atomic word, so that a deliverer that finds nothing
+/// queued stops without taking the lock again: `0` idle, ``delivering`` while someone
+/// delivers, plus ``announced`` once work was queued for that deliverer. Work is queued, and the
+/// gate moved from `0` or announced, only with the lock held; the deliverer leaves with one
+/// compare-and-swap (`delivering` to `0`) and, when that fails, takes the lock and drains.
 @usableFromInline
 final class SubjectCore<Element>: @unchecked Sendable {
-  // Safety: `state` is only read or written with `lock` held.
+  // Safety: `state` is only read or written with `lock` held; `gate` is atomic (see above).
   @usableFromInline
   enum Work {
     case all(Event<Element>, ContiguousArray<SubjectEntry<Element>>)
@@ -61,15 +67,18 @@ final class SubjectCore<Element>: @unchecked Sendable {
     @usableFromInline var entries = ContiguousArray<SubjectEntry<Element>>()
     @usableFromInline var stopEvent: Event<Element>?
     @usableFromInline var isDisposed = false
-    @usableFromInline var delivering = false
     @usableFromInline var pending: [Work] = []
     @usableFromInline var pendingHead = 0
 
     @inlinable init() {}
   }
 
+  @usableFromInline static var delivering: Int { 1 }
+  @usableFromInline static var announced: Int { 2 }
+
   @usableFromInline let lock = Lock()
   @usableFromInline let state: UnsafeMutablePointer<State>
+  @usableFromInline let gate = Atomic<Int>(0)
 
   @usableFromInline
   init() {
@@ -93,10 +102,6 @@ final class SubjectCore<Element>: @unchecked Sendable {
   @inlinable var isDisposed: Bool {
     get { state.pointee.isDisposed }
     set { state.pointee.isDisposed = newValue }
-  }
-  @inlinable var delivering: Bool {
-    get { state.pointee.delivering }
-    set { state.pointee.delivering = newValue }
   }
   @inlinable var pending: [Work] {
     get { state.pointee.pending }
@@ -142,22 +147,14 @@ final class SubjectCore<Element>: @unchecked Sendable {
       enqueueAndDrainLocked(.all(event, targets))
       return
     }
-    if delivering {
-      pending.append(.all(event, entries))
-      lock.unlock()
+    guard startDeliveringLocked() else {
+      enqueueLocked(.all(event, entries))
       return
     }
-    delivering = true
     let targets = entries
     lock.unlock()
-    for entry in targets { entry.deliver(event) }
-    lock.lock()
-    if pendingHead == pending.count {
-      delivering = false
-      lock.unlock()
-      return
-    }
-    drainPendingLocked()
+    Self.deliver(event, to: targets)
+    finishDelivering()
   }
 
   /// Records `events` (the last one terminal) for every current observer and delivers them in
@@ -187,14 +184,54 @@ final class SubjectCore<Element>: @unchecked Sendable {
 
   @inlinable
   func enqueueAndDrainLocked(_ work: Work) {
-    if delivering {
-      pending.append(work)
-      lock.unlock()
+    guard startDeliveringLocked() else {
+      enqueueLocked(work)
       return
     }
-    delivering = true
     lock.unlock()
     deliver(work)
+    finishDelivering()
+  }
+
+  /// Makes the caller the deliverer if nobody delivers. Call with the lock held.
+  @inlinable
+  func startDeliveringLocked() -> Bool {
+    // With the lock held, only a deliverer leaving can change a non-zero gate, and nothing
+    // changes a zero one.
+    guard gate.load(ordering: .acquiring) == 0 else { return false }
+    gate.store(Self.delivering, ordering: .relaxed)
+    return true
+  }
+
+  /// Queues `work` for the deliverer and releases the lock; if the deliverer left meanwhile,
+  /// the caller becomes the deliverer and drains. Call with the lock held.
+  @inlinable
+  func enqueueLocked(_ work: Work) {
+    pending.append(work)
+    while true {
+      let current = gate.load(ordering: .acquiring)
+      if current == 0 {
+        // The deliverer left before seeing this work: deliver it here.
+        gate.store(Self.delivering, ordering: .relaxed)
+        drainPendingLocked()
+        return
+      }
+      if current & Self.announced != 0 { break }
+      let (exchanged, _) = gate.compareExchange(
+        expected: Self.delivering, desired: Self.delivering | Self.announced,
+        ordering: .acquiringAndReleasing)
+      if exchanged { break }
+    }
+    lock.unlock()
+  }
+
+  /// Stops delivering, or delivers the work queued meanwhile. Called by the deliverer without
+  /// the lock.
+  @inlinable
+  func finishDelivering() {
+    let (exchanged, _) = gate.compareExchange(
+      expected: Self.delivering, desired: 0, ordering: .acquiringAndReleasing)
+    if exchanged { return }
     lock.lock()
     drainPendingLocked()
   }
@@ -203,29 +240,48 @@ final class SubjectCore<Element>: @unchecked Sendable {
   /// lock held by the deliverer; the lock is released on return.
   @inlinable
   func drainPendingLocked() {
-    while pendingHead < pending.count {
-      let next = pending[pendingHead]
-      pendingHead += 1
+    while true {
+      // Everything queued so far is taken here, under the lock; work queued from now on
+      // announces itself again.
+      gate.store(Self.delivering, ordering: .relaxed)
+      while pendingHead < pending.count {
+        let next = pending[pendingHead]
+        pendingHead += 1
+        lock.unlock()
+        deliver(next)
+        lock.lock()
+      }
+      pending.removeAll(keepingCapacity: pending.count <= 16)
+      pendingHead = 0
       lock.unlock()
-      deliver(next)
+      let (exchanged, _) = gate.compareExchange(
+        expected: Self.delivering, desired: 0, ordering: .acquiringAndReleasing)
+      if exchanged { return }
       lock.lock()
     }
-    pending.removeAll(keepingCapacity: pending.count <= 16)
-    pendingHead = 0
-    delivering = false
-    lock.unlock()
   }
 
   @inlinable
   func deliver(_ work: Work) {
     switch work {
     case .all(let event, let targets):
-      for entry in targets { entry.deliver(event) }
+      Self.deliver(event, to: targets)
     case .one(let entry, let events):
       for event in events { entry.deliver(event) }
     case .many(let events, let targets):
       for event in events {
-        for entry in targets { entry.deliver(event) }
+        Self.deliver(event, to: targets)
+      }
+    }
+  }
+
+  /// Delivers `event` to each of `targets`. The array keeps the entries alive, so they are
+  /// visited without retaining each one.
+  @inlinable
+  static func deliver(_ event: Event<Element>, to targets: ContiguousArray<SubjectEntry<Element>>) {
+    targets.withUnsafeBufferPointer { buffer in
+      for index in buffer.indices {
+        Unmanaged.passUnretained(buffer[index])._withUnsafeGuaranteedRef { $0.deliver(event) }
       }
     }
   }

@@ -1,6 +1,14 @@
+import Foundation
 import ReactorKitStreams
 import ReactorKitTesting
+import Synchronization
 import XCTest
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 final class PublishSubjectTests: ResourceTestCase {
   func test_publishSubject_reentrantElementsRunAfterTheCurrentOneForEveryObserver() {
@@ -71,6 +79,37 @@ final class PublishSubjectTests: ResourceTestCase {
     XCTAssertEqual(received, [1])
     XCTAssertEqual(errors, 1)
     XCTAssertEqual(disposals, 1)
+  }
+
+  func test_publishSubject_sendersRacingTheDeliverer_loseNothingAndNeverOverlap() {
+    // given: observers that yield, so senders often arrive just as the deliverer finishes
+    let subject = PublishSubject<Int>()
+    let threads = 4
+    let perThread = StressConfiguration.iterations(3_000)
+    let active = Atomic<Int>(0)
+    let overlaps = Atomic<Int>(0)
+    let received = LockedValues<Int>()
+    let subscription = subject.subscribe(onNext: { value in
+      if active.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue != 1 {
+        overlaps.wrappingAdd(1, ordering: .relaxed)
+      }
+      if value % 7 == 0 { sched_yield() }
+      received.append(value)
+      active.wrappingSubtract(1, ordering: .acquiringAndReleasing)
+    })
+    // when
+    runConcurrently(threads: threads) { thread in
+      for index in 0..<perThread { subject.onNext(thread * perThread + index) }
+    }
+    // then: everything arrived once, each sender's elements in the order sent
+    let values = received.all
+    XCTAssertEqual(overlaps.load(ordering: .relaxed), 0)
+    XCTAssertEqual(values.count, threads * perThread)
+    for thread in 0..<threads {
+      let own = values.filter { $0 / perThread == thread }
+      XCTAssertEqual(own, Array(thread * perThread..<(thread + 1) * perThread))
+    }
+    subscription.dispose()
   }
 
   func test_behaviorSubject_replaysTheLatestValueToNewSubscribers() throws {
