@@ -1,4 +1,5 @@
 import ReactorKitStreams
+import Synchronization
 
 #if canImport(Darwin)
   import Darwin
@@ -168,6 +169,18 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
   }
 
   @usableFromInline let lock = Lock()
+  /// The output subject when it is a `BehaviorSubject` (`transform(state:)` is the identity),
+  /// unretained (`shared.output` keeps it), 0 otherwise: its value is then the current state,
+  /// kept by the subject, so publishing takes no lock of the core. Set once, by the wiring.
+  @usableFromInline let latestOutputBits = Atomic<UInt>(0)
+
+  /// The subject ``latestOutputBits`` points to, if any.
+  @inlinable
+  var latestOutput: Unmanaged<BehaviorSubject<State>>? {
+    let bits = latestOutputBits.load(ordering: .acquiring)
+    guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return nil }
+    return Unmanaged.fromOpaque(pointer)
+  }
   @usableFromInline let shared: UnsafeMutablePointer<Shared>
   @usableFromInline let config: UnsafeMutablePointer<Config>
   @usableFromInline let owned: UnsafeMutablePointer<Owned>
@@ -199,6 +212,11 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
   /// The latest published state, or `nil` before the first one.
   @inlinable
   var currentState: State? {
+    if let subject = latestOutput,
+      let state = subject._withUnsafeGuaranteedRef({ try? $0.value() })
+    {
+      return state
+    }
     lock.lock()
     defer { lock.unlock() }
     return shared.pointee.current
@@ -266,7 +284,10 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
     if let existing = shared.pointee.output {
       output = existing
     } else if stateIsIdentity {
-      output = .latest(BehaviorSubject(value: initialState))
+      let subject = BehaviorSubject(value: initialState)
+      latestOutputBits.store(
+        UInt(bitPattern: Unmanaged.passUnretained(subject).toOpaque()), ordering: .releasing)
+      output = .latest(subject)
     } else {
       output = .replay(.create(bufferSize: 1))
     }
@@ -340,7 +361,7 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
       // No drain runs (none is scheduled), so this thread may write the owner's state.
       owned.pointee.firstAction = action
       lock.unlock()
-      scheduleDrain()
+      CurrentThreadScheduler.runTrampolined { drain() }
       return
     }
     shared.pointee.actionQueue.append(.action(action))
@@ -453,7 +474,8 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
       lock.unlock()
       return
     }
-    owned.pointee.pinned = Unmanaged.passRetained(reactor)
+    // `reactor` keeps it alive until the end of this function; the hooks borrow it.
+    owned.pointee.pinned = Unmanaged.passUnretained(reactor)
     if let first {
       // `receive` made this thread the owner and checked that the core was not disposed.
       process(.action(first))
@@ -469,10 +491,10 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
     }
     shared.pointee.owner = 0
     shared.pointee.isDrainScheduled = false
-    let pinned = owned.pointee.pinned.take()
+    owned.pointee.pinned = nil
     lock.unlock()
     // Released after the lock: the reactor's deinitialiser may run here.
-    pinned?.release()
+    withExtendedLifetime(reactor) {}
   }
 
   @inlinable
@@ -640,6 +662,11 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
   /// Records `state` as the current state, then delivers it to subscribers.
   @inlinable
   func publish(_ state: State) {
+    if let subject = latestOutput {
+      // The subject records the state before its subscribers see it.
+      subject._withUnsafeGuaranteedRef { $0.on(.next(state)) }
+      return
+    }
     lock.lock()
     let previous = shared.pointee.current
     shared.pointee.current = state

@@ -103,9 +103,13 @@ final class ActionChannel<Element>: @unchecked Sendable {
       })
   }
 
+  /// The number of the element being sent, or 0 when nobody is subscribed: such an element is
+  /// in flight before any later subscriber joins, so no subscriber may receive it, and
+  /// numbering it would cost an atomic read-modify-write per action for nothing.
   @inlinable
   func nextSequenceNumber() -> UInt64 {
-    counter.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue
+    guard subscriptions.load(ordering: .acquiring) > 0 else { return 0 }
+    return counter.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue
   }
 
   @inlinable
