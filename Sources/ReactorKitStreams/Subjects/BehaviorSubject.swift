@@ -11,6 +11,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
   @usableFromInline let element: UnsafeMutablePointer<Element>
 
   /// Creates a subject holding `value`.
+  @inlinable
   public init(value: Element) {
     element = .allocate(capacity: 1)
     element.initialize(to: value)
@@ -52,6 +53,13 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
   }
 
   override func subscribeObserver(_ observer: AnyObserver<Element>) -> Disposable {
+    subscribeSpecialized(observer)
+  }
+
+  /// What subscribing does, callable directly (not through the overridden method) by code in
+  /// the package that knows the subject's type, so it is specialised in the caller's module.
+  @inlinable
+  package func subscribeSpecialized(_ observer: AnyObserver<Element>) -> Disposable {
     core.lock.lock()
     if let stop = core.stopEvent {
       core.lock.unlock()

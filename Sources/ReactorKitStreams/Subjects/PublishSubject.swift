@@ -10,6 +10,7 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ob
   @usableFromInline let core = SubjectCore<Element>()
 
   /// Creates a subject.
+  @inlinable
   public override init() { super.init() }
 
   /// Whether any observer is subscribed.

@@ -18,7 +18,7 @@ final class SubjectEntry<Element>: Disposable, @unchecked Sendable {
   @usableFromInline let disposed = Atomic<Bool>(false)
   @usableFromInline weak var core: SubjectCore<Element>?
 
-  @usableFromInline
+  @inlinable
   init(_ observer: AnyObserver<Element>, core: SubjectCore<Element>) {
     self.observer = observer
     self.core = core
@@ -80,7 +80,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
   @usableFromInline let state: UnsafeMutablePointer<State>
   @usableFromInline let gate = Atomic<Int>(0)
 
-  @usableFromInline
+  @inlinable
   init() {
     state = .allocate(capacity: 1)
     state.initialize(to: State())
