@@ -234,6 +234,15 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
 
   // MARK: - Output
 
+  /// Subscribes `observer` to the public state stream (the output subject).
+  @inlinable
+  func subscribeOutput(_ observer: AnyObserver<State>) -> Disposable {
+    if let subject = latestOutput {
+      return subject._withUnsafeGuaranteedRef { $0.subscribeSpecialized(observer) }
+    }
+    return resolvedOutput().subscribe(observer)
+  }
+
   /// The subject behind the public state stream. Created by the wiring once it knows whether
   /// `transform(state:)` is the identity, or here, as a replay subject, by a subscriber that
   /// comes first (only possible while the streams are being created).
@@ -268,11 +277,27 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
     transformMutation: (Observable<Mutation>) -> Observable<Mutation>,
     transformState: (Observable<State>) -> Observable<State>
   ) {
-    let actionInput = PublishSubject<Action>()
+    // The transforms receive stand-ins for the input subjects, which are created only when a
+    // transform is not the identity (or subscribes to its input): most reactors keep the
+    // default transforms and never need them.
+    let actionInput = Observable<Action> { [self] observer in
+      inputSubject(
+        get: { $0.actionInput }, set: { $0.actionInput = $1 }, make: { PublishSubject() }
+      ).subscribe(observer)
+    }
     let transformedAction = transformAction(actionInput)
-    let mutationInput = PublishSubject<Mutation>()
+    let mutationInput = Observable<Mutation> { [self] observer in
+      inputSubject(
+        get: { $0.mutationInput }, set: { $0.mutationInput = $1 }, make: { PublishSubject() }
+      ).subscribe(observer)
+    }
     let transformedMutation = transformMutation(mutationInput)
-    let stateInput = BehaviorSubject(value: initialState)
+    let stateInput = Observable<State> { [self] observer in
+      inputSubject(
+        get: { $0.stateInput }, set: { $0.stateInput = $1 },
+        make: { BehaviorSubject(value: initialState) }
+      ).subscribe(observer)
+    }
     let transformedState = transformState(stateInput)
 
     let actionIsIdentity = transformedAction === actionInput
@@ -296,9 +321,23 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
     config.pointee.hooks = Self.compose(hooks, shared.pointee.installedHooks.map(\.hook))
     config.pointee.scheduler = scheduler
     config.pointee.usesCurrentThreadScheduler = scheduler is CurrentThreadScheduler
-    config.pointee.actionInput = actionIsIdentity ? nil : actionInput
-    config.pointee.mutationInput = mutationIsIdentity ? nil : mutationInput
-    config.pointee.stateInput = stateIsIdentity ? nil : stateInput
+    // An identity transform is bypassed: its input subject, if a transform subscribed to it
+    // while wiring, is never fed (as before the stand-ins).
+    if actionIsIdentity {
+      config.pointee.actionInput = nil
+    } else if config.pointee.actionInput == nil {
+      config.pointee.actionInput = PublishSubject()
+    }
+    if mutationIsIdentity {
+      config.pointee.mutationInput = nil
+    } else if config.pointee.mutationInput == nil {
+      config.pointee.mutationInput = PublishSubject()
+    }
+    if stateIsIdentity {
+      config.pointee.stateInput = nil
+    } else if config.pointee.stateInput == nil {
+      config.pointee.stateInput = BehaviorSubject(value: initialState)
+    }
     config.pointee.output = output
     owned.pointee.accumulator = initialState
     lock.unlock()
@@ -323,6 +362,21 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
     let schedule = scheduleDrainIfNeededLocked()
     lock.unlock()
     if schedule { scheduleDrain() }
+  }
+
+  /// The input subject at `path`, created on first use. Until the streams are wired it is
+  /// recorded for the engine to feed; afterwards a stand-in whose transform was the identity is
+  /// not fed, and a late subscriber gets a subject that never emits.
+  @inlinable
+  func inputSubject<Subject>(
+    get: (Config) -> Subject?, set: (inout Config, Subject) -> Void, make: () -> Subject
+  ) -> Subject {
+    lock.lock()
+    defer { lock.unlock() }
+    if let subject = get(config.pointee) { return subject }
+    let subject = make()
+    if !shared.pointee.isWired { set(&config.pointee, subject) }
+    return subject
   }
 
   @inlinable

@@ -49,7 +49,7 @@ final class ReactorStorage<Action, Mutation, State>: OwnedStorage, @unchecked Se
     })
     self.core = core
     action = ActionSubject(channel: ActionChannel()) { core.receive($0) }
-    state = .deferred { core.resolvedOutput() }
+    state = Observable { observer in core.subscribeOutput(observer) }
     guarded = .allocate(capacity: 1)
     guarded.initialize(to: Guarded())
     super.init()

@@ -64,8 +64,8 @@ public final class ActionSubject<Element>: ObservableType, ObserverType, Subject
 @usableFromInline
 final class ActionChannel<Element>: @unchecked Sendable {
   // Safety: the subject and the observable are created at most once each, on first use, and
-  // published through atomic lazy references; the subject is thread-safe; the counters are
-  // atomic.
+  // published through atomic words (retained references, released in `deinit`); the subject is
+  // thread-safe; the counters are atomic.
   @usableFromInline
   struct Sequenced {
     @usableFromInline let number: UInt64
@@ -80,27 +80,33 @@ final class ActionChannel<Element>: @unchecked Sendable {
 
   /// Created by the first subscriber: a reactor nobody observes the actions of (the common
   /// case) carries no subject.
-  @usableFromInline let lazySubject = AtomicLazyReference<PublishSubject<Sequenced>>()
-  private let lazyObservable = AtomicLazyReference<Observable<Element>>()
+  /// (Words rather than `AtomicLazyReference`s, whose generic deinitialisers would look up
+  /// type metadata every time a reactor is freed.)
+  @usableFromInline let subjectBits = Atomic<UInt>(0)
+  private let observableBits = Atomic<UInt>(0)
   @usableFromInline let counter = Atomic<UInt64>(0)
   @usableFromInline let subscriptions = Atomic<Int>(0)
 
   @usableFromInline
   init() {}
 
+  deinit {
+    releaseOnceReference(subjectBits.load(ordering: .acquiring))
+    releaseOnceReference(observableBits.load(ordering: .acquiring))
+  }
+
   @usableFromInline
   var subject: PublishSubject<Sequenced> {
-    if let subject = lazySubject.load() { return subject }
-    return lazySubject.storeIfNil(PublishSubject())
+    onceReference(subjectBits) { PublishSubject() }
   }
 
   /// The elements as one observable, the same instance on every call.
   var observable: Observable<Element> {
-    if let observable = lazyObservable.load() { return observable }
-    return lazyObservable.storeIfNil(
+    onceReference(observableBits) {
       .create { [weak self] observer in
         self?.subscribe(observer) ?? Disposables.create()
-      })
+      }
+    }
   }
 
   /// The number of the element being sent, or 0 when nobody is subscribed: such an element is
@@ -133,4 +139,28 @@ final class ActionChannel<Element>: @unchecked Sendable {
       subscriptions.wrappingSubtract(1, ordering: .acquiringAndReleasing)
     }
   }
+}
+
+/// The object `bits` refers to, made with `make` and stored (retained) by the first caller.
+@inlinable
+func onceReference<Object: AnyObject>(_ bits: borrowing Atomic<UInt>, _ make: () -> Object)
+  -> Object
+{
+  if let pointer = UnsafeRawPointer(bitPattern: bits.load(ordering: .acquiring)) {
+    return Unmanaged<Object>.fromOpaque(pointer).takeUnretainedValue()
+  }
+  let created = Unmanaged.passRetained(make())
+  let (exchanged, existing) = bits.compareExchange(
+    expected: 0, desired: UInt(bitPattern: created.toOpaque()), ordering: .acquiringAndReleasing)
+  if exchanged { return created.takeUnretainedValue() }
+  created.release()
+  return Unmanaged<Object>.fromOpaque(UnsafeRawPointer(bitPattern: existing)!)
+    .takeUnretainedValue()
+}
+
+/// Releases the object stored by ``onceReference(_:_:)``, if any.
+@usableFromInline
+func releaseOnceReference(_ bits: UInt) {
+  guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return }
+  Unmanaged<AnyObject>.fromOpaque(pointer).release()
 }

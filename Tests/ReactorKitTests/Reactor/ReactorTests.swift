@@ -293,6 +293,33 @@ final class ReactorTests: ResourceTestCase {
     subscription.dispose()
   }
 
+  func test_transformAction_subscribingToItsInputWhileWiring_stillRunsEveryAction() {
+    // given: a transform that watches its input and returns it unchanged
+    let reactor = WatchingReactor()
+    var received: [Int] = []
+    let subscription = reactor.state.subscribe(onNext: { received.append($0) })
+    // when
+    reactor.action.onNext(1)
+    reactor.action.onNext(2)
+    // then: mutate and reduce ran for both actions
+    XCTAssertEqual(received, [0, 1, 3])
+    XCTAssertEqual(reactor.currentState, 3)
+    subscription.dispose()
+  }
+
+  func test_transformMutation_mappedInput_reducesTheMappedMutations() {
+    // given
+    let reactor = DoublingReactor()
+    var received: [Int] = []
+    let subscription = reactor.state.subscribe(onNext: { received.append($0) })
+    // when
+    reactor.action.onNext(1)
+    reactor.action.onNext(5)
+    // then
+    XCTAssertEqual(received, [0, 2, 12])
+    subscription.dispose()
+  }
+
   func test_transformState_filteredStatesDoNotBecomeCurrent() {
     // given
     let reactor = EvenStateReactor()
@@ -529,3 +556,33 @@ private class ParentReactor<Tag>: Reactor {
 }
 
 private final class ChildReactor: ParentReactor<String> {}
+
+/// Subscribes to its action input inside `transform(action:)` and returns it unchanged.
+private final class WatchingReactor: Reactor {
+  typealias Action = Int
+  typealias State = Int
+
+  let initialState = 0
+  private let bag = DisposeBag()
+
+  func transform(action: Observable<Int>) -> Observable<Int> {
+    action.subscribe(onNext: { _ in }).disposed(by: bag)
+    return action
+  }
+
+  func reduce(state: Int, mutation: Int) -> Int { state + mutation }
+}
+
+/// Doubles every mutation in `transform(mutation:)`.
+private final class DoublingReactor: Reactor {
+  typealias Action = Int
+  typealias State = Int
+
+  let initialState = 0
+
+  func transform(mutation: Observable<Int>) -> Observable<Int> {
+    mutation.map { $0 * 2 }
+  }
+
+  func reduce(state: Int, mutation: Int) -> Int { state + mutation }
+}
