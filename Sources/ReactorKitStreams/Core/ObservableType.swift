@@ -39,11 +39,14 @@ extension ObservableType {
 public class Observable<Element>: ObservableType, @unchecked Sendable {
   // Safety: immutable after init; subclasses synchronise their own state.
   @usableFromInline let handler: ((AnyObserver<Element>) -> Disposable)?
+  /// Whether the observable counts in ``Resources/total``.
+  @usableFromInline let isCounted: Bool
 
   /// Creates an observable whose subscriptions run `subscribe`.
   @inlinable
   package init(_ subscribe: @escaping (AnyObserver<Element>) -> Disposable) {
     handler = subscribe
+    isCounted = true
     Resources.incrementTotal()
   }
 
@@ -51,11 +54,21 @@ public class Observable<Element>: ObservableType, @unchecked Sendable {
   @usableFromInline
   init() {
     handler = nil
+    isCounted = true
     Resources.incrementTotal()
   }
 
+  /// Used by subclasses that hold nothing but constant values (`just`, `empty`): they own no
+  /// subscription or other resource, and are often made once per element (a reactor's
+  /// `mutate` returning `.just`), so they skip the two atomic updates of ``Resources/total``.
+  @inlinable
+  init(uncounted: Void) {
+    handler = nil
+    isCounted = false
+  }
+
   deinit {
-    Resources.decrementTotal()
+    if isCounted { Resources.decrementTotal() }
   }
 
   /// Subscribes `observer`; see ``ObservableType/subscribe(_:)``.

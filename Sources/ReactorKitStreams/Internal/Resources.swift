@@ -5,7 +5,8 @@ import Synchronization
 ///
 /// Read ``total`` before a test and compare after its dispose bags are gone; equal numbers
 /// mean no subscription leaked. Counting is always on and costs one relaxed atomic add per
-/// resource, never per element.
+/// resource, never per element. Observables that hold only constant values (`just`, `empty`)
+/// are not counted: they own nothing to release, and a reactor makes one per action.
 public enum Resources {
   @usableFromInline static let counter = Atomic<Int>(0)
 

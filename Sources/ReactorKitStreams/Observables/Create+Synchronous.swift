@@ -7,7 +7,7 @@ final class JustObservable<Element>: Observable<Element>, @unchecked Sendable {
   @inlinable
   init(_ element: Element) {
     self.element = element
-    super.init()
+    super.init(uncounted: ())
   }
 
   @usableFromInline
@@ -29,7 +29,7 @@ final class JustObservable<Element>: Observable<Element>, @unchecked Sendable {
 final class EmptyObservable<Element>: Observable<Element>, @unchecked Sendable {
   // Safety: no stored state.
   @inlinable
-  override init() { super.init() }
+  override init() { super.init(uncounted: ()) }
 
   @usableFromInline
   override func subscribeObserver(_ observer: AnyObserver<Element>) -> Disposable {
