@@ -23,7 +23,9 @@ import Synchronization
 /// ## Serialisation and reentrancy
 ///
 /// Everything that reaches the reactor is queued under ``lock`` and processed by one thread at
-/// a time, the *owner*, which drains the queue on the reactor's scheduler. While the owner
+/// a time, the *owner*, which drains the queue on the reactor's scheduler. Who owns the core is
+/// decided by ``gate``, so an action sent to an idle reactor is processed, and the reactor
+/// released, without taking the lock. While the owner
 /// runs `mutate` (or the action transform), mutations that the returned sequence emits
 /// synchronously are reduced at once, so `currentState` is up to date for the next one. Work
 /// that arrives while the owner is reducing or delivering a state (an action sent from
@@ -44,19 +46,24 @@ import Synchronization
 @usableFromInline
 final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
   // Safety: `shared` (with the current state) is guarded by `lock`. `config` is written in
-  // `wire` under `lock` before `shared.isWired` is set, and read by code that observed
-  // `isWired` under `lock` (the drain, hence the owner thread) or that `wire` itself started;
-  // afterwards only the owner thread rewrites `config.hooks` (when it processes
-  // `.reconfigure`). `owned` belongs to the owner thread; ownership passes between threads
-  // through `lock`.
+  // `wire` under `lock` before `shared.isWired` is set and the `gate` opened (releasing), and
+  // read by code that observed either (the drain, hence the owner thread, and `receive`'s
+  // unlocked claim) or that `wire` itself started; afterwards only the owner thread rewrites
+  // `config.hooks` (when it processes `.reconfigure`). `owned` belongs to the owner thread;
+  // ownership passes between threads through `gate` (acquiring claims, releasing releases)
+  // and `lock`. `gate` and `owner` are atomic.
 
   /// What the core calls on its reactor.
   ///
   /// The core loads the reactor with ``owner`` once per drain (a weak load, `nil` once the
   /// reactor is gone) and keeps it alive until the drain ends; ``mutate`` and ``reduce``
   /// receive it, so a drain pays one weak load however many actions and mutations it runs.
+  ///
+  /// A class with constant closures: the drain borrows it (``Config/hooksReference``) and
+  /// calls the closures without retaining their contexts.
   @usableFromInline
-  struct Hooks {
+  final class Hooks: @unchecked Sendable {
+    // Safety: immutable; the closures are called only by the core's owner thread.
     @usableFromInline let owner: () -> AnyObject?
     @usableFromInline let mutate: (AnyObject, Action) -> Observable<Mutation>
     @usableFromInline let reduce: (AnyObject, State, Mutation) -> State
@@ -116,13 +123,18 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
     }
   }
 
+  /// The bits of ``gate``.
+  @usableFromInline
+  enum Gate {
+    @inlinable static var busy: UInt { 1 }
+    @inlinable static var announced: UInt { 2 }
+    @inlinable static var closed: UInt { 4 }
+  }
+
   @usableFromInline
   struct Shared {
     @usableFromInline var actionQueue = Queue<Item>()
     @usableFromInline var mutationQueue = Queue<Item>()
-    @usableFromInline var isDrainScheduled = false
-    /// The ``currentThreadIdentity()`` of the thread draining the queue, 0 when none.
-    @usableFromInline var owner: UInt = 0
     @usableFromInline var isWired = false
     @usableFromInline var isDisposed = false
     @usableFromInline var inners: [ObjectIdentifier: InnerMutationObserver] = [:]
@@ -144,7 +156,19 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
 
   @usableFromInline
   struct Config {
-    @usableFromInline var hooks: Hooks?
+    /// The hooks in force: the reactor's `mutate` and `reduce` wrapped in the installed
+    /// ``ReactorHook``s. Setting it also sets ``hooksReference``.
+    @inlinable var hooks: Hooks? {
+      get { retainedHooks }
+      set {
+        retainedHooks = newValue
+        hooksReference = newValue.map { Unmanaged.passUnretained($0) }
+      }
+    }
+    @usableFromInline var retainedHooks: Hooks?
+    /// ``hooks`` unretained (``retainedHooks`` keeps them), for the owner thread to call them
+    /// without reference counting: only the owner replaces them, between two steps.
+    @usableFromInline var hooksReference: Unmanaged<Hooks>?
     @usableFromInline var scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance
     /// Whether ``scheduler`` is the trampoline, called directly on the hot path.
     @usableFromInline var usesCurrentThreadScheduler = true
@@ -169,6 +193,19 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
   }
 
   @usableFromInline let lock = Lock()
+  /// Who drains, as bits: ``Gate/busy`` while a drain is scheduled or running,
+  /// ``Gate/announced`` once work was queued for that drain, ``Gate/closed`` until the
+  /// pipeline is wired and once the core is disposed. `0` means idle: wired, not disposed,
+  /// nothing queued.
+  ///
+  /// An idle core is claimed (`0` → `busy`) and released (`busy` → `0`) with one
+  /// compare-and-swap each, without the lock; everything else changes the gate with the lock
+  /// held. Whoever queues work with the lock held either claims an idle core or announces the
+  /// work, so a drain that releases the core with its compare-and-swap has left nothing behind.
+  @usableFromInline let gate = Atomic<UInt>(Gate.closed)
+  /// The ``currentThreadIdentity()`` of the thread draining the queue, 0 when none. Written by
+  /// that thread; read by others only to learn that they are not it.
+  @usableFromInline let owner = Atomic<UInt>(0)
   /// The output subject when it is a `BehaviorSubject` (`transform(state:)` is the identity),
   /// unretained (`shared.output` keeps it), 0 otherwise: its value is then the current state,
   /// kept by the subject, so publishing takes no lock of the core. Set once, by the wiring.
@@ -397,25 +434,25 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
   /// thread (or an outer frame of this one) is processing.
   ///
   /// The common case, an idle reactor on `CurrentThreadScheduler` sent an action from a thread
-  /// that is not inside a trampoline, skips the queue: the calling thread becomes the owner
-  /// under the same lock and the drain, which runs at once, starts with the action.
+  /// that is not inside a trampoline, skips the queue and the lock: the calling thread claims
+  /// the idle ``gate`` and becomes the owner, and the drain, which runs at once, starts with
+  /// the action.
   @inlinable
   func receive(_ action: Action) {
+    // An idle gate was opened by the wiring (releasing), so `config` is readable here.
+    if gate.load(ordering: .acquiring) == 0, config.pointee.usesCurrentThreadScheduler,
+      CurrentThreadScheduler.isScheduleRequired,
+      gate.compareExchange(expected: 0, desired: Gate.busy, ordering: .acquiring).exchanged
+    {
+      owner.store(currentThreadIdentity(), ordering: .relaxed)
+      // No drain runs (the gate was idle), so this thread may write the owner's state.
+      owned.pointee.firstAction = action
+      CurrentThreadScheduler.runTrampolined { drain() }
+      return
+    }
     lock.lock()
     guard !shared.pointee.isDisposed else {
       lock.unlock()
-      return
-    }
-    if shared.pointee.isWired, !shared.pointee.isDrainScheduled,
-      shared.pointee.actionQueue.isEmpty, shared.pointee.mutationQueue.isEmpty,
-      config.pointee.usesCurrentThreadScheduler, CurrentThreadScheduler.isScheduleRequired
-    {
-      shared.pointee.isDrainScheduled = true
-      shared.pointee.owner = currentThreadIdentity()
-      // No drain runs (none is scheduled), so this thread may write the owner's state.
-      owned.pointee.firstAction = action
-      lock.unlock()
-      CurrentThreadScheduler.runTrampolined { drain() }
       return
     }
     shared.pointee.actionQueue.append(.action(action))
@@ -468,7 +505,9 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
     }
     // `isDelivering` belongs to the owner, so it is read only once the caller is known to be
     // the owner.
-    if allowInline, shared.pointee.owner == currentThreadIdentity(), !owned.pointee.isDelivering {
+    if allowInline, owner.load(ordering: .relaxed) == currentThreadIdentity(),
+      !owned.pointee.isDelivering
+    {
       lock.unlock()
       return true
     }
@@ -485,16 +524,32 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
 
   // MARK: - Draining
 
+  /// Makes sure queued work will be drained: claims an idle ``gate`` (the caller then
+  /// schedules the drain) or announces the work to the drain in progress. Opens the gate once
+  /// the pipeline is wired. Call with the lock held.
+  ///
+  /// - Returns: Whether the caller must schedule a drain.
   @inlinable
   func scheduleDrainIfNeededLocked() -> Bool {
-    guard shared.pointee.isWired, !shared.pointee.isDrainScheduled,
-      !shared.pointee.isDisposed
-    else { return false }
-    guard !shared.pointee.actionQueue.isEmpty || !shared.pointee.mutationQueue.isEmpty else {
-      return false
+    guard shared.pointee.isWired, !shared.pointee.isDisposed else { return false }
+    let hasWork = !shared.pointee.actionQueue.isEmpty || !shared.pointee.mutationQueue.isEmpty
+    while true {
+      let current = gate.load(ordering: .acquiring)
+      if current == Gate.closed {
+        // Wired just now (with the lock held nothing else opens it): publishes `config`.
+        gate.store(hasWork ? Gate.busy : 0, ordering: .releasing)
+        return hasWork
+      }
+      guard hasWork else { return false }
+      if current & Gate.announced != 0 { return false }
+      let desired = current == 0 ? Gate.busy : current | Gate.announced
+      // Races only with an unlocked claim (`0` → `busy`) or release (`busy` → `0`).
+      if gate.compareExchange(expected: current, desired: desired, ordering: .acquiringAndReleasing)
+        .exchanged
+      {
+        return current == 0
+      }
     }
-    shared.pointee.isDrainScheduled = true
-    return true
   }
 
   @inlinable
@@ -513,41 +568,64 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
   }
 
   /// Processes queued work until the queue is empty. Runs on the scheduler, one drain at a
-  /// time (`isDrainScheduled`); the draining thread is the owner.
+  /// time (the ``gate`` is `busy` meanwhile); the draining thread is the owner.
   ///
   /// The reactor is loaded once, here, and kept alive (pinned) until the drain ends; when it
   /// is gone the core is disposed instead.
   @inlinable
   func drain() {
     let first = owned.pointee.firstAction.take()
-    guard let reactor = config.pointee.hooks?.owner() else {
+    guard let reactor = config.pointee.hooksReference?._withUnsafeGuaranteedRef({ $0.owner() })
+    else {
       reactorGone()
       lock.lock()
-      shared.pointee.owner = 0
-      shared.pointee.isDrainScheduled = false
+      owner.store(0, ordering: .relaxed)
+      gate.store(Gate.closed, ordering: .releasing)
       lock.unlock()
       return
     }
     // `reactor` keeps it alive until the end of this function; the hooks borrow it.
-    owned.pointee.pinned = Unmanaged.passUnretained(reactor)
+    let pinned = Unmanaged.passUnretained(reactor)
+    // Whether the gate may still be released without looking at the queue: true after the
+    // first action, which `receive` handed over after claiming the idle gate (nothing was
+    // queued then); a drain that was scheduled has queued work to look at first.
+    var mayRelease = false
     if let first {
-      // `receive` made this thread the owner and checked that the core was not disposed.
+      owned.pointee.pinned = pinned
       process(.action(first))
-      lock.lock()
-    } else {
-      lock.lock()
-      shared.pointee.owner = currentThreadIdentity()
+      mayRelease = true
     }
-    while !shared.pointee.isDisposed, let item = nextLocked() {
+    while true {
+      if mayRelease {
+        // Nothing was queued since the queue was last found empty unless it was announced:
+        // release the core without the lock.
+        owner.store(0, ordering: .relaxed)
+        owned.pointee.pinned = nil
+        if gate.compareExchange(expected: Gate.busy, desired: 0, ordering: .releasing).exchanged {
+          break
+        }
+      }
+      lock.lock()
+      if shared.pointee.isDisposed {
+        owner.store(0, ordering: .relaxed)
+        owned.pointee.pinned = nil
+        gate.store(Gate.closed, ordering: .releasing)
+        lock.unlock()
+        break
+      }
+      // Everything queued so far is taken from here on; later work announces itself again.
+      gate.store(Gate.busy, ordering: .relaxed)
+      owner.store(currentThreadIdentity(), ordering: .relaxed)
+      owned.pointee.pinned = pinned
+      while !shared.pointee.isDisposed, let item = nextLocked() {
+        lock.unlock()
+        process(item)
+        lock.lock()
+      }
       lock.unlock()
-      process(item)
-      lock.lock()
+      mayRelease = true
     }
-    shared.pointee.owner = 0
-    shared.pointee.isDrainScheduled = false
-    owned.pointee.pinned = nil
-    lock.unlock()
-    // Released after the lock: the reactor's deinitialiser may run here.
+    // Released last: the reactor's deinitialiser may run here.
     withExtendedLifetime(reactor) {}
   }
 
@@ -659,10 +737,12 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
   /// Runs `mutate` for `action` and feeds what it returns into the mutation stage.
   @inlinable
   func run(_ action: Action) {
-    guard let mutate = config.pointee.hooks?.mutate, let pinned = owned.pointee.pinned else {
+    guard let hooks = config.pointee.hooksReference, let pinned = owned.pointee.pinned else {
       return reactorGone()
     }
-    let mutations = pinned._withUnsafeGuaranteedRef { mutate($0, action) }
+    let mutations = hooks._withUnsafeGuaranteedRef { hooks in
+      pinned._withUnsafeGuaranteedRef { hooks.mutate($0, action) }
+    }
     if mutations.forEachSynchronousElement({ emit($0) }) { return }
     let inner = InnerMutationObserver(core: self)
     lock.lock()
@@ -701,10 +781,12 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
     guard let state = owned.pointee.accumulator else { return }
     owned.pointee.isDelivering = true
     defer { owned.pointee.isDelivering = false }
-    guard let reduce = config.pointee.hooks?.reduce, let pinned = owned.pointee.pinned else {
+    guard let hooks = config.pointee.hooksReference, let pinned = owned.pointee.pinned else {
       return reactorGone()
     }
-    let next = pinned._withUnsafeGuaranteedRef { reduce($0, state, mutation) }
+    let next = hooks._withUnsafeGuaranteedRef { hooks in
+      pinned._withUnsafeGuaranteedRef { hooks.reduce($0, state, mutation) }
+    }
     owned.pointee.accumulator = next
     if let stateInput = config.pointee.stateInput {
       stateInput.on(.next(next))
@@ -771,6 +853,7 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
       return
     }
     shared.pointee.isDisposed = true
+    gate.bitwiseOr(Gate.closed, ordering: .acquiringAndReleasing)
     let running = Array(shared.pointee.inners.values)
     shared.pointee.inners = [:]
     let subscriptions = shared.pointee.subscriptions
