@@ -38,6 +38,13 @@ func allocationCount() -> Int? {
   malloc_counter_is_active() != 0 ? Int(malloc_counter_allocations()) : nil
 }
 
+/// Runs `body` with allocation counting off: timed runs must not pay for the counter.
+func withoutCountingAllocations<Result>(_ body: () -> Result) -> Result {
+  malloc_counter_set_counting(0)
+  defer { malloc_counter_set_counting(1) }
+  return body()
+}
+
 /// Monotonic nanoseconds.
 @inline(__always)
 func nanoseconds() -> UInt64 {
@@ -189,7 +196,8 @@ struct Measurement {
 }
 
 /// Measures `measured`: finds an operation count that runs at least `minimumSeconds`, warms
-/// up once, then returns the median ns/op of `runs` runs and the allocations per op over them.
+/// up once, then returns the median ns/op of `runs` runs (allocation counting off) and the
+/// allocations per op of one more, untimed run.
 func measure(_ measured: Measured, options: Options, isBaseline: Bool) -> Measurement {
   let run = measured.make()
   // Calls the side's own non-inlined entry point, which profilers select by name.
@@ -197,36 +205,38 @@ func measure(_ measured: Measured, options: Options, isBaseline: Bool) -> Measur
     isBaseline ? measuredBaseline(run, count) : measuredSubject(run, count)
   }
   if let fixed = options.fixedCount {
-    // Profiling mode (e.g. under callgrind): one run of exactly `fixed` operations.
-    let allocationsBefore = allocationCount()
-    let start = nanoseconds()
-    blackHole(wrapper(run, fixed))
-    let elapsed = Double(nanoseconds() - start)
-    let allocations = allocationCount().flatMap { after in
-      allocationsBefore.map { Double(after - $0) / Double(fixed) }
+    // Profiling mode (e.g. under callgrind): one run of exactly `fixed` operations, with
+    // allocation counting off so that profiles show only the measured code.
+    let elapsed = withoutCountingAllocations {
+      let start = nanoseconds()
+      blackHole(wrapper(run, fixed))
+      return Double(nanoseconds() - start)
     }
-    return Measurement(
-      nanosecondsPerOp: elapsed / Double(fixed), allocationsPerOp: allocations)
+    return Measurement(nanosecondsPerOp: elapsed / Double(fixed), allocationsPerOp: nil)
   }
   var count = 64
-  while true {
-    let start = nanoseconds()
-    blackHole(wrapper(run, count))
-    let elapsed = Double(nanoseconds() - start) / 1e9
-    if elapsed >= options.minimumSeconds { break }
-    let scale = elapsed > 0 ? min(max(options.minimumSeconds / elapsed * 1.2, 2), 100) : 100
-    count = Int(Double(count) * scale)
-  }
   var samples: [Double] = []
   samples.reserveCapacity(options.runs)
-  let allocationsBefore = allocationCount()
-  for _ in 0..<options.runs {
-    let start = nanoseconds()
-    blackHole(wrapper(run, count))
-    samples.append(Double(nanoseconds() - start) / Double(count))
+  withoutCountingAllocations {
+    while true {
+      let start = nanoseconds()
+      blackHole(wrapper(run, count))
+      let elapsed = Double(nanoseconds() - start) / 1e9
+      if elapsed >= options.minimumSeconds { break }
+      let scale = elapsed > 0 ? min(max(options.minimumSeconds / elapsed * 1.2, 2), 100) : 100
+      count = Int(Double(count) * scale)
+    }
+    for _ in 0..<options.runs {
+      let start = nanoseconds()
+      blackHole(wrapper(run, count))
+      samples.append(Double(nanoseconds() - start) / Double(count))
+    }
   }
+  // Allocations are counted in one more run, untimed.
+  let allocationsBefore = allocationCount()
+  blackHole(wrapper(run, count))
   let allocations = allocationCount().flatMap { after in
-    allocationsBefore.map { Double(after - $0) / Double(count * options.runs) }
+    allocationsBefore.map { Double(after - $0) / Double(count) }
   }
   samples.sort()
   return Measurement(

@@ -3,7 +3,8 @@ import Foundation
 let options = Options(arguments: CommandLine.arguments)
 print("ReactorKitBenchmarks: median of \(options.runs) runs, each ≥ \(options.minimumSeconds) s")
 print("ratio = ns/op of the library ÷ ns/op of the hand-written baseline in this process")
-print("allocs/op = heap allocations per op during the timed runs (malloc counter)\n")
+print("allocs/op = heap allocations per op (malloc counter), counted in an untimed run")
+print("bytes = heap bytes per object as glibc reports them (mallinfo2: chunk sizes)\n")
 runBenchmarks(
   [
     reactorSync(),

@@ -441,13 +441,17 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
   func receive(_ action: Action) {
     // An idle gate was opened by the wiring (releasing), so `config` is readable here.
     if gate.load(ordering: .acquiring) == 0, config.pointee.usesCurrentThreadScheduler,
-      CurrentThreadScheduler.isScheduleRequired,
-      gate.compareExchange(expected: 0, desired: Gate.busy, ordering: .acquiring).exchanged
+      CurrentThreadScheduler.runTrampolined(
+        if: {
+          guard
+            gate.compareExchange(expected: 0, desired: Gate.busy, ordering: .acquiring).exchanged
+          else { return false }
+          owner.store(currentThreadIdentity(), ordering: .relaxed)
+          // No drain runs (the gate was idle), so this thread may write the owner's state.
+          owned.pointee.firstAction = action
+          return true
+        }, { drain() })
     {
-      owner.store(currentThreadIdentity(), ordering: .relaxed)
-      // No drain runs (the gate was idle), so this thread may write the owner's state.
-      owned.pointee.firstAction = action
-      CurrentThreadScheduler.runTrampolined { drain() }
       return
     }
     lock.lock()
@@ -626,7 +630,7 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
       mayRelease = true
     }
     // Released last: the reactor's deinitialiser may run here.
-    withExtendedLifetime(reactor) {}
+    extendLifetime(reactor)
   }
 
   @inlinable

@@ -36,6 +36,21 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType {
     trampoline.pointee.isRunning = false
   }
 
+  /// Runs `body` at once as this thread's trampolined work, as ``runTrampolined(_:)`` does,
+  /// if no trampoline is running on this thread and `condition` then returns `true`.
+  ///
+  /// - Returns: Whether `body` ran.
+  @usableFromInline
+  package static func runTrampolined(if condition: () -> Bool, _ body: () -> Void) -> Bool {
+    let trampoline = Trampoline.current
+    guard !trampoline.pointee.isRunning, condition() else { return false }
+    trampoline.pointee.isRunning = true
+    body()
+    Trampoline.drain(trampoline)
+    trampoline.pointee.isRunning = false
+    return true
+  }
+
   /// Schedules `action`: it runs at once when no trampoline is active on this thread,
   /// otherwise it is queued behind the work already running.
   public func schedule<StateType>(
