@@ -22,6 +22,33 @@ final class ReactorConcurrencyTests: ResourceTestCase {
     XCTAssertEqual(reactor.mutateOverlap.maximumOverlap, 1, "mutate ran concurrently")
   }
 
+  func test_action_fromThreadsWhileReduceSendsFollowUps_runsEveryActionOnceOneAtATime() {
+    // given: each action sent from outside makes `reduce` send one follow-up action, so idle
+    // claims, queued actions and reentrant sends race for the same reactor
+    let reactor = FollowUpReactor()
+    let perThread = 500
+    _ = reactor.state
+    // when
+    runConcurrently(threads: 4) { thread in
+      let action = reactor.action
+      for index in 0..<perThread {
+        action.onNext(thread * perThread + index)
+        if index % 7 == 0 { sched_yield() }
+      }
+    }
+    // then
+    let seen = reactor.currentState.seen
+    let sent = Set(0..<(4 * perThread))
+    XCTAssertEqual(seen.count, 2 * sent.count)
+    XCTAssertEqual(Set(seen), sent.union(sent.map { $0 + FollowUpReactor.followUpOffset }))
+    for value in sent {
+      let original = seen.firstIndex(of: value)
+      let followUp = seen.firstIndex(of: value + FollowUpReactor.followUpOffset)
+      XCTAssertLessThan(original ?? .max, followUp ?? .min, "follow-up of \(value) ran first")
+    }
+    XCTAssertEqual(reactor.overlap.maximumOverlap, 1, "reduce ran concurrently")
+  }
+
   func test_action_fromEachThreadKeepsItsOwnOrder() {
     // given
     let reactor = TallyReactor()
@@ -143,6 +170,29 @@ private final class TallyReactor: Reactor, @unchecked Sendable {
       sched_yield()
       var state = state
       state.seen.append(mutation)
+      return state
+    }
+  }
+}
+
+/// Records every action; `reduce` sends one follow-up action for each action from outside.
+private final class FollowUpReactor: Reactor, @unchecked Sendable {
+  typealias Action = Int
+
+  static let followUpOffset = 1_000_000
+
+  struct State {
+    var seen: [Int] = []
+  }
+
+  let initialState = State()
+  let overlap = OverlapDetector()
+
+  func reduce(state: State, mutation: Int) -> State {
+    overlap.visit {
+      var state = state
+      state.seen.append(mutation)
+      if mutation < Self.followUpOffset { action.onNext(mutation + Self.followUpOffset) }
       return state
     }
   }
