@@ -58,14 +58,36 @@ final class Sink<Element>: Cancelable, @unchecked Sendable {
     }
   }
 
-  /// Closes the sink with a terminal event, delivered only if nothing closed it before.
+  /// Closes the sink with a terminal event, delivered only if nothing closed it before. Kept
+  /// out of line (it runs once per subscription) so operators' per-element code stays small.
   @inlinable
+  @inline(never)
   func forwardTerminal(_ event: Event<Element>) {
     let (exchanged, _) = state.compareExchange(
       expected: 0, desired: 1, ordering: .acquiringAndReleasing)
     guard exchanged else { return }
     observer.on(event)
     dispose()
+  }
+
+  /// Forwards the terminal event `event` of an upstream of another element type; ignores a
+  /// `.next` event. Kept out of line so operators' per-element code stays small.
+  @inlinable
+  @inline(never)
+  func forwardTerminal<Upstream>(from event: Event<Upstream>) {
+    switch event {
+    case .next: break
+    case .error(let error): forwardTerminal(.error(error))
+    case .completed: forwardTerminal(.completed)
+    }
+  }
+
+  /// Ends the sequence with `error` (thrown by an operator's closure). Kept out of line so
+  /// operators' per-element code stays small.
+  @inlinable
+  @inline(never)
+  func fail(_ error: Swift.Error) {
+    forwardTerminal(.error(error))
   }
 
   /// Stops forwarding and releases the upstream subscription and extra resources.

@@ -46,9 +46,20 @@ final class SubscribeSink<Element>: Cancelable, @unchecked Sendable {
   /// event ends the subscription.
   @inlinable
   func on(_ event: Event<Element>) {
-    switch event {
-    case .next(let element):
+    if case .next(let element) = event {
       if state.load(ordering: .acquiring) == 0 { onNext?(element) }
+    } else {
+      onTerminal(event)
+    }
+  }
+
+  /// Handles a terminal event; out of line so the per-element path stays small.
+  @inlinable
+  @inline(never)
+  func onTerminal(_ event: Event<Element>) {
+    switch event {
+    case .next:
+      break
     case .error(let error):
       guard close() else { return }
       onError?(error)

@@ -4,7 +4,23 @@ extension ObservableType where Element: Equatable {
   /// - Returns: The elements that differ from their predecessor.
   @inlinable
   public func distinctUntilChanged() -> Observable<Element> {
-    distinctUntilChanged({ $0 }, comparer: ==)
+    // Written out rather than built on `distinctUntilChanged(_:comparer:)`: `==` is called
+    // directly, not through two closures per element.
+    let source = asObservable()
+    return Observable { observer in
+      let sink = Sink(observer)
+      let previous = OperatorState<Element?>(nil)
+      return sink.run(source) { event in
+        guard case .next(let element) = event else {
+          sink.forwardTerminal(event)
+          return
+        }
+        guard sink.isOpen else { return }
+        if let last = previous.value, last == element { return }
+        previous.value = element
+        sink.forwardNext(element)
+      }
+    }
   }
 }
 
@@ -59,21 +75,21 @@ extension ObservableType {
       let sink = Sink(observer)
       let previous = OperatorState<Key?>(nil)
       return sink.run(source) { event in
-        switch event {
-        case .next(let element):
-          guard sink.isOpen else { return }
-          do {
-            let key = try keySelector(element)
-            if let last = previous.value, try comparer(last, key) { return }
-            previous.value = key
-          } catch {
-            sink.forwardTerminal(.error(error))
-            return
-          }
-          sink.forwardNext(element)
-        case .error, .completed:
+        // Only the per-element path is inline; terminal events and errors go out of line.
+        guard case .next(let element) = event else {
           sink.forwardTerminal(event)
+          return
         }
+        guard sink.isOpen else { return }
+        do {
+          let key = try keySelector(element)
+          if let last = previous.value, try comparer(last, key) { return }
+          previous.value = key
+        } catch {
+          sink.fail(error)
+          return
+        }
+        sink.forwardNext(element)
       }
     }
   }

@@ -7,17 +7,20 @@ extension ObservableType {
     return Observable { observer in
       let sink = Sink(observer)
       return sink.run(source) { event in
-        switch event {
-        case .next(let element):
-          guard sink.isOpen else { return }
-          do {
-            if try predicate(element) { sink.forwardNext(element) }
-          } catch {
-            sink.forwardTerminal(.error(error))
-          }
-        case .error(let error): sink.forwardTerminal(.error(error))
-        case .completed: sink.forwardTerminal(.completed)
+        // Only the per-element path is inline; terminal events and errors go out of line.
+        guard case .next(let element) = event else {
+          sink.forwardTerminal(from: event)
+          return
         }
+        guard sink.isOpen else { return }
+        let isIncluded: Bool
+        do {
+          isIncluded = try predicate(element)
+        } catch {
+          sink.fail(error)
+          return
+        }
+        if isIncluded { sink.forwardNext(element) }
       }
     }
   }

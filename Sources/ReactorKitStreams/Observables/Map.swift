@@ -6,17 +6,20 @@ extension ObservableType {
     return Observable { observer in
       let sink = Sink(observer)
       return sink.run(source) { event in
-        switch event {
-        case .next(let element):
-          guard sink.isOpen else { return }
-          do {
-            sink.forwardNext(try transform(element))
-          } catch {
-            sink.forwardTerminal(.error(error))
-          }
-        case .error(let error): sink.forwardTerminal(.error(error))
-        case .completed: sink.forwardTerminal(.completed)
+        // Only the per-element path is inline; terminal events and errors go out of line.
+        guard case .next(let element) = event else {
+          sink.forwardTerminal(from: event)
+          return
         }
+        guard sink.isOpen else { return }
+        let result: Result
+        do {
+          result = try transform(element)
+        } catch {
+          sink.fail(error)
+          return
+        }
+        sink.forwardNext(result)
       }
     }
   }
@@ -30,17 +33,19 @@ extension ObservableType {
     return Observable { observer in
       let sink = Sink(observer)
       return sink.run(source) { event in
-        switch event {
-        case .next(let element):
-          guard sink.isOpen else { return }
-          do {
-            if let result = try transform(element) { sink.forwardNext(result) }
-          } catch {
-            sink.forwardTerminal(.error(error))
-          }
-        case .error(let error): sink.forwardTerminal(.error(error))
-        case .completed: sink.forwardTerminal(.completed)
+        guard case .next(let element) = event else {
+          sink.forwardTerminal(from: event)
+          return
         }
+        guard sink.isOpen else { return }
+        let result: Result?
+        do {
+          result = try transform(element)
+        } catch {
+          sink.fail(error)
+          return
+        }
+        if let result { sink.forwardNext(result) }
       }
     }
   }

@@ -16,21 +16,19 @@ extension ObservableType {
       let sink = Sink(observer)
       let accumulate = OperatorState(seed)
       return sink.run(source) { event in
-        switch event {
-        case .next(let element):
-          guard sink.isOpen else { return }
-          do {
-            try accumulator(&accumulate.value, element)
-          } catch {
-            sink.forwardTerminal(.error(error))
-            return
-          }
-          sink.forwardNext(accumulate.value)
-        case .error(let error):
-          sink.forwardTerminal(.error(error))
-        case .completed:
-          sink.forwardTerminal(.completed)
+        // Only the per-element path is inline; terminal events and errors go out of line.
+        guard case .next(let element) = event else {
+          sink.forwardTerminal(from: event)
+          return
         }
+        guard sink.isOpen else { return }
+        do {
+          try accumulator(&accumulate.value, element)
+        } catch {
+          sink.fail(error)
+          return
+        }
+        sink.forwardNext(accumulate.value)
       }
     }
   }
@@ -45,8 +43,27 @@ extension ObservableType {
   public func scan<Accumulate>(
     _ seed: Accumulate, accumulator: @escaping (Accumulate, Element) throws -> Accumulate
   ) -> Observable<Accumulate> {
-    scan(into: seed) { accumulate, element in
-      accumulate = try accumulator(accumulate, element)
+    // Written out rather than built on `scan(into:)`: one closure call per element, not two.
+    let source = asObservable()
+    return Observable { observer in
+      let sink = Sink(observer)
+      let accumulate = OperatorState(seed)
+      return sink.run(source) { event in
+        guard case .next(let element) = event else {
+          sink.forwardTerminal(from: event)
+          return
+        }
+        guard sink.isOpen else { return }
+        let next: Accumulate
+        do {
+          next = try accumulator(accumulate.value, element)
+        } catch {
+          sink.fail(error)
+          return
+        }
+        accumulate.value = next
+        sink.forwardNext(next)
+      }
     }
   }
 }

@@ -6,8 +6,8 @@
 public final class PublishSubject<Element>: Observable<Element>, SubjectType, ObserverType,
   Cancelable, @unchecked Sendable
 {
-  // Safety: all state lives in `core`, guarded by its lock.
-  @usableFromInline let core = SubjectCore<Element>()
+  // Safety: all state lives in `core`, guarded by its lock and its gate.
+  @usableFromInline let core = SubjectCore<Element>(lockFreeNext: true)
 
   /// Creates a subject.
   @inlinable
@@ -22,6 +22,9 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ob
   /// Broadcasts `event`; ignored after a terminal event or disposal.
   @inlinable
   public func on(_ event: Event<Element>) {
+    // An element while nobody delivers skips the lock (after a terminal event or disposal
+    // nobody is subscribed, so it reaches nobody).
+    if case .next = event, core.publishNextIfIdle(event) { return }
     core.lock.lock()
     if core.stopEvent != nil || core.isDisposed {
       core.lock.unlock()

@@ -50,9 +50,18 @@ final class SubjectEntry<Element>: Disposable, @unchecked Sendable {
 /// delivers, plus ``announced`` once work was queued for that deliverer. Work is queued, and the
 /// gate moved from `0` or announced, only with the lock held; the deliverer leaves with one
 /// compare-and-swap (`delivering` to `0`) and, when that fails, takes the lock and drains.
+///
+/// A core made with `lockFreeNext` also delivers a `.next` event without the lock
+/// (``publishNextIfIdle(_:)``): a caller that moves the gate from `0` to ``delivering`` with one
+/// compare-and-swap delivers to ``State/published``, a copy of the observer list that only a
+/// holder of the gate reads or writes. Whoever changes the list while nobody holds the gate
+/// takes the gate for the change and updates the copy; while someone delivers, the change makes
+/// a new list (the deliverer's copy stays intact) and announces itself, so the deliverer updates
+/// the copy, under the lock, before it leaves.
 @usableFromInline
 final class SubjectCore<Element>: @unchecked Sendable {
-  // Safety: `state` is only read or written with `lock` held; `gate` is atomic (see above).
+  // Safety: `state` is only read or written with `lock` held, except `state.published`, which
+  // only the holder of the gate reads or writes; `gate` is atomic (see above).
   @usableFromInline
   enum Work {
     case all(Event<Element>, ContiguousArray<SubjectEntry<Element>>)
@@ -65,6 +74,15 @@ final class SubjectCore<Element>: @unchecked Sendable {
   @usableFromInline
   struct State {
     @usableFromInline var entries = ContiguousArray<SubjectEntry<Element>>()
+    /// `entries` as of the last time nobody delivered: what a lock-free deliverer visits. The
+    /// same array as `entries` whenever the gate is `0` (only in a `lockFreeNext` core).
+    @usableFromInline var published = ContiguousArray<SubjectEntry<Element>>() {
+      didSet { publishedEntries = published.withUnsafeBufferPointer { $0 } }
+    }
+    /// The elements of `published`, visited without retaining the array: `published` keeps
+    /// them alive and is replaced, never changed in place.
+    @usableFromInline var publishedEntries = UnsafeBufferPointer<SubjectEntry<Element>>(
+      start: nil, count: 0)
     @usableFromInline var stopEvent: Event<Element>?
     @usableFromInline var isDisposed = false
     @usableFromInline var pending: [Work] = []
@@ -79,9 +97,13 @@ final class SubjectCore<Element>: @unchecked Sendable {
   @usableFromInline let lock = Lock()
   @usableFromInline let state: UnsafeMutablePointer<State>
   @usableFromInline let gate = Atomic<Int>(0)
+  /// Whether `.next` events may be delivered without the lock (see the type's comment).
+  @usableFromInline let lockFreeNext: Bool
 
+  /// Creates a core; with `lockFreeNext`, ``publishNextIfIdle(_:)`` may be used.
   @inlinable
-  init() {
+  init(lockFreeNext: Bool = false) {
+    self.lockFreeNext = lockFreeNext
     state = .allocate(capacity: 1)
     state.initialize(to: State())
   }
@@ -94,6 +116,62 @@ final class SubjectCore<Element>: @unchecked Sendable {
   @inlinable var entries: ContiguousArray<SubjectEntry<Element>> {
     get { state.pointee.entries }
     _modify { yield &state.pointee.entries }
+  }
+
+  /// Changes the observer list. Call with the lock held.
+  ///
+  /// In a `lockFreeNext` core, takes the gate when nobody holds it, so the change is made in
+  /// place and copied to `published`; otherwise the change makes a new array (`published` keeps
+  /// the deliverer's) and the deliverer is told to update `published` before it leaves.
+  @inlinable
+  func modifyEntriesLocked<Result>(
+    _ body: (inout ContiguousArray<SubjectEntry<Element>>) -> Result
+  ) -> Result {
+    guard lockFreeNext else { return body(&state.pointee.entries) }
+    if gate.compareExchange(expected: 0, desired: Self.delivering, ordering: .acquiring).exchanged {
+      // Nobody delivers: drop the second reference so the change is made in place.
+      state.pointee.published = []
+      let result = body(&state.pointee.entries)
+      state.pointee.published = state.pointee.entries
+      gate.store(0, ordering: .releasing)
+      return result
+    }
+    let result = body(&state.pointee.entries)
+    announceLocked()
+    return result
+  }
+
+  /// Whether `published` is the same array as `entries`. Call with the lock and the gate held.
+  @inlinable
+  var isPublishedCurrentLocked: Bool {
+    let published = state.pointee.published.withUnsafeBufferPointer { $0.baseAddress }
+    let entries = state.pointee.entries.withUnsafeBufferPointer { $0.baseAddress }
+    return published == entries
+      && state.pointee.published.count == state.pointee.entries.count
+  }
+
+  /// Makes the deliverer take the lock before it leaves (it then updates `published`); when
+  /// the deliverer left meanwhile, updates `published` here. Call with the lock held.
+  @inlinable
+  func announceLocked() {
+    while true {
+      let current = gate.load(ordering: .acquiring)
+      if current == 0 {
+        guard
+          gate.compareExchange(expected: 0, desired: Self.delivering, ordering: .acquiring)
+            .exchanged
+        else { continue }
+        state.pointee.published = state.pointee.entries
+        gate.store(0, ordering: .releasing)
+        return
+      }
+      if current & Self.announced != 0 { return }
+      if gate.compareExchange(
+        expected: current, desired: current | Self.announced, ordering: .acquiringAndReleasing
+      ).exchanged {
+        return
+      }
+    }
   }
   @inlinable var stopEvent: Event<Element>? {
     get { state.pointee.stopEvent }
@@ -120,15 +198,17 @@ final class SubjectCore<Element>: @unchecked Sendable {
   @inlinable
   func addLocked(_ observer: AnyObserver<Element>) -> SubjectEntry<Element> {
     let entry = SubjectEntry(observer, core: self)
-    entries.append(entry)
+    modifyEntriesLocked { $0.append(entry) }
     return entry
   }
 
   @inlinable
   func remove(_ entry: SubjectEntry<Element>) {
     lock.withLock {
-      if let index = entries.firstIndex(where: { $0 === entry }) {
-        entries.remove(at: index)
+      modifyEntriesLocked { entries in
+        if let index = entries.firstIndex(where: { $0 === entry }) {
+          entries.remove(at: index)
+        }
       }
     }
   }
@@ -143,7 +223,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
     if event.isStopEvent {
       let targets = entries
       stopEvent = event
-      entries = []
+      modifyEntriesLocked { $0 = [] }
       enqueueAndDrainLocked(.all(event, targets))
       return
     }
@@ -163,7 +243,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
   func publishTerminalSequenceLocked(_ events: [Event<Element>]) {
     let targets = entries
     stopEvent = events.last
-    entries = []
+    modifyEntriesLocked { $0 = [] }
     enqueueAndDrainLocked(.many(events, targets))
   }
 
@@ -178,7 +258,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
   @inlinable
   func disposeLocked() {
     isDisposed = true
-    entries = []
+    modifyEntriesLocked { $0 = [] }
     stopEvent = nil
   }
 
@@ -196,10 +276,35 @@ final class SubjectCore<Element>: @unchecked Sendable {
   /// Makes the caller the deliverer if nobody delivers. Call with the lock held.
   @inlinable
   func startDeliveringLocked() -> Bool {
+    if lockFreeNext {
+      // A lock-free deliverer may take a zero gate at any time.
+      return gate.compareExchange(
+        expected: 0, desired: Self.delivering, ordering: .acquiringAndReleasing
+      ).exchanged
+    }
     // With the lock held, only a deliverer leaving can change a non-zero gate, and nothing
     // changes a zero one.
     guard gate.load(ordering: .acquiring) == 0 else { return false }
     gate.store(Self.delivering, ordering: .relaxed)
+    return true
+  }
+
+  /// Delivers a `.next` event without the lock when nobody delivers, and returns `true`;
+  /// returns `false` (having done nothing) when someone does. Only in a `lockFreeNext` core.
+  ///
+  /// After a terminal event or disposal the observer list is empty, so nothing is delivered.
+  @inlinable
+  func publishNextIfIdle(_ event: Event<Element>) -> Bool {
+    guard
+      gate.compareExchange(expected: 0, desired: Self.delivering, ordering: .acquiring).exchanged
+    else { return false }
+    // Holding the gate, this thread alone reads `published`; whoever changes the observer list
+    // meanwhile leaves this array alone and alive.
+    let buffer = state.pointee.publishedEntries
+    for index in buffer.indices {
+      Unmanaged.passUnretained(buffer[index])._withUnsafeGuaranteedRef { $0.deliver(event) }
+    }
+    finishDelivering()
     return true
   }
 
@@ -211,8 +316,13 @@ final class SubjectCore<Element>: @unchecked Sendable {
     while true {
       let current = gate.load(ordering: .acquiring)
       if current == 0 {
-        // The deliverer left before seeing this work: deliver it here.
-        gate.store(Self.delivering, ordering: .relaxed)
+        // The deliverer left before seeing this work: deliver it here (unless a lock-free
+        // deliverer took the gate first).
+        guard
+          gate.compareExchange(
+            expected: 0, desired: Self.delivering, ordering: .acquiringAndReleasing
+          ).exchanged
+        else { continue }
         drainPendingLocked()
         return
       }
@@ -240,6 +350,9 @@ final class SubjectCore<Element>: @unchecked Sendable {
   /// lock held by the deliverer; the lock is released on return.
   @inlinable
   func drainPendingLocked() {
+    // The observer lists `published` held before, released after the lock.
+    var replaced: [ContiguousArray<SubjectEntry<Element>>] = []
+    defer { withExtendedLifetime(replaced) {} }
     while true {
       // Everything queued so far is taken here, under the lock; work queued from now on
       // announces itself again.
@@ -253,6 +366,11 @@ final class SubjectCore<Element>: @unchecked Sendable {
       }
       pending.removeAll(keepingCapacity: pending.count <= 16)
       pendingHead = 0
+      if lockFreeNext && !isPublishedCurrentLocked {
+        // Holding the gate and the lock: bring the lock-free deliverers' list up to date.
+        replaced.append(state.pointee.published)
+        state.pointee.published = state.pointee.entries
+      }
       lock.unlock()
       let (exchanged, _) = gate.compareExchange(
         expected: Self.delivering, desired: 0, ordering: .acquiringAndReleasing)
