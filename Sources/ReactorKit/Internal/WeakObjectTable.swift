@@ -9,7 +9,15 @@ import ReactorKitStreams
 /// has been deinitialised. Subclasses hold the actual state.
 @usableFromInline
 class OwnedStorage: @unchecked Sendable {
-  // Safety: no stored state; subclasses synchronise their own.
+  // Safety: `owner` is written by the table, under its lock, before the table hands the
+  // storage out (a storage belongs to one owner); afterwards it is only read, and weak loads
+  // are atomic. Subclasses synchronise their own state.
+
+  /// The object this storage belongs to; `nil` once it has been deinitialised. Kept here
+  /// rather than in the table's entry, so that the table's slots are two words and a lookup
+  /// copies no weak reference.
+  @exclusivity(unchecked) @usableFromInline final weak var owner: AnyObject?
+
   @inlinable init() {}
 
   /// Called once, on an arbitrary thread and without any table lock held, after the owner is
@@ -21,9 +29,9 @@ class OwnedStorage: @unchecked Sendable {
 /// A map from objects to storage that does not retain the objects: the library's replacement
 /// for associated objects.
 ///
-/// Entries are keyed by `ObjectIdentifier` and remember their owner weakly, so an entry whose
-/// owner has died is recognised even if a new object later reuses the address. Dead entries
-/// are released
+/// Entries are keyed by the owner's address; each storage remembers its owner weakly
+/// (``OwnedStorage/owner``), so an entry whose owner has died is recognised even if a new
+/// object later reuses the address. Dead entries are released
 /// - at once on Apple platforms, where a sentinel associated with the owner reports its
 ///   deinitialisation;
 /// - when an object that owns a sentinel the table handed out (``DeinitSentinel``) goes away;
@@ -34,36 +42,72 @@ class OwnedStorage: @unchecked Sendable {
 ///
 /// All methods are thread-safe. The table never calls back into owners, and it releases
 /// storage (``OwnedStorage/ownerDidDeinitialize()``) outside its lock.
+///
+/// The entries live in an open-addressing hash table (linear probing, backward-shift
+/// deletion) behind a pointer: a lookup hashes the address with one multiplication and pays
+/// no dynamic exclusivity check, and dead entries are collected on the stack, not in an array.
 @usableFromInline
 final class WeakObjectTable: @unchecked Sendable {
-  // Safety: `entries`, `sweeper` and `insertionsSinceScan` are guarded by `lock`.
-  private struct Entry {
-    weak var owner: AnyObject?
-    let value: OwnedStorage
+  // Safety: everything behind `state` is guarded by `lock`.
+
+  /// One slot: the owner's address and its storage (retained), or `nil` when the slot is free.
+  private struct Slot {
+    var key: UInt
+    var value: Unmanaged<OwnedStorage>?
   }
+
+  private struct State {
+    var slots: UnsafeMutablePointer<Slot>?
+    /// A power of two, or 0 before the first insertion.
+    var capacity = 0
+    /// `64 - log2(capacity)`: the hash is the top bits of the key times a constant.
+    var shift = 64
+    var count = 0
+    var insertionsSinceScan = 0
+    var sweeper: DispatchSourceTimer?
+  }
+
+  /// How many dead entries one pass under the lock collects before releasing them.
+  private static var batch: Int { 16 }
 
   /// How often the Linux sweep looks for dead owners.
   static var sweepInterval: DispatchTimeInterval { .milliseconds(50) }
 
   private let lock = Lock()
-  private var entries: [ObjectIdentifier: Entry] = [:]
-  private var sweeper: DispatchSourceTimer?
-  private var insertionsSinceScan = 0
+  private let state: UnsafeMutablePointer<State>
 
-  init() {}
+  init() {
+    state = .allocate(capacity: 1)
+    state.initialize(to: State())
+  }
+
+  deinit {
+    if let slots = state.pointee.slots {
+      for index in 0..<state.pointee.capacity {
+        slots[index].value?.release()
+      }
+      slots.deallocate()
+    }
+    state.pointee.sweeper?.cancel()
+    state.deinitialize(count: 1)
+    state.deallocate()
+  }
 
   /// The number of entries, dead or alive (for tests).
-  var count: Int { lock.withLock { entries.count } }
+  var count: Int { lock.withLock { state.pointee.count } }
 
   /// The storage of `owner`, or `nil` when none was created.
   @usableFromInline
   func value(for owner: AnyObject) -> OwnedStorage? {
-    let key = ObjectIdentifier(owner)
+    let key = Self.key(of: owner)
     lock.lock()
-    let entry = entries[key]
+    guard let index = indexLocked(of: key) else {
+      lock.unlock()
+      return nil
+    }
+    let value = state.pointee.slots![index].value!.takeUnretainedValue()
     lock.unlock()
-    guard let entry, entry.owner === owner else { return nil }
-    return entry.value
+    return value.owner === owner ? value : nil
   }
 
   /// The storage of `owner`, created with `make` if it has none.
@@ -72,27 +116,35 @@ final class WeakObjectTable: @unchecked Sendable {
   ///   user code or touch the table.
   @usableFromInline
   func value(for owner: AnyObject, orInsert make: () -> OwnedStorage) -> OwnedStorage {
-    let key = ObjectIdentifier(owner)
+    let key = Self.key(of: owner)
     lock.lock()
-    if let entry = entries[key], entry.owner === owner {
-      lock.unlock()
-      return entry.value
-    }
-    var dead: [OwnedStorage] = []
-    if let stale = entries[key] {
+    var stale: Unmanaged<OwnedStorage>?
+    if let index = indexLocked(of: key) {
+      let existing = state.pointee.slots![index].value!
+      if existing._withUnsafeGuaranteedRef({ $0.owner === owner }) {
+        let value = existing.takeUnretainedValue()
+        lock.unlock()
+        return value
+      }
       // It belonged to a dead object at the same address.
-      dead.append(stale.value)
+      stale = existing
+      removeLocked(at: index)
     }
     let value = make()
-    entries[key] = Entry(owner: owner, value: value)
-    insertionsSinceScan += 1
-    if insertionsSinceScan * 2 >= entries.count {
-      dead += removeDeadLocked()
-    }
+    value.owner = owner
+    insertLocked(key: key, value: value)
+    state.pointee.insertionsSinceScan += 1
+    let scan = state.pointee.insertionsSinceScan * 2 >= state.pointee.count
     startSweeperIfNeededLocked()
-    lock.unlock()
+    if !scan {
+      lock.unlock()
+      attachSentinel(to: owner, value: value)
+      if let stale { Self.release(stale) }
+      return value
+    }
+    // `removeDeadLocked` unlocks.
+    removeDeadLocked(plus: stale)
     attachSentinel(to: owner, value: value)
-    for storage in dead { storage.ownerDidDeinitialize() }
     return value
   }
 
@@ -100,69 +152,214 @@ final class WeakObjectTable: @unchecked Sendable {
   /// the entry when `value` is `nil`. The replaced storage is not released.
   @discardableResult
   func setValue(_ value: OwnedStorage?, for owner: AnyObject) -> OwnedStorage? {
-    let key = ObjectIdentifier(owner)
+    let key = Self.key(of: owner)
     lock.lock()
-    let previous = entries[key]
+    var previous: Unmanaged<OwnedStorage>?
+    if let index = indexLocked(of: key) {
+      previous = state.pointee.slots![index].value
+      removeLocked(at: index)
+    }
     if let value {
-      entries[key] = Entry(owner: owner, value: value)
+      value.owner = owner
+      insertLocked(key: key, value: value)
       startSweeperIfNeededLocked()
-    } else {
-      entries[key] = nil
     }
     lock.unlock()
     if let value { attachSentinel(to: owner, value: value) }
     guard let previous else { return nil }
-    guard previous.owner === owner else {
+    let storage = previous.takeRetainedValue()
+    guard storage.owner === owner else {
       // It belonged to a dead object at the same address.
-      previous.value.ownerDidDeinitialize()
+      storage.ownerDidDeinitialize()
       return nil
     }
-    return previous.value
+    return storage
   }
 
   /// Removes the entry for `key` if it still holds `value`, and releases `value`.
   ///
   /// Used when the owner of `value` is known to be gone.
   func remove(_ value: OwnedStorage, forKey key: ObjectIdentifier) {
+    let key = UInt(bitPattern: key)
     lock.lock()
-    let matches = entries[key]?.value === value
-    if matches { entries[key] = nil }
+    var removed: Unmanaged<OwnedStorage>?
+    if let index = indexLocked(of: key),
+      state.pointee.slots![index].value!.toOpaque()
+        == Unmanaged.passUnretained(value).toOpaque()
+    {
+      removed = state.pointee.slots![index].value
+      removeLocked(at: index)
+    }
     lock.unlock()
-    if matches { value.ownerDidDeinitialize() }
+    if let removed { Self.release(removed) }
   }
 
   /// Releases the storage of every owner that has been deinitialised.
   @usableFromInline
   func purge() {
     lock.lock()
-    let dead = removeDeadLocked()
-    lock.unlock()
-    for storage in dead { storage.ownerDidDeinitialize() }
+    removeDeadLocked(plus: nil)
   }
 
-  private func removeDeadLocked() -> [OwnedStorage] {
-    insertionsSinceScan = 0
-    var dead: [OwnedStorage] = []
-    for (key, entry) in entries where entry.owner == nil {
-      entries[key] = nil
-      dead.append(entry.value)
-    }
-    if entries.isEmpty, let sweeper {
-      sweeper.cancel()
-      self.sweeper = nil
-    }
-    return dead
+  // MARK: - Releasing
+
+  /// Calls `ownerDidDeinitialize` on a storage taken out of the table and drops the table's
+  /// reference. Call without the lock.
+  private static func release(_ storage: Unmanaged<OwnedStorage>) {
+    storage.takeRetainedValue().ownerDidDeinitialize()
   }
+
+  /// Removes the entries of dead owners and releases them, with `extra` (a dead entry
+  /// already removed). Call with the lock held; the lock is released on return.
+  ///
+  /// Dead entries are collected on the stack, a batch at a time, and released outside the
+  /// lock.
+  private func removeDeadLocked(plus extra: Unmanaged<OwnedStorage>?) {
+    withUnsafeTemporaryAllocation(of: Unmanaged<OwnedStorage>.self, capacity: Self.batch) {
+      dead in
+      var found = 0
+      if let extra {
+        dead[0] = extra
+        found = 1
+      }
+      var index = 0
+      var capacity = state.pointee.capacity
+      while true {
+        var complete = true
+        if capacity != state.pointee.capacity {
+          // The table grew while the lock was released: start again.
+          index = 0
+          capacity = state.pointee.capacity
+        }
+        state.pointee.insertionsSinceScan = 0
+        if let slots = state.pointee.slots {
+          while index < state.pointee.capacity {
+            if let value = slots[index].value,
+              value._withUnsafeGuaranteedRef({ $0.owner == nil })
+            {
+              if found == Self.batch {
+                complete = false
+                break
+              }
+              dead[found] = value
+              found += 1
+              // The next entry may move into this slot: look at it again.
+              removeLocked(at: index)
+            } else {
+              index += 1
+            }
+          }
+        }
+        if complete, state.pointee.count == 0, let sweeper = state.pointee.sweeper {
+          sweeper.cancel()
+          state.pointee.sweeper = nil
+        }
+        lock.unlock()
+        for position in 0..<found { Self.release(dead[position]) }
+        found = 0
+        if complete { return }
+        lock.lock()
+      }
+    }
+  }
+
+  // MARK: - Hash table
+
+  /// The key of `owner`: its address.
+  private static func key(of owner: AnyObject) -> UInt {
+    UInt(bitPattern: Unmanaged.passUnretained(owner).toOpaque())
+  }
+
+  /// The slot where the search for `key` starts.
+  private func homeLocked(of key: UInt) -> Int {
+    // Fibonacci hashing: the top bits of the product mix every bit of the address.
+    Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> UInt(state.pointee.shift))
+  }
+
+  /// The slot holding `key`, if any. Call with the lock held.
+  private func indexLocked(of key: UInt) -> Int? {
+    guard let slots = state.pointee.slots else { return nil }
+    let mask = state.pointee.capacity - 1
+    var index = homeLocked(of: key)
+    while slots[index].value != nil {
+      if slots[index].key == key { return index }
+      index = (index + 1) & mask
+    }
+    return nil
+  }
+
+  /// Adds an entry for `key`, which must not be in the table, retaining `value`. Call with
+  /// the lock held.
+  private func insertLocked(key: UInt, value: OwnedStorage) {
+    if (state.pointee.count + 1) * 4 > state.pointee.capacity * 3 {
+      growLocked()
+    }
+    placeLocked(Slot(key: key, value: .passRetained(value)))
+    state.pointee.count += 1
+  }
+
+  /// Puts `slot` in the first free slot of its probe sequence. Call with the lock held.
+  private func placeLocked(_ slot: Slot) {
+    let slots = state.pointee.slots!
+    let mask = state.pointee.capacity - 1
+    var index = homeLocked(of: slot.key)
+    while slots[index].value != nil { index = (index + 1) & mask }
+    slots[index] = slot
+  }
+
+  /// Doubles the capacity (16 slots at first). Call with the lock held.
+  private func growLocked() {
+    let old = state.pointee.slots
+    let oldCapacity = state.pointee.capacity
+    let capacity = max(16, oldCapacity * 2)
+    let slots = UnsafeMutablePointer<Slot>.allocate(capacity: capacity)
+    slots.initialize(repeating: Slot(key: 0, value: nil), count: capacity)
+    state.pointee.slots = slots
+    state.pointee.capacity = capacity
+    state.pointee.shift = 64 - capacity.trailingZeroBitCount
+    guard let old else { return }
+    for index in 0..<oldCapacity where old[index].value != nil {
+      placeLocked(old[index])
+    }
+    old.deallocate()
+  }
+
+  /// Empties the slot at `index`, moving later entries of its cluster back so that every
+  /// probe sequence stays unbroken. Does not release the entry's value. Call with the lock
+  /// held.
+  private func removeLocked(at index: Int) {
+    let slots = state.pointee.slots!
+    let mask = state.pointee.capacity - 1
+    var hole = index
+    var next = index
+    while true {
+      next = (next + 1) & mask
+      guard slots[next].value != nil else { break }
+      let home = homeLocked(of: slots[next].key)
+      // The entry at `next` may move to `hole` unless its home lies cyclically in
+      // (hole, next].
+      let homeIsBetween =
+        hole <= next ? (hole < home && home <= next) : (hole < home || home <= next)
+      if !homeIsBetween {
+        slots[hole] = slots[next]
+        hole = next
+      }
+    }
+    slots[hole] = Slot(key: 0, value: nil)
+    state.pointee.count -= 1
+  }
+
+  // MARK: - Sweeping
 
   private func startSweeperIfNeededLocked() {
     #if !canImport(ObjectiveC)
-      guard sweeper == nil else { return }
+      guard state.pointee.sweeper == nil else { return }
       let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
       let interval = Self.sweepInterval
       timer.schedule(deadline: .now() + interval, repeating: interval, leeway: interval)
       timer.setEventHandler { [weak self] in self?.purge() }
       timer.resume()
-      sweeper = timer
+      state.pointee.sweeper = timer
     #endif
   }
 

@@ -123,6 +123,32 @@ final class WeakObjectTableTests: ResourceTestCase {
     XCTAssertEqual(stale.releaseCount, 0)
   }
 
+  func test_manyOwners_survivorsKeepTheirStorageAcrossGrowthAndPurges() {
+    // given
+    let table = WeakObjectTable()
+    var owners: [Owner?] = (0..<2_000).map { _ in Owner() }
+    let storages = owners.map { table.storage(for: $0!) }
+    var generator = SystemRandomNumberGenerator()
+    // when
+    for round in 0..<4 {
+      for index in owners.indices where Int.random(in: 0..<3, using: &generator) == 0 {
+        owners[index] = nil
+      }
+      if round.isMultiple(of: 2) { table.purge() }
+      for _ in 0..<100 { _ = table.storage(for: Owner()) }
+    }
+    table.purge()
+    // then
+    let survivors = owners.indices.filter { owners[$0] != nil }
+    for index in survivors {
+      XCTAssertTrue(table.value(for: owners[index]!) === storages[index])
+    }
+    XCTAssertEqual(table.count, survivors.count)
+    for index in owners.indices {
+      XCTAssertEqual(storages[index].releaseCount, owners[index] == nil ? 1 : 0)
+    }
+  }
+
   func test_deinitSentinel_runsOnceOnDisposeOrDeinit() {
     // given
     let disposed = Locked(0)
