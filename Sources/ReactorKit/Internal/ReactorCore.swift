@@ -44,14 +44,15 @@ import Synchronization
 /// The core keeps its reactor weakly (through ``Hooks``). ``dispose()`` (called once the
 /// reactor is gone) stops the queue and disposes every subscription it holds.
 @usableFromInline
-final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
+final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Sendable {
   // Safety: `shared` (with the current state) is guarded by `lock`. `config` is written in
   // `wire` under `lock` before `shared.isWired` is set and the `gate` opened (releasing), and
   // read by code that observed either (the drain, hence the owner thread, and `receive`'s
   // unlocked claim) or that `wire` itself started; afterwards only the owner thread rewrites
   // `config.hooks` (when it processes `.reconfigure`). `owned` belongs to the owner thread;
   // ownership passes between threads through `gate` (acquiring claims, releasing releases)
-  // and `lock`. `gate` and `owner` are atomic.
+  // and `lock`. `gate`, `owner` and the other atomic words are atomic; `body` and `teardown`
+  // are immutable.
 
   /// What the core calls on its reactor.
   ///
@@ -192,7 +193,6 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
     @inlinable init() {}
   }
 
-  @usableFromInline let lock = Lock()
   /// Who drains, as bits: ``Gate/busy`` while a drain is scheduled or running,
   /// ``Gate/announced`` once work was queued for that drain, ``Gate/closed`` until the
   /// pipeline is wired and once the core is disposed. `0` means idle: wired, not disposed,
@@ -206,10 +206,36 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
   /// The ``currentThreadIdentity()`` of the thread draining the queue, 0 when none. Written by
   /// that thread; read by others only to learn that they are not it.
   @usableFromInline let owner = Atomic<UInt>(0)
+  /// One allocation holding the mutex behind ``lock``, then ``Shared``, ``Config`` and
+  /// ``Owned``, each at its alignment (see ``sharedOffset`` and the following offsets). In
+  /// code specialised for the reactor's types the offsets are constants.
+  @usableFromInline let body: UnsafeMutableRawPointer
   /// The output subject when it is a `BehaviorSubject` (`transform(state:)` is the identity),
   /// unretained (`shared.output` keeps it), 0 otherwise: its value is then the current state,
   /// kept by the subject, so publishing takes no lock of the core. Set once, by the wiring.
   @usableFromInline let latestOutputBits = Atomic<UInt>(0)
+  /// Runs ``dispose()`` or ``destroyBody()`` specialised for the reactor's types: created by
+  /// the (inlined, hence specialised) initialiser, it captures nothing, and spares the
+  /// unspecialised `deinit` and ``ownerDidDeinitialize()`` a metadata lookup for every generic
+  /// type they would touch.
+  @usableFromInline let teardown: (ReactorCore, Teardown) -> Void
+
+  // The reactor's streams and stub, created on first use and published through atomic words
+  // holding retained references (see ReactorStorage.swift). The action subject and the state
+  // stream refer to the core, so ``ownerDidDeinitialize()`` releases them to break the cycle.
+  @usableFromInline let actionBits = Atomic<UInt>(0)
+  @usableFromInline let stateBits = Atomic<UInt>(0)
+  @usableFromInline let stubRecorderBits = Atomic<UInt>(0)
+  @usableFromInline let stubObjectBits = Atomic<UInt>(0)
+  /// ``Wiring`` state of the streams.
+  @usableFromInline let wiring = Atomic<UInt8>(0)
+  @usableFromInline let stubFlag = Atomic<Bool>(false)
+
+  @usableFromInline
+  enum Teardown {
+    case dispose
+    case destroy
+  }
 
   /// The subject ``latestOutputBits`` points to, if any.
   @inlinable
@@ -218,30 +244,88 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
     guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return nil }
     return Unmanaged.fromOpaque(pointer)
   }
-  @usableFromInline let shared: UnsafeMutablePointer<Shared>
-  @usableFromInline let config: UnsafeMutablePointer<Config>
-  @usableFromInline let owned: UnsafeMutablePointer<Owned>
+
+  /// The core's mutex, at the start of ``body``.
+  @inlinable var lock: BodyLock { BodyLock(body.assumingMemoryBound(to: pthread_mutex_t.self)) }
+  @inlinable var shared: UnsafeMutablePointer<Shared> {
+    (body + Self.sharedOffset).assumingMemoryBound(to: Shared.self)
+  }
+  @inlinable var config: UnsafeMutablePointer<Config> {
+    (body + Self.configOffset).assumingMemoryBound(to: Config.self)
+  }
+  @inlinable var owned: UnsafeMutablePointer<Owned> {
+    (body + Self.ownedOffset).assumingMemoryBound(to: Owned.self)
+  }
+
+  @inlinable static func aligned(_ offset: Int, to alignment: Int) -> Int {
+    (offset + alignment - 1) & ~(alignment - 1)
+  }
+  @inlinable static var sharedOffset: Int {
+    aligned(MemoryLayout<pthread_mutex_t>.stride, to: MemoryLayout<Shared>.alignment)
+  }
+  @inlinable static var configOffset: Int {
+    aligned(sharedOffset + MemoryLayout<Shared>.stride, to: MemoryLayout<Config>.alignment)
+  }
+  @inlinable static var ownedOffset: Int {
+    aligned(configOffset + MemoryLayout<Config>.stride, to: MemoryLayout<Owned>.alignment)
+  }
+
   /// Called when the core finds its reactor gone while processing.
-  @usableFromInline let onReactorGone: () -> Void
+  @inlinable var onReactorGone: () -> Void { { StorageTables.reactors.purge() } }
 
   @inlinable
-  init(onReactorGone: @escaping () -> Void) {
-    self.onReactorGone = onReactorGone
-    shared = .allocate(capacity: 1)
-    shared.initialize(to: Shared())
-    config = .allocate(capacity: 1)
-    config.initialize(to: Config())
-    owned = .allocate(capacity: 1)
-    owned.initialize(to: Owned())
+  override init() {
+    let alignment = max(
+      MemoryLayout<pthread_mutex_t>.alignment, MemoryLayout<Shared>.alignment,
+      MemoryLayout<Config>.alignment, MemoryLayout<Owned>.alignment)
+    let body = UnsafeMutableRawPointer.allocate(
+      byteCount: Self.ownedOffset + MemoryLayout<Owned>.stride, alignment: alignment)
+    let mutex = body.initializeMemory(as: pthread_mutex_t.self, to: pthread_mutex_t())
+    let result = pthread_mutex_init(mutex, nil)
+    precondition(result == 0, "pthread_mutex_init failed: \(result)")
+    (body + Self.sharedOffset).initializeMemory(as: Shared.self, to: Shared())
+    (body + Self.configOffset).initializeMemory(as: Config.self, to: Config())
+    (body + Self.ownedOffset).initializeMemory(as: Owned.self, to: Owned())
+    self.body = body
+    teardown = { core, step in
+      switch step {
+      case .dispose: core.dispose()
+      case .destroy: core.destroyBody()
+      }
+    }
+    super.init()
+    // The state stream exists from the start (it is an observable, counted by `Resources`);
+    // the action subject is created on first use.
+    _ = state
   }
 
   deinit {
+    teardown(self, .destroy)
+  }
+
+  /// Deinitialises and frees ``body``, and releases what the atomic words hold (only the stub
+  /// can be left: the streams hold the core until ``ownerDidDeinitialize()``).
+  @inlinable
+  func destroyBody() {
     shared.deinitialize(count: 1)
-    shared.deallocate()
     config.deinitialize(count: 1)
-    config.deallocate()
     owned.deinitialize(count: 1)
-    owned.deallocate()
+    pthread_mutex_destroy(lock.mutex)
+    body.deallocate()
+    releaseOnceReference(actionBits.load(ordering: .acquiring))
+    releaseOnceReference(stateBits.load(ordering: .acquiring))
+    releaseOnceReference(stubRecorderBits.load(ordering: .acquiring))
+    releaseOnceReference(stubObjectBits.load(ordering: .acquiring))
+  }
+
+  /// Stops the engine once the reactor is gone, and releases the action subject and the state
+  /// stream (which refer to the core): they are freed with the reactor unless someone else
+  /// holds them, in which case they no longer do anything.
+  @usableFromInline
+  override func ownerDidDeinitialize() {
+    teardown(self, .dispose)
+    releaseOnceReference(actionBits.exchange(0, ordering: .acquiringAndReleasing))
+    releaseOnceReference(stateBits.exchange(0, ordering: .acquiringAndReleasing))
   }
 
   // MARK: - Current state
@@ -355,9 +439,14 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
     }
     shared.pointee.output = output
     shared.pointee.baseHooks = hooks
-    config.pointee.hooks = Self.compose(hooks, shared.pointee.installedHooks.map(\.hook))
+    // Hooks installed before the wiring wrap the reactor's own; without any, `compose` (not
+    // specialised, and building a key path) would return `hooks` unchanged.
+    config.pointee.hooks =
+      shared.pointee.installedHooks.isEmpty
+      ? hooks : Self.compose(hooks, shared.pointee.installedHooks.map(\.hook))
     config.pointee.scheduler = scheduler
-    config.pointee.usesCurrentThreadScheduler = scheduler is CurrentThreadScheduler
+    // A metatype comparison (the class is final) instead of a dynamic cast.
+    config.pointee.usesCurrentThreadScheduler = type(of: scheduler) == CurrentThreadScheduler.self
     // An identity transform is bypassed: its input subject, if a transform subscribed to it
     // while wiring, is never fed (as before the stand-ins).
     if actionIsIdentity {
@@ -849,7 +938,10 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
 
   /// Stops the core: queued work is dropped, running `mutate` results and transformed streams
   /// are disposed. Subscribers of the output keep the last state but receive nothing more.
-  @usableFromInline
+  ///
+  /// Inlinable, so that it is specialised where it is called (``teardown`` and the engine):
+  /// unspecialised, every generic type it touches costs a metadata lookup.
+  @inlinable
   func dispose() {
     lock.lock()
     guard !shared.pointee.isDisposed else {
@@ -858,7 +950,7 @@ final class ReactorCore<Action, Mutation, State>: @unchecked Sendable {
     }
     shared.pointee.isDisposed = true
     gate.bitwiseOr(Gate.closed, ordering: .acquiringAndReleasing)
-    let running = Array(shared.pointee.inners.values)
+    let running = shared.pointee.inners.isEmpty ? [] : Array(shared.pointee.inners.values)
     shared.pointee.inners = [:]
     let subscriptions = shared.pointee.subscriptions
     shared.pointee.subscriptions = []

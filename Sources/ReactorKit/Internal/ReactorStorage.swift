@@ -12,69 +12,49 @@ enum StorageTables {
 /// stream, the stub and the stub flag.
 ///
 /// The reactor's stored properties are its own; this storage is what the `Reactor` protocol
-/// extension adds without them. It lives in ``StorageTables/reactors`` until the reactor is
-/// gone, and with it the objects handed out as ``Reactor/action`` and ``Reactor/state``, which
-/// are therefore the same objects for the reactor's whole life.
+/// extension adds without them. It is the engine itself (one object per reactor), kept in
+/// ``StorageTables/reactors`` until the reactor is gone, and with it the objects handed out as
+/// ``Reactor/action`` and ``Reactor/state``, which are therefore the same objects for the
+/// reactor's whole life. They are created on first use; they refer to the engine, which
+/// releases them when the reactor is gone (``ReactorCore/ownerDidDeinitialize()``).
 @usableFromInline
-final class ReactorStorage<Action, Mutation, State>: OwnedStorage, @unchecked Sendable {
-  // Safety: `isWiring`, `stubRecorder` and `stubObject` are guarded by `lock`, the core's
-  // lock (behind `guarded`); `isWired` and `stubFlag` are atomic; `core` synchronises itself; `action` and
-  // `state` are immutable.
-  @usableFromInline
-  struct Guarded {
-    @usableFromInline var isWiring = false
-    @usableFromInline var stubRecorder: StubRecorder<Action, State>?
-    @usableFromInline var stubObject: AnyObject?
+typealias ReactorStorage<Action, Mutation, State> = ReactorCore<Action, Mutation, State>
 
-    @inlinable init() {}
-  }
+/// The values of ``ReactorCore/wiring``.
+@usableFromInline
+enum Wiring {
+  @usableFromInline static var idle: UInt8 { 0 }
+  @usableFromInline static var inProgress: UInt8 { 1 }
+  @usableFromInline static var done: UInt8 { 2 }
+}
 
-  @usableFromInline let core: ReactorCore<Action, Mutation, State>
-  /// The reactor's action subject. It holds the engine, which never holds it back.
-  @usableFromInline let action: ActionSubject<Action>
-  /// The reactor's state stream: the engine's output, behind an observable that cannot be
-  /// cast back to a subject.
-  @usableFromInline let state: Observable<State>
-  /// The core's lock, shared so that a reactor carries one mutex fewer. Never held while
-  /// calling into the core.
-  @inlinable var lock: Lock { core.lock }
-  @usableFromInline let guarded: UnsafeMutablePointer<Guarded>
-  @usableFromInline let isWired = Atomic<Bool>(false)
-  @usableFromInline let stubFlag = Atomic<Bool>(false)
-
-  @inlinable
-  override init() {
-    let core = ReactorCore<Action, Mutation, State>(onReactorGone: {
-      StorageTables.reactors.purge()
-    })
-    self.core = core
-    action = ActionSubject(channel: ActionChannel()) { core.receive($0) }
-    state = Observable { observer in core.subscribeOutput(observer) }
-    guarded = .allocate(capacity: 1)
-    guarded.initialize(to: Guarded())
-    super.init()
-  }
-
-  deinit {
-    guarded.deinitialize(count: 1)
-    guarded.deallocate()
-  }
+extension ReactorCore {
+  /// The engine (the storage is the engine).
+  @inlinable var core: ReactorCore { self }
 
   /// The storage of `reactor`, created on first use.
   @inlinable
-  static func of<R: Reactor>(_ reactor: R) -> ReactorStorage
+  static func of<R: Reactor>(_ reactor: R) -> ReactorCore
   where R.Action == Action, R.Mutation == Mutation, R.State == State {
-    let storage = StorageTables.reactors.value(for: reactor) { ReactorStorage() }
+    let storage = StorageTables.reactors.value(for: reactor) { ReactorCore() }
     // A reactor's associated types never change, so its storage always has this type.
-    return unsafeDowncast(storage, to: ReactorStorage.self)
-  }
-
-  @usableFromInline
-  override func ownerDidDeinitialize() {
-    core.dispose()
+    return unsafeDowncast(storage, to: ReactorCore.self)
   }
 
   // MARK: - Streams
+
+  /// The reactor's action subject. It holds the engine until the reactor is gone.
+  @inlinable
+  var action: ActionSubject<Action> {
+    onceReference(actionBits) { ActionSubject { [self] in receive($0) } }
+  }
+
+  /// The reactor's state stream: the engine's output, behind an observable that cannot be
+  /// cast back to a subject.
+  @inlinable
+  var state: Observable<State> {
+    onceReference(stateBits) { Observable { [self] observer in subscribeOutput(observer) } }
+  }
 
   /// Builds the pipeline with `wire` unless it is built or being built.
   ///
@@ -82,17 +62,15 @@ final class ReactorStorage<Action, Mutation, State>: OwnedStorage, @unchecked Se
   /// on other threads, and reentrant calls from the transforms, return at once: ``action`` and
   /// ``state`` work before wiring is done, and actions sent meanwhile are queued until it is.
   @inlinable
-  func ensureWired(_ wire: (ReactorCore<Action, Mutation, State>) -> Void) {
-    if isWired.load(ordering: .acquiring) { return }
-    lock.lock()
-    if guarded.pointee.isWiring {
-      lock.unlock()
-      return
-    }
-    guarded.pointee.isWiring = true
-    lock.unlock()
-    wire(core)
-    isWired.store(true, ordering: .releasing)
+  func ensureWired(_ wire: (ReactorCore) -> Void) {
+    if wiring.load(ordering: .acquiring) == Wiring.done { return }
+    guard
+      wiring.compareExchange(
+        expected: Wiring.idle, desired: Wiring.inProgress, ordering: .acquiringAndReleasing
+      ).exchanged
+    else { return }
+    wire(self)
+    wiring.store(Wiring.done, ordering: .releasing)
   }
 
   // MARK: - Stub
@@ -107,18 +85,9 @@ final class ReactorStorage<Action, Mutation, State>: OwnedStorage, @unchecked Se
   /// The stub's shared parts, created on first use with `initialState`.
   @usableFromInline
   func stubRecorder(initialState: () -> State) -> StubRecorder<Action, State> {
-    lock.lock()
-    if let recorder = guarded.pointee.stubRecorder {
-      lock.unlock()
-      return recorder
-    }
-    lock.unlock()
-    let created = StubRecorder<Action, State>(initialState: initialState())
-    lock.lock()
-    defer { lock.unlock() }
-    if let recorder = guarded.pointee.stubRecorder { return recorder }
-    guarded.pointee.stubRecorder = created
-    return created
+    // `initialState` is the reactor's code: it runs outside any lock; if two threads create a
+    // recorder at once, the first one stored wins.
+    onceReference(stubRecorderBits) { StubRecorder(initialState: initialState()) }
   }
 
   /// The `Stub` object for `reactor`; the same instance on every access through the same
@@ -127,11 +96,23 @@ final class ReactorStorage<Action, Mutation, State>: OwnedStorage, @unchecked Se
   func stub<R: Reactor>(for reactor: R) -> Stub<R>
   where R.Action == Action, R.State == State {
     let recorder = stubRecorder(initialState: { reactor.initialState })
-    lock.lock()
-    defer { lock.unlock() }
-    if let stub = guarded.pointee.stubObject as? Stub<R> { return stub }
+    if let stored = Self.object(stubObjectBits.load(ordering: .acquiring)) as? Stub<R> {
+      return stored
+    }
     let stub = Stub(reactor: reactor, recorder: recorder)
-    if guarded.pointee.stubObject == nil { guarded.pointee.stubObject = stub }
-    return stub
+    let retained = Unmanaged.passRetained(stub)
+    let (exchanged, existing) = stubObjectBits.compareExchange(
+      expected: 0, desired: UInt(bitPattern: retained.toOpaque()),
+      ordering: .acquiringAndReleasing)
+    if exchanged { return stub }
+    retained.release()
+    return Self.object(existing) as? Stub<R> ?? stub
+  }
+
+  /// The object an atomic word holds, if any.
+  @usableFromInline
+  static func object(_ bits: UInt) -> AnyObject? {
+    guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return nil }
+    return Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue()
   }
 }

@@ -9,14 +9,14 @@ import ReactorKitStreams
 /// has been deinitialised. Subclasses hold the actual state.
 @usableFromInline
 class OwnedStorage: @unchecked Sendable {
-  // Safety: `owner` is written by the table, under its lock, before the table hands the
+  // Safety: `storageOwner` is written by the table, under its lock, before the table hands the
   // storage out (a storage belongs to one owner); afterwards it is only read, and weak loads
   // are atomic. Subclasses synchronise their own state.
 
   /// The object this storage belongs to; `nil` once it has been deinitialised. Kept here
   /// rather than in the table's entry, so that the table's slots are two words and a lookup
   /// copies no weak reference.
-  @exclusivity(unchecked) @usableFromInline final weak var owner: AnyObject?
+  @exclusivity(unchecked) @usableFromInline final weak var storageOwner: AnyObject?
 
   @inlinable init() {}
 
@@ -30,7 +30,7 @@ class OwnedStorage: @unchecked Sendable {
 /// for associated objects.
 ///
 /// Entries are keyed by the owner's address; each storage remembers its owner weakly
-/// (``OwnedStorage/owner``), so an entry whose owner has died is recognised even if a new
+/// (``OwnedStorage/storageOwner``), so an entry whose owner has died is recognised even if a new
 /// object later reuses the address. Dead entries are released
 /// - at once on Apple platforms, where a sentinel associated with the owner reports its
 ///   deinitialisation;
@@ -107,7 +107,7 @@ final class WeakObjectTable: @unchecked Sendable {
     }
     let value = state.pointee.slots![index].value!.takeUnretainedValue()
     lock.unlock()
-    return value.owner === owner ? value : nil
+    return value.storageOwner === owner ? value : nil
   }
 
   /// The storage of `owner`, created with `make` if it has none.
@@ -121,7 +121,7 @@ final class WeakObjectTable: @unchecked Sendable {
     var stale: Unmanaged<OwnedStorage>?
     if let index = indexLocked(of: key) {
       let existing = state.pointee.slots![index].value!
-      if existing._withUnsafeGuaranteedRef({ $0.owner === owner }) {
+      if existing._withUnsafeGuaranteedRef({ $0.storageOwner === owner }) {
         let value = existing.takeUnretainedValue()
         lock.unlock()
         return value
@@ -131,7 +131,7 @@ final class WeakObjectTable: @unchecked Sendable {
       removeLocked(at: index)
     }
     let value = make()
-    value.owner = owner
+    value.storageOwner = owner
     insertLocked(key: key, value: value)
     state.pointee.insertionsSinceScan += 1
     let scan = state.pointee.insertionsSinceScan * 2 >= state.pointee.count
@@ -160,7 +160,7 @@ final class WeakObjectTable: @unchecked Sendable {
       removeLocked(at: index)
     }
     if let value {
-      value.owner = owner
+      value.storageOwner = owner
       insertLocked(key: key, value: value)
       startSweeperIfNeededLocked()
     }
@@ -168,7 +168,7 @@ final class WeakObjectTable: @unchecked Sendable {
     if let value { attachSentinel(to: owner, value: value) }
     guard let previous else { return nil }
     let storage = previous.takeRetainedValue()
-    guard storage.owner === owner else {
+    guard storage.storageOwner === owner else {
       // It belonged to a dead object at the same address.
       storage.ownerDidDeinitialize()
       return nil
@@ -235,7 +235,7 @@ final class WeakObjectTable: @unchecked Sendable {
         if let slots = state.pointee.slots {
           while index < state.pointee.capacity {
             if let value = slots[index].value,
-              value._withUnsafeGuaranteedRef({ $0.owner == nil })
+              value._withUnsafeGuaranteedRef({ $0.storageOwner == nil })
             {
               if found == Self.batch {
                 complete = false

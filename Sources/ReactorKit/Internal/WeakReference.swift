@@ -1,33 +1,16 @@
-/// A weak reference whose reads pay no dynamic exclusivity check: the `weak` storage lives
-/// behind a pointer instead of in a closure capture box or a class property.
+/// A weak reference in an object of its own, for closures that must not retain `Object`.
 ///
-/// Written only in `init`, read from any thread (Swift's weak references are thread-safe to
-/// load).
+/// The reference is a `weak let`: immutable, so reading it pays no dynamic exclusivity check,
+/// and the object is one allocation (no separate storage for the weak reference).
 @usableFromInline
 final class WeakReference<Object: AnyObject>: @unchecked Sendable {
-  // Safety: the storage is written once, in `init`; weak loads are atomic.
-  @usableFromInline
-  struct Storage {
-    @usableFromInline weak var object: Object?
+  // Safety: `object` is immutable; weak loads are atomic.
 
-    @inlinable
-    init(_ object: Object) { self.object = object }
-  }
-
-  @usableFromInline let storage: UnsafeMutablePointer<Storage>
+  /// The object, or `nil` once it has been deinitialised.
+  @usableFromInline weak let object: Object?
 
   @inlinable
   init(_ object: Object) {
-    storage = .allocate(capacity: 1)
-    storage.initialize(to: Storage(object))
+    self.object = object
   }
-
-  deinit {
-    storage.deinitialize(count: 1)
-    storage.deallocate()
-  }
-
-  /// The object, or `nil` once it has been deinitialised.
-  @inlinable
-  var object: Object? { storage.pointee.object }
 }

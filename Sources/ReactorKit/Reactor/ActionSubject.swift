@@ -11,61 +11,10 @@ import Synchronization
 public final class ActionSubject<Element>: ObservableType, ObserverType, SubjectType,
   @unchecked Sendable
 {
-  // Safety: `primary` is immutable and thread-safe by construction; `channel` is
-  // thread-safe.
-  @usableFromInline let primary: ((Element) -> Void)?
-  @usableFromInline let channel: ActionChannel<Element>
-
-  /// Creates a subject with no subscribers.
-  public convenience init() {
-    self.init(channel: ActionChannel(), primary: nil)
-  }
-
-  /// Creates a subject that hands every element to `primary` before the subscribers of
-  /// `channel`.
-  @inlinable
-  init(channel: ActionChannel<Element>, primary: ((Element) -> Void)?) {
-    self.channel = channel
-    self.primary = primary
-  }
-
-  /// Sends a `.next` element to the reactor and every subscriber; `.error` and `.completed`
-  /// are ignored.
-  @inlinable
-  public func on(_ event: Event<Element>) {
-    guard case .next(let element) = event else { return }
-    let sequence = channel.nextSequenceNumber()
-    primary?(element)
-    channel.broadcast(element, sequence: sequence)
-  }
-
-  /// Subscribes `observer` to the elements sent from now on. It never receives a terminal
-  /// event.
-  public func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
-  where Observer.Element == Element {
-    channel.subscribe(observer)
-  }
-
-  /// The elements as an ``Observable`` (always the same instance).
-  public func asObservable() -> Observable<Element> {
-    channel.observable
-  }
-
-  /// The subject itself, as an observer.
-  public func asObserver() -> ActionSubject<Element> {
-    self
-  }
-}
-
-/// The subscribers of an ``ActionSubject`` other than its reactor.
-///
-/// Each element carries the sequence number it was given when the subject accepted it; a
-/// subscription skips elements numbered before it subscribed, which were already in flight.
-@usableFromInline
-final class ActionChannel<Element>: @unchecked Sendable {
-  // Safety: the subject and the observable are created at most once each, on first use, and
-  // published through atomic words (retained references, released in `deinit`); the subject is
-  // thread-safe; the counters are atomic.
+  // Safety: `primary` is immutable and thread-safe by construction; the subject of the other
+  // subscribers and the observable are created at most once each, on first use, and
+  // published through atomic words (retained references, released in `deinit`); the subject
+  // is thread-safe; the counters are atomic.
   @usableFromInline
   struct Sequenced {
     @usableFromInline let number: UInt64
@@ -78,35 +27,82 @@ final class ActionChannel<Element>: @unchecked Sendable {
     }
   }
 
-  /// Created by the first subscriber: a reactor nobody observes the actions of (the common
-  /// case) carries no subject.
+  @usableFromInline let primary: ((Element) -> Void)?
+  /// The subject of the subscribers other than the reactor, created by the first one: a
+  /// reactor nobody observes the actions of (the common case) carries no subject.
   /// (Words rather than `AtomicLazyReference`s, whose generic deinitialisers would look up
   /// type metadata every time a reactor is freed.)
   @usableFromInline let subjectBits = Atomic<UInt>(0)
   private let observableBits = Atomic<UInt>(0)
+  /// Each element carries the sequence number it was given when the subject accepted it; a
+  /// subscription skips elements numbered before it subscribed, which were already in flight.
   @usableFromInline let counter = Atomic<UInt64>(0)
   @usableFromInline let subscriptions = Atomic<Int>(0)
 
-  @usableFromInline
-  init() {}
+  /// Creates a subject with no subscribers.
+  public convenience init() {
+    self.init(primary: nil)
+  }
+
+  /// Creates a subject that hands every element to `primary` before its subscribers.
+  @inlinable
+  init(primary: ((Element) -> Void)?) {
+    self.primary = primary
+  }
 
   deinit {
     releaseOnceReference(subjectBits.load(ordering: .acquiring))
     releaseOnceReference(observableBits.load(ordering: .acquiring))
   }
 
-  @usableFromInline
-  var subject: PublishSubject<Sequenced> {
-    onceReference(subjectBits) { PublishSubject() }
+  /// Sends a `.next` element to the reactor and every subscriber; `.error` and `.completed`
+  /// are ignored.
+  @inlinable
+  public func on(_ event: Event<Element>) {
+    guard case .next(let element) = event else { return }
+    let sequence = nextSequenceNumber()
+    primary?(element)
+    broadcast(element, sequence: sequence)
   }
 
-  /// The elements as one observable, the same instance on every call.
-  var observable: Observable<Element> {
+  /// Subscribes `observer` to the elements sent from now on. It never receives a terminal
+  /// event.
+  public func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
+  where Observer.Element == Element {
+    let since = counter.load(ordering: .acquiring)
+    subscriptions.wrappingAdd(1, ordering: .acquiringAndReleasing)
+    let subscription = subject.subscribe(
+      AnyObserver { event in
+        if case .next(let sequenced) = event, sequenced.number > since {
+          observer.on(.next(sequenced.element))
+        }
+      })
+    // Weak: the subject's `primary` may hold what holds this subscription.
+    return Disposables.create { [weak self] in
+      subscription.dispose()
+      self?.subscriptions.wrappingSubtract(1, ordering: .acquiringAndReleasing)
+    }
+  }
+
+  /// The elements as an ``Observable`` (always the same instance).
+  public func asObservable() -> Observable<Element> {
     onceReference(observableBits) {
       .create { [weak self] observer in
         self?.subscribe(observer) ?? Disposables.create()
       }
     }
+  }
+
+  /// The subject itself, as an observer.
+  public func asObserver() -> ActionSubject<Element> {
+    self
+  }
+
+  // MARK: - Other subscribers
+
+  @usableFromInline
+  var subject: PublishSubject<Sequenced> {
+    onceReference(subjectBits) { PublishSubject() }
   }
 
   /// The number of the element being sent, or 0 when nobody is subscribed: such an element is
@@ -122,22 +118,6 @@ final class ActionChannel<Element>: @unchecked Sendable {
   func broadcast(_ element: Element, sequence: UInt64) {
     guard subscriptions.load(ordering: .acquiring) > 0 else { return }
     subject.on(.next(Sequenced(number: sequence, element: element)))
-  }
-
-  func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
-  where Observer.Element == Element {
-    let since = counter.load(ordering: .acquiring)
-    subscriptions.wrappingAdd(1, ordering: .acquiringAndReleasing)
-    let subscription = subject.subscribe(
-      AnyObserver { event in
-        if case .next(let sequenced) = event, sequenced.number > since {
-          observer.on(.next(sequenced.element))
-        }
-      })
-    return Disposables.create { [self] in
-      subscription.dispose()
-      subscriptions.wrappingSubtract(1, ordering: .acquiringAndReleasing)
-    }
   }
 }
 

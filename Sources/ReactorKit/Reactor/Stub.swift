@@ -53,7 +53,7 @@ final class StubRecorder<Action, State>: @unchecked Sendable {
     let log = LockedBox<[Action]>([])
     self.log = log
     state = StateRelay(value: initialState)
-    action = ActionSubject(channel: ActionChannel()) { action in
+    action = ActionSubject { action in
       log.withLock { $0.append(action) }
     }
   }

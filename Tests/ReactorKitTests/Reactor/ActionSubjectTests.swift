@@ -74,7 +74,6 @@ final class ActionSubjectTests: ResourceTestCase {
     var late: [Int] = []
     var subject: ActionSubject<Int>?
     subject = ActionSubject(
-      channel: ActionChannel(),
       primary: { value in
         guard value == 1 else { return }
         subject?.subscribe(onNext: { late.append($0) }).disposed(by: bag)
@@ -90,8 +89,7 @@ final class ActionSubjectTests: ResourceTestCase {
   func test_actionSubject_reactorReceivesElementsBeforeSubscribers() {
     // given
     var order: [String] = []
-    let subject = ActionSubject<Int>(
-      channel: ActionChannel(), primary: { order.append("reactor \($0)") })
+    let subject = ActionSubject<Int>(primary: { order.append("reactor \($0)") })
     let subscription = subject.subscribe(onNext: { order.append("subscriber \($0)") })
     // when
     subject.onNext(1)
