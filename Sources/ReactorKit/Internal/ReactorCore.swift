@@ -427,10 +427,13 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
 
     lock.lock()
     let output: Output
+    /// Whether the output already starts with the initial state (a subject made here).
+    var outputHoldsInitialState = false
     if let existing = shared.pointee.output {
       output = existing
     } else if stateIsIdentity {
       let subject = BehaviorSubject(value: initialState)
+      outputHoldsInitialState = true
       latestOutputBits.store(
         UInt(bitPattern: Unmanaged.passUnretained(subject).toOpaque()), ordering: .releasing)
       output = .latest(subject)
@@ -470,8 +473,10 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
 
     // States first, so the initial state is published before anything a transformed stream
     // emits while it is being subscribed.
+    // A subject made here starts with it: publishing it again would only cost a delivery to
+    // nobody (or a duplicate to a subscriber that came in meanwhile).
     if stateIsIdentity {
-      publish(initialState)
+      if !outputHoldsInitialState { publish(initialState) }
     } else {
       keep(transformedState.subscribe(AnyObserver { [self] in receiveTransformedState($0) }))
     }

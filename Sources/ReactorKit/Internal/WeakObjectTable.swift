@@ -65,6 +65,8 @@ final class WeakObjectTable: @unchecked Sendable {
     var count = 0
     var insertionsSinceScan = 0
     var sweeper: DispatchSourceTimer?
+    /// Whether `sweeper` is set: testing the optional existential for `nil` copies it.
+    var isSweeping = false
   }
 
   /// How many dead entries one pass under the lock collects before releasing them.
@@ -250,9 +252,10 @@ final class WeakObjectTable: @unchecked Sendable {
             }
           }
         }
-        if complete, state.pointee.count == 0, let sweeper = state.pointee.sweeper {
-          sweeper.cancel()
+        if complete, state.pointee.count == 0, state.pointee.isSweeping {
+          state.pointee.sweeper?.cancel()
           state.pointee.sweeper = nil
+          state.pointee.isSweeping = false
         }
         lock.unlock()
         for position in 0..<found { Self.release(dead[position]) }
@@ -353,13 +356,14 @@ final class WeakObjectTable: @unchecked Sendable {
 
   private func startSweeperIfNeededLocked() {
     #if !canImport(ObjectiveC)
-      guard state.pointee.sweeper == nil else { return }
+      guard !state.pointee.isSweeping else { return }
       let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
       let interval = Self.sweepInterval
       timer.schedule(deadline: .now() + interval, repeating: interval, leeway: interval)
       timer.setEventHandler { [weak self] in self?.purge() }
       timer.resume()
       state.pointee.sweeper = timer
+      state.pointee.isSweeping = true
     #endif
   }
 
