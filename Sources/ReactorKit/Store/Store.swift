@@ -408,10 +408,17 @@ public final class Store<State>: @unchecked Sendable {
   /// turn holder's thread.
   @inlinable
   func reduceAndPublish(_ action: any Action) {
+    // Subscriptions are visited unretained: the registry keeps them alive until the item is
+    // finished (removals wait until then). A subscriber may subscribe meanwhile, appending
+    // (possibly reallocating the array), so the array is read afresh for each one, and only
+    // those registered when delivery started are visited.
     let registry = self.registry
-    if !registry.pointee.actionSubscriptions.isEmpty {
-      let subscriptions = registry.pointee.actionSubscriptions
-      for subscription in subscriptions { subscription.deliver(action) }
+    let actionCount = registry.pointee.actionSubscriptions.count
+    if actionCount != 0 {
+      for index in 0..<actionCount {
+        Unmanaged.passUnretained(registry.pointee.actionSubscriptions[index])
+          ._withUnsafeGuaranteedRef { $0.deliver(action) }
+      }
     }
     var state = storage.value.pointee
     if registry.pointee.reductionSubscriptions.isEmpty {
@@ -423,15 +430,20 @@ public final class Store<State>: @unchecked Sendable {
       let reduction = StoreReduction(
         action: action, before: before, after: state, tag: registry.pointee.tag)
       storage.replace(with: state)
-      let subscriptions = registry.pointee.reductionSubscriptions
-      for subscription in subscriptions { subscription.deliver(reduction) }
+      for index in 0..<registry.pointee.reductionSubscriptions.count {
+        Unmanaged.passUnretained(registry.pointee.reductionSubscriptions[index])
+          ._withUnsafeGuaranteedRef { $0.deliver(reduction) }
+      }
     }
     registry.pointee.version &+= 1
     let version = registry.pointee.version
     let published = UnsafePointer(storage.value)
-    if !registry.pointee.stateSubscriptions.isEmpty {
-      let subscriptions = registry.pointee.stateSubscriptions
-      for subscription in subscriptions { subscription.deliver(published.pointee) }
+    let stateCount = registry.pointee.stateSubscriptions.count
+    if stateCount != 0 {
+      for index in 0..<stateCount {
+        Unmanaged.passUnretained(registry.pointee.stateSubscriptions[index])
+          ._withUnsafeGuaranteedRef { $0.deliver(published.pointee) }
+      }
     }
     if !registry.pointee.slots.isEmpty {
       let slots = registry.pointee.slots
