@@ -83,8 +83,6 @@ struct StoreDispatchStateMachine {
   /// What a submitter does next.
   @usableFromInline
   enum SubmitAction {
-    /// Process the work now; the caller became the owner.
-    case process
     /// Run the work now, inside the owner's current processing (reentrant bookkeeping).
     case runReentrant
     /// Nothing: the work was queued in the current round (reentrant dispatch).
@@ -106,7 +104,9 @@ struct StoreDispatchStateMachine {
   /// to a blocked thread. Larger values favour throughput; smaller, the owner's latency.
   @usableFromInline static var handOffBudget: Int { 32 }
 
-  /// The identity of the processing thread; 0 while idle.
+  /// The identity of the processing thread; 0 while idle, and also while the turn is held
+  /// by a thread that claimed it without the lock and has not been recorded yet (see
+  /// `Store.gate`).
   @usableFromInline var owner: UInt = 0
   /// The round the owner waits for; `nil` when it took the turn while the store was idle.
   @usableFromInline var ownerRound: StoreRound?
@@ -124,10 +124,6 @@ struct StoreDispatchStateMachine {
   @inlinable
   init() {}
 
-  /// Whether a thread is processing.
-  @inlinable
-  var isBusy: Bool { owner != 0 }
-
   /// Makes `thread` the owner of an idle store, processing an item of its own round.
   ///
   /// An idle machine already has no owner round and no current round (``stop(completed:)``
@@ -139,16 +135,16 @@ struct StoreDispatchStateMachine {
     itemsForOthers = 0
   }
 
-  /// Submits `work` from `thread`; `isAsync` when the submitter is a task that must not be
-  /// made to wait in place.
+  /// Submits `work` from `thread` while the store is busy (the store claims an idle store
+  /// itself, see ``beginInline(thread:)``); `isAsync` when the submitter is a task that must
+  /// not be made to wait in place.
+  ///
+  /// `owner` is 0 here when the turn was claimed without the lock by another thread, which
+  /// the machine is told about only when that thread finishes.
   @usableFromInline
   mutating func submit(_ work: StoreWork, tag: UInt64, thread: UInt, isAsync: Bool)
     -> SubmitAction
   {
-    if owner == 0 {
-      beginInline(thread: thread)
-      return .process
-    }
     if owner == thread && !isAsync {
       if case .run = work { return .runReentrant }
       if let round = currentRound {

@@ -42,12 +42,30 @@ import Synchronization
 /// `Store` is `Sendable` whatever its `State`: states and actions are handed between threads
 /// under the store's locks. Keep them values (or immutable objects), as Redux expects.
 public final class Store<State>: @unchecked Sendable {
-  // Safety: the dispatch machine and pending removals are guarded by `lock`. The registry is
-  // touched only by the thread that holds the turn (the machine's owner), or by a thread that
-  // holds `lock` while the store is idle. The state is published through `storage`, which
-  // synchronises itself. `reducer` is immutable and called only by the turn holder.
+  // Safety: the dispatch machine and pending removals are guarded by `lock`. The turn is held
+  // by whoever claimed the idle `gate` (acquiring; released by storing or exchanging it back
+  // to 0, releasing), with or without `lock`. The registry is touched only by the thread that
+  // holds the turn. The state is published through `storage`, which synchronises itself.
+  // `reducer` is immutable and called only by the turn holder. `fastOwner` is written only by
+  // the thread it names.
   @usableFromInline let reducer: Reducer<State>
   @usableFromInline let lock = Lock()
+  /// Who holds the turn: 0 when the store is idle, otherwise ``StoreGate/busy``, plus
+  /// ``StoreGate/announced`` once work was queued for a turn claimed without the lock.
+  ///
+  /// An idle store is claimed (0 → busy) and, when nothing was queued meanwhile, released
+  /// (busy → 0) with one compare-and-swap each, without the lock: the machine is not told
+  /// about such a turn (its `owner` stays 0) unless someone queues work for it. Everything
+  /// else changes the gate with the lock held. Whoever queues work, blocks for a round or
+  /// defers a removal with the lock held first claims an idle gate, or sees an owner known to
+  /// the machine (which finishes under the lock), or announces the work; a releasing
+  /// compare-and-swap that succeeds has therefore left nothing behind, and one that fails
+  /// takes the lock and drains.
+  @usableFromInline let gate = Atomic<UInt>(0)
+  /// The identity of the thread that claimed the turn without the lock, until the machine
+  /// learns about it; 0 otherwise. Only that thread writes its own identity here and clears
+  /// it, so a thread that reads its own identity holds the turn.
+  @usableFromInline let fastOwner = Atomic<UInt>(0)
   @usableFromInline let locked: UnsafeMutablePointer<StoreLockedState>
   @usableFromInline let registry: UnsafeMutablePointer<StoreRegistry<State>>
   @usableFromInline let storage: StoreStateStorage<State>
@@ -166,24 +184,74 @@ public final class Store<State>: @unchecked Sendable {
   /// uncontended case, kept free of allocations), otherwise queues it or waits.
   @inlinable
   func submitDispatch(_ action: any Action, tag: UInt64) {
-    let thread = currentThreadIdentity()
-    lock.lock()
-    guard locked.pointee.machine.owner == 0 else {
-      lock.unlock()
+    guard
+      gate.compareExchange(expected: 0, desired: StoreGate.busy, ordering: .acquiring).exchanged
+    else {
       submitContended(.dispatch(action), tag: tag, continuation: nil)
       return
     }
-    locked.pointee.machine.beginInline(thread: thread)
-    lock.unlock()
+    let thread = currentThreadIdentity()
+    fastOwner.store(thread, ordering: .relaxed)
     processDispatch(action, tag: tag)
+    fastOwner.store(0, ordering: .relaxed)
+    if gate.compareExchange(expected: StoreGate.busy, desired: 0, ordering: .releasing).exchanged {
+      return
+    }
+    finishClaimedTurn(thread: thread)
+  }
+
+  /// Finishes the item of a turn claimed without the lock after work was announced to it:
+  /// tells the machine about the turn (unless a reentrant call already did) and drains.
+  @usableFromInline
+  func finishClaimedTurn(thread: UInt) {
     lock.lock()
+    if locked.pointee.machine.owner == 0 {
+      locked.pointee.machine.beginInline(thread: thread)
+    }
     if locked.pointee.pendingRemovals.isEmpty
       && locked.pointee.machine.finishInlineItemIfAlone()
     {
+      gate.store(0, ordering: .releasing)
       lock.unlock()
       return
     }
     continueDrainingLocked()
+  }
+
+  /// With the lock held: claims the turn if the store is idle and returns `true`; otherwise
+  /// makes sure the turn holder will see, under the lock, whatever the caller is about to
+  /// change in the machine or the pending removals, and returns `false`.
+  ///
+  /// An owner the machine knows finishes under the lock anyway. A turn claimed without the
+  /// lock is announced, so its releasing compare-and-swap fails; when the caller is that
+  /// turn's owner (a reentrant call), the machine is told about it here, before it queues.
+  @usableFromInline
+  func claimOrAnnounceLocked(thread: UInt) -> Bool {
+    var current = gate.load(ordering: .relaxed)
+    while true {
+      if current == 0 {
+        let (exchanged, original) = gate.compareExchange(
+          expected: 0, desired: StoreGate.busy, ordering: .acquiring)
+        if exchanged { return true }
+        current = original
+        continue
+      }
+      // An owner the machine knows finishes under the lock.
+      if locked.pointee.machine.owner != 0 { return false }
+      if current & StoreGate.announced == 0 {
+        let (exchanged, original) = gate.compareExchange(
+          expected: current, desired: current | StoreGate.announced, ordering: .relaxed)
+        if !exchanged {
+          current = original
+          continue
+        }
+      }
+      if fastOwner.load(ordering: .relaxed) == thread {
+        fastOwner.store(0, ordering: .relaxed)
+        locked.pointee.machine.beginInline(thread: thread)
+      }
+      return false
+    }
   }
 
   /// Submits `work` when the store may be busy: processes it now, queues it, or waits for it
@@ -194,15 +262,18 @@ public final class Store<State>: @unchecked Sendable {
   ) {
     let thread = currentThreadIdentity()
     lock.lock()
-    let action = locked.pointee.machine.submit(
-      work, tag: tag, thread: thread, isAsync: continuation != nil)
-    switch action {
-    case .process:
+    if claimOrAnnounceLocked(thread: thread) {
+      locked.pointee.machine.beginInline(thread: thread)
       lock.unlock()
       process(work, tag: tag)
       lock.lock()
       continueDrainingLocked()
       continuation?.resume()
+      return
+    }
+    let action = locked.pointee.machine.submit(
+      work, tag: tag, thread: thread, isAsync: continuation != nil)
+    switch action {
     case .runReentrant:
       lock.unlock()
       if case .run(let body) = work { body() }
@@ -228,16 +299,20 @@ public final class Store<State>: @unchecked Sendable {
     while !round.isDone && !round.isGranted {
       round.condition!.wait(lock)
     }
-    guard round.isGranted,
-      case .process(let work, let tag, _) = locked.pointee.machine.takeNextAfterHandOff()
-    else {
+    guard round.isGranted else {
       lock.unlock()
       return
     }
-    lock.unlock()
-    process(work, tag: tag)
-    lock.lock()
-    continueDrainingLocked()
+    switch locked.pointee.machine.takeNextAfterHandOff() {
+    case .process(let work, let tag, _):
+      lock.unlock()
+      process(work, tag: tag)
+      lock.lock()
+      continueDrainingLocked()
+    case .stop:
+      gate.store(0, ordering: .releasing)
+      lock.unlock()
+    }
   }
 
   /// Finishes the item just processed and processes whatever the machine hands out next,
@@ -259,7 +334,11 @@ public final class Store<State>: @unchecked Sendable {
         lock.lock()
       case .stop(let completed, let heir):
         completed?.condition?.signal()
-        heir?.condition?.signal()
+        if let heir {
+          heir.condition?.signal()
+        } else {
+          gate.store(0, ordering: .releasing)
+        }
         lock.unlock()
         completed?.continuation?.resume()
         withExtendedLifetime(garbage) {}
@@ -329,10 +408,17 @@ public final class Store<State>: @unchecked Sendable {
   /// turn holder's thread.
   @inlinable
   func reduceAndPublish(_ action: any Action) {
+    // Subscriptions are visited unretained: the registry keeps them alive until the item is
+    // finished (removals wait until then). A subscriber may subscribe meanwhile, appending
+    // (possibly reallocating the array), so the array is read afresh for each one, and only
+    // those registered when delivery started are visited.
     let registry = self.registry
-    if !registry.pointee.actionSubscriptions.isEmpty {
-      let subscriptions = registry.pointee.actionSubscriptions
-      for subscription in subscriptions { subscription.deliver(action) }
+    let actionCount = registry.pointee.actionSubscriptions.count
+    if actionCount != 0 {
+      for index in 0..<actionCount {
+        Unmanaged.passUnretained(registry.pointee.actionSubscriptions[index])
+          ._withUnsafeGuaranteedRef { $0.deliver(action) }
+      }
     }
     var state = storage.value.pointee
     if registry.pointee.reductionSubscriptions.isEmpty {
@@ -344,15 +430,20 @@ public final class Store<State>: @unchecked Sendable {
       let reduction = StoreReduction(
         action: action, before: before, after: state, tag: registry.pointee.tag)
       storage.replace(with: state)
-      let subscriptions = registry.pointee.reductionSubscriptions
-      for subscription in subscriptions { subscription.deliver(reduction) }
+      for index in 0..<registry.pointee.reductionSubscriptions.count {
+        Unmanaged.passUnretained(registry.pointee.reductionSubscriptions[index])
+          ._withUnsafeGuaranteedRef { $0.deliver(reduction) }
+      }
     }
     registry.pointee.version &+= 1
     let version = registry.pointee.version
     let published = UnsafePointer(storage.value)
-    if !registry.pointee.stateSubscriptions.isEmpty {
-      let subscriptions = registry.pointee.stateSubscriptions
-      for subscription in subscriptions { subscription.deliver(published.pointee) }
+    let stateCount = registry.pointee.stateSubscriptions.count
+    if stateCount != 0 {
+      for index in 0..<stateCount {
+        Unmanaged.passUnretained(registry.pointee.stateSubscriptions[index])
+          ._withUnsafeGuaranteedRef { $0.deliver(published.pointee) }
+      }
     }
     if !registry.pointee.slots.isEmpty {
       let slots = registry.pointee.slots
@@ -464,13 +555,23 @@ extension Store: StoreSubscriptionOwner {
   @usableFromInline
   func remove(_ subscription: AnyObject, from list: StoreSubscriptionList) {
     lock.lock()
-    if locked.pointee.machine.isBusy {
+    guard claimOrAnnounceLocked(thread: currentThreadIdentity()) else {
       locked.pointee.pendingRemovals.append((subscription, list))
       lock.unlock()
       return
     }
+    // The store was idle and this thread holds the turn; nothing can be queued meanwhile
+    // (that takes the lock), so the gate is simply reopened.
     let released = registry.pointee.remove(subscription, from: list)
+    gate.store(0, ordering: .releasing)
     lock.unlock()
     withExtendedLifetime(released) {}
   }
+}
+
+/// The bits of ``Store/gate``.
+@usableFromInline
+enum StoreGate {
+  @inlinable static var busy: UInt { 1 }
+  @inlinable static var announced: UInt { 2 }
 }

@@ -203,6 +203,34 @@ final class StoreTests: ResourceTestCase {
     innerSubscriptions.forEach { $0.dispose() }
   }
 
+  func test_store_manySubscribersAddedInsideDelivery_everyEarlierSubscriberStillNotifiedOnce() {
+    // given: the first subscriber adds enough subscribers to make the registry grow while
+    // the store is still delivering the same state to the ones after it
+    let store = Store(reducer: storeCounterReducer, state: StoreCounterState())
+    var added: [Disposable] = []
+    var addedCalls = 0
+    var laterCalls: [Int] = []
+    let first = store.state.subscribe(onNext: { state in
+      guard state.count == 1 else { return }
+      for _ in 0..<100 {
+        added.append(store.state.subscribe(onNext: { _ in addedCalls += 1 }))
+      }
+    })
+    let later = (0..<3).map { index in
+      store.state.subscribe(onNext: { state in laterCalls.append(index * 10 + state.count) })
+    }
+    // when
+    store.dispatch(StoreCounterAction.increment)
+    // then: each new subscriber got the current state once; each earlier one got it once
+    XCTAssertEqual(addedCalls, 100)
+    XCTAssertEqual(laterCalls, [0, 10, 20, 1, 11, 21])
+    store.dispatch(StoreCounterAction.increment)
+    XCTAssertEqual(addedCalls, 200)
+    first.dispose()
+    later.forEach { $0.dispose() }
+    added.forEach { $0.dispose() }
+  }
+
   func test_store_disposingInsideACallbackStopsDeliveryAtOnce() {
     // given
     let store = Store(reducer: storeCounterReducer, state: StoreCounterState())
