@@ -174,26 +174,30 @@ final class ReactorFaultTests: ResourceTestCase {
     let subscription = owner.current!.state.subscribe(onNext: { _ in
       states.wrappingAdd(1, ordering: .relaxed)
     })
-    let afterFree = StressConfiguration.iterations(
+    let released = Atomic<Bool>(false)
+    let afterRelease = StressConfiguration.iterations(
       StoreStress.isThreadSanitizerActive ? 200 : 1_000)
-    // when: four threads send before, while and after a fifth frees the reactor
+    // when: four threads send before, while and after a fifth lets go of the reactor (a
+    // sender draining queued actions holds it until the queue is empty, so it is freed on
+    // whichever thread lets go of it last)
     runConcurrently(threads: 5) { thread in
       if thread == 0 {
         while states.load(ordering: .relaxed) < 100 { sched_yield() }
         owner.withLock { $0 = nil }
+        released.store(true, ordering: .releasing)
         return
       }
-      let deadline = Date().addingTimeInterval(10)
       var sent = 0
-      while !freed.load(ordering: .acquiring) && Date() < deadline {
+      while !released.load(ordering: .acquiring) {
         action.subject.onNext(1)
         sent += 1
         if sent % 8 == 0 { sched_yield() }
       }
-      for _ in 0..<afterFree { action.subject.onNext(1) }
+      for _ in 0..<afterRelease { action.subject.onNext(1) }
     }
     // then: the reactor is gone although its `action` is alive, and actions do nothing
-    XCTAssertTrue(freed.load(ordering: .acquiring), "keeping `action` kept the reactor alive")
+    XCTAssertTrue(
+      waitUntil { freed.load(ordering: .acquiring) }, "keeping `action` kept the reactor alive")
     XCTAssertNil(weakReactor)
     let delivered = states.load(ordering: .acquiring)
     XCTAssertGreaterThanOrEqual(delivered, 100)

@@ -132,26 +132,28 @@ final class StoreFaultTests: ResourceTestCase {
       owner.withLock { $0 = store }
     }
     let dispatch = UncheckedDispatch(kept.current!)
-    let afterFree = StressConfiguration.iterations(
+    let released = Atomic<Bool>(false)
+    let afterRelease = StressConfiguration.iterations(
       StoreStress.isThreadSanitizerActive ? 200 : 1_000)
-    // when: four threads dispatch through it before, while and after a fifth frees the store
-    // (the last reference may be the one a dispatching thread holds for its dispatch)
+    // when: four threads dispatch through it before, while and after a fifth lets go of the
+    // store (the last reference may be the one a dispatching thread holds for its dispatch)
     runConcurrently(threads: 5) { thread in
       if thread == 0 {
         while reductions.load(ordering: .relaxed) < 100 { sched_yield() }
         owner.withLock { $0 = nil }
+        released.store(true, ordering: .releasing)
         return
       }
-      let deadline = Date().addingTimeInterval(10)
       var sent = 0
-      while completions.load(ordering: .acquiring) == 0 && Date() < deadline {
+      while !released.load(ordering: .acquiring) {
         dispatch.dispatch(StoreCounterAction.increment)
         sent += 1
         if sent % 8 == 0 { sched_yield() }
       }
-      for _ in 0..<afterFree { dispatch.dispatch(StoreCounterAction.increment) }
+      for _ in 0..<afterRelease { dispatch.dispatch(StoreCounterAction.increment) }
     }
     // then: the store is gone, its subscriber completed once, and dispatching does nothing
+    XCTAssertTrue(waitUntil { completions.load(ordering: .acquiring) > 0 })
     XCTAssertNil(weakStore)
     XCTAssertEqual(completions.load(ordering: .acquiring), 1)
     let reduced = reductions.load(ordering: .acquiring)
