@@ -122,7 +122,9 @@ final class StoreFaultTests: ResourceTestCase {
         }, state: StoreCounterState(),
         middleware: [
           Middleware().sideEffect { _, dispatch, _ in
-            kept.withLock { $0 = $0 ?? dispatch }
+            // Only the first: `$0 = $0 ?? dispatch` would wrap the kept closure in two more
+            // reabstraction thunks per action, a chain whose release overflows the stack.
+            kept.withLock { if $0 == nil { $0 = dispatch } }
           }
         ])
       store.dispatch(StoreCounterAction.reset)
