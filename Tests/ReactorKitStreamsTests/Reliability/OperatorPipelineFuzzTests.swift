@@ -6,7 +6,7 @@ import XCTest
 /// operator, on the same elements as a Swift array: the events must be the same.
 final class OperatorPipelineFuzzTests: ResourceTestCase {
   func test_operatorPipeline_randomPipelinesMatchTheArrayModel() {
-    for seed in 1...UInt64(StressConfiguration.iterations(300)) {
+    for seed in StressConfiguration.seeds(300) {
       // given
       var generator = SeededRandomNumberGenerator(seed: seed)
       let source = randomSource(using: &generator)
@@ -29,7 +29,7 @@ final class OperatorPipelineFuzzTests: ResourceTestCase {
   }
 
   func test_operatorPipeline_disposingMidStreamStopsEveryStage_andReleasesIt() {
-    for seed in 1...UInt64(StressConfiguration.iterations(100)) {
+    for seed in StressConfiguration.seeds(100) {
       // given
       let start = Resources.total
       // when

@@ -7,19 +7,19 @@ import XCTest
 /// observer must receive.
 final class SubjectFuzzTests: ResourceTestCase {
   func test_publishSubject_randomInterleavingsMatchModel() {
-    for seed in 1...UInt64(StressConfiguration.iterations(40)) {
+    for seed in StressConfiguration.seeds(40) {
       runPublishInterleaving(seed: seed)
     }
   }
 
   func test_behaviorSubject_randomInterleavingsMatchModel() {
-    for seed in 1...UInt64(StressConfiguration.iterations(40)) {
+    for seed in StressConfiguration.seeds(40) {
       runBehaviorInterleaving(seed: seed)
     }
   }
 
   func test_replaySubject_randomInterleavingsMatchModel() {
-    for seed in 1...UInt64(StressConfiguration.iterations(40)) {
+    for seed in StressConfiguration.seeds(40) {
       runReplayInterleaving(seed: seed, bufferSize: Int(seed % 4))
     }
   }
@@ -73,7 +73,7 @@ final class SubjectFuzzTests: ResourceTestCase {
   }
 
   func test_sources_randomReentrantSubscribeDispose_neverDeliverAfterDispose_andReleaseAll() {
-    for seed in 1...UInt64(StressConfiguration.iterations(120)) {
+    for seed in StressConfiguration.seeds(120) {
       // given
       let start = Resources.total
       // when

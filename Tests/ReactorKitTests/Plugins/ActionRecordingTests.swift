@@ -48,7 +48,8 @@ final class ActionRecordingTests: ResourceTestCase {
 
   func test_recordAndReplay_reproducesTheFinalState_forALongRandomSession() throws {
     // given
-    var generator = SeededRandomNumberGenerator(seed: 2_024)
+    // seed 2024 by default (STRESS_SEED moves it)
+    var generator = SeededRandomNumberGenerator(seed: StressConfiguration.seed &+ 2_023)
     let store = Store(reducer: DemoState.reducer, state: DemoState(), middleware: [teaMiddleware])
     let recorder = try ActionRecorder(registry: DemoState.registry, url: url)
     let subscription = recorder.attach(to: store)
@@ -303,7 +304,8 @@ final class ActionRecordingTests: ResourceTestCase {
 
   func test_load_randomBytes_neverCrash() throws {
     // given
-    var generator = SeededRandomNumberGenerator(seed: 11)
+    // seed 11 by default (STRESS_SEED moves it)
+    var generator = SeededRandomNumberGenerator(seed: StressConfiguration.seed &+ 10)
     var actions: [any Action] = []
     for _ in 0..<20 { actions.append(randomDemoAction(using: &generator)) }
     let valid = try ActionRecording(actions).jsonLines(registry: DemoState.registry)

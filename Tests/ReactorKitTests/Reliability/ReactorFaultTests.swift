@@ -161,9 +161,75 @@ final class ReactorFaultTests: ResourceTestCase {
     XCTAssertNil(weakReactor)
     XCTAssertFalse(feed.hasObservers)
   }
+
+  func test_keptActionSubject_racingWithTheReactorBeingFreed_dropsActionsQuietly() {
+    // given: senders keep the reactor's `action` (as a bound source does); the reactor's only
+    // owner is a box another thread empties
+    let freed = Atomic<Bool>(false)
+    let owner = StoreLockedBox<DyingReactor?>(
+      DyingReactor { freed.store(true, ordering: .releasing) })
+    weak let weakReactor = owner.current
+    let action = UncheckedActionSubject(owner.current!.action)
+    let states = Atomic<Int>(0)
+    let subscription = owner.current!.state.subscribe(onNext: { _ in
+      states.wrappingAdd(1, ordering: .relaxed)
+    })
+    let released = Atomic<Bool>(false)
+    let afterRelease = StressConfiguration.iterations(
+      StoreStress.isThreadSanitizerActive ? 200 : 1_000)
+    // when: four threads send before, while and after a fifth lets go of the reactor (a
+    // sender draining queued actions holds it until the queue is empty, so it is freed on
+    // whichever thread lets go of it last)
+    runConcurrently(threads: 5) { thread in
+      if thread == 0 {
+        while states.load(ordering: .relaxed) < 100 { sched_yield() }
+        owner.withLock { $0 = nil }
+        released.store(true, ordering: .releasing)
+        return
+      }
+      var sent = 0
+      while !released.load(ordering: .acquiring) {
+        action.subject.onNext(1)
+        sent += 1
+        if sent % 8 == 0 { sched_yield() }
+      }
+      for _ in 0..<afterRelease { action.subject.onNext(1) }
+    }
+    // then: the reactor is gone although its `action` is alive, and actions do nothing
+    XCTAssertTrue(
+      waitUntil { freed.load(ordering: .acquiring) }, "keeping `action` kept the reactor alive")
+    XCTAssertNil(weakReactor)
+    let delivered = states.load(ordering: .acquiring)
+    XCTAssertGreaterThanOrEqual(delivered, 100)
+    action.subject.onNext(1)
+    XCTAssertEqual(states.load(ordering: .acquiring), delivered)
+    subscription.dispose()
+  }
 }
 
 // MARK: - Fakes
+
+/// A counter that reports its deinitialisation.
+private final class DyingReactor: Reactor, @unchecked Sendable {
+  // Safety: `onDeinit` is immutable; the reactor's streams synchronise themselves.
+  typealias Action = Int
+  typealias State = Int
+
+  let initialState = 0
+  private let onDeinit: @Sendable () -> Void
+
+  init(onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
+  deinit { onDeinit() }
+
+  func reduce(state: Int, mutation: Int) -> Int { state + mutation }
+}
+
+/// Hands a reactor's action subject to other test threads; `onNext` is thread-safe.
+private struct UncheckedActionSubject: @unchecked Sendable {
+  // Safety: `ActionSubject` is thread-safe; the reference itself is immutable.
+  let subject: ActionSubject<Int>
+  init(_ subject: ActionSubject<Int>) { self.subject = subject }
+}
 
 private final class FaultReactor: Reactor, @unchecked Sendable {
   // Safety: `failingTransform` and `held` are set before the streams are used from other

@@ -20,7 +20,7 @@ final class ReactorViewStressTests: ResourceTestCase {
     let probes = StoreLockedBox<[BindingProbe]>([])
     // when: three threads send actions while four threads rebind, unbind and drop views
     runConcurrently(threads: 7) { thread in
-      var generator = SeededRandomNumberGenerator(seed: UInt64(thread) + 1)
+      var generator = SeededRandomNumberGenerator(seed: StressConfiguration.seed &+ UInt64(thread))
       if thread < 3 {
         for index in 0..<actionsPerThread {
           shared.reactors[(thread + index) % 3].action.onNext(1)

@@ -106,6 +106,65 @@ final class StoreFaultTests: ResourceTestCase {
     XCTAssertEqual(finished.wait(timeout: .now() + 10), .success)
   }
 
+  func test_keptDispatch_racingWithTheStoreBeingFreed_dropsQuietly_andCompletesSubscribersOnce() {
+    // given: a middleware keeps `dispatch`; the store's only owner is a box another thread
+    // empties
+    let kept = StoreLockedBox<Middleware<StoreCounterState>.Dispatch?>(nil)
+    let owner = StoreLockedBox<Store<StoreCounterState>?>(nil)
+    let reductions = Atomic<Int>(0)
+    let completions = Atomic<Int>(0)
+    weak var weakStore: Store<StoreCounterState>?
+    do {
+      let store = Store(
+        reducer: Reducer { state, action in
+          reductions.wrappingAdd(1, ordering: .relaxed)
+          storeCounterReducer.reduce(&state, action)
+        }, state: StoreCounterState(),
+        middleware: [
+          Middleware().sideEffect { _, dispatch, _ in
+            // Only the first: `$0 = $0 ?? dispatch` would wrap the kept closure in two more
+            // reabstraction thunks per action, a chain whose release overflows the stack.
+            kept.withLock { if $0 == nil { $0 = dispatch } }
+          }
+        ])
+      store.dispatch(StoreCounterAction.reset)
+      // Never disposed: freeing the store completes it.
+      _ = store.state.subscribe(onCompleted: { completions.wrappingAdd(1, ordering: .relaxed) })
+      weakStore = store
+      owner.withLock { $0 = store }
+    }
+    let dispatch = UncheckedDispatch(kept.current!)
+    let released = Atomic<Bool>(false)
+    let afterRelease = StressConfiguration.iterations(
+      StoreStress.isThreadSanitizerActive ? 200 : 1_000)
+    // when: four threads dispatch through it before, while and after a fifth lets go of the
+    // store (the last reference may be the one a dispatching thread holds for its dispatch)
+    runConcurrently(threads: 5) { thread in
+      if thread == 0 {
+        while reductions.load(ordering: .relaxed) < 100 { sched_yield() }
+        owner.withLock { $0 = nil }
+        released.store(true, ordering: .releasing)
+        return
+      }
+      var sent = 0
+      while !released.load(ordering: .acquiring) {
+        dispatch.dispatch(StoreCounterAction.increment)
+        sent += 1
+        if sent % 8 == 0 { sched_yield() }
+      }
+      for _ in 0..<afterRelease { dispatch.dispatch(StoreCounterAction.increment) }
+    }
+    // then: the store is gone, its subscriber completed once, and dispatching does nothing
+    XCTAssertTrue(waitUntil { completions.load(ordering: .acquiring) > 0 })
+    XCTAssertNil(weakStore)
+    XCTAssertEqual(completions.load(ordering: .acquiring), 1)
+    let reduced = reductions.load(ordering: .acquiring)
+    XCTAssertGreaterThanOrEqual(reduced, 100)
+    dispatch.dispatch(StoreCounterAction.increment)
+    XCTAssertEqual(reductions.load(ordering: .acquiring), reduced)
+    kept.withLock { $0 = nil }
+  }
+
   // MARK: - Subscribers
 
   func test_stateSubscriber_errorThrownDownstream_endsOnlyThatSubscription_andReleasesIt() {
@@ -156,6 +215,27 @@ final class StoreFaultTests: ResourceTestCase {
   }
 
   // MARK: - Disposal mid-stream
+
+  func test_dispatchObservable_failingSource_keepsWhatItDispatched_andEndsOnlyItsSubscription() {
+    // given: two sequences dispatched to one store
+    let store = Store(reducer: storeCounterReducer, state: StoreCounterState())
+    let healthy = PublishSubject<any Action>()
+    let failing = PublishSubject<any Action>()
+    let healthySubscription = store.dispatch(healthy.asObservable())
+    let beforeFailing = Resources.total
+    store.dispatch(failing.asObservable())
+    // when: one fails after dispatching an action
+    failing.onNext(StoreCounterAction.add(2))
+    failing.onError(TestError(1))
+    // then: its action stays reduced, its subscription is released, the rest keeps working
+    XCTAssertEqual(store.currentState.count, 2)
+    XCTAssertFalse(failing.hasObservers)
+    XCTAssertEqual(Resources.total, beforeFailing, "the failed subscription is released")
+    healthy.onNext(StoreCounterAction.increment)
+    store.dispatch(StoreCounterAction.add(10))
+    XCTAssertEqual(store.currentState.count, 13)
+    healthySubscription.dispose()
+  }
 
   func test_dispatchObservable_disposedMidStreamFromAnotherThread_stopsDispatching() {
     // given

@@ -7,7 +7,7 @@ import XCTest
 /// that folds the same actions with one `switch` and runs the same chain by hand.
 final class StoreFuzzTests: ResourceTestCase {
   func test_store_randomActionsAndMiddleware_matchThePlainModel() {
-    for seed in 1...UInt64(StressConfiguration.iterations(100)) {
+    for seed in StressConfiguration.seeds(100) {
       var generator = SeededRandomNumberGenerator(seed: seed)
       // given
       let stages = (0..<Int.random(in: 0...4, using: &generator)).map { _ in
