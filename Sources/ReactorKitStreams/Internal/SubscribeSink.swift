@@ -9,7 +9,7 @@ import Synchronization
 /// (which matters when a store notifies thousands of subscribers). The caller gets
 /// ``handle``, which lets go of the sink once the subscription ended.
 @usableFromInline
-final class SubscribeSink<Element>: Cancelable, @unchecked Sendable {
+final class SubscribeSink<Element>: HeldSubscription, Cancelable, @unchecked Sendable {
   // Safety: `state` is atomic; the closures are immutable; `upstream` synchronises itself.
   // Serial delivery upstream means `on` is never entered concurrently.
   @usableFromInline let onNext: ((Element) -> Void)?
@@ -32,6 +32,7 @@ final class SubscribeSink<Element>: Cancelable, @unchecked Sendable {
     self.onError = onError
     self.onCompleted = onCompleted
     self.onDisposed = onDisposed
+    super.init()
     Resources.incrementTotal()
   }
 
@@ -81,7 +82,7 @@ final class SubscribeSink<Element>: Cancelable, @unchecked Sendable {
 
   /// Stops delivery, releases the upstream subscription and calls `onDisposed`, once.
   @inlinable
-  func dispose() {
+  override func dispose() {
     let previous = state.bitwiseOr(2, ordering: .acquiringAndReleasing).oldValue
     guard previous & 2 == 0 else { return }
     upstream.dispose()

@@ -12,6 +12,10 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
   /// Creates a subject.
   public override init() { super.init() }
 
+  deinit {
+    core.operations(core, .detach, nil)
+  }
+
   /// Whether any observer is subscribed.
   public var hasObservers: Bool { core.lock.withLock { core.hasObserversLocked } }
 

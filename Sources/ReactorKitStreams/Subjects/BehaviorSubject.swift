@@ -5,22 +5,20 @@
 public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, ObserverType,
   Cancelable, @unchecked Sendable
 {
-  // Safety: all state is guarded by `core.lock`.
-  @usableFromInline let core = SubjectCore<Element>()
-  /// The current value, behind a pointer so that `on` pays no dynamic exclusivity check.
-  @usableFromInline let element: UnsafeMutablePointer<Element>
+  // Safety: all state is guarded by `core.lock`; the current value is the core's
+  // `state.current`, never `nil` while the subject exists.
+  @usableFromInline let core: SubjectCore<Element>
 
   /// Creates a subject holding `value`.
   @inlinable
   public init(value: Element) {
-    element = .allocate(capacity: 1)
-    element.initialize(to: value)
+    core = SubjectCore()
+    core.state.pointee.current = value
     super.init()
   }
 
   deinit {
-    element.deinitialize(count: 1)
-    element.deallocate()
+    core.operations(core, .detach, nil)
   }
 
   /// Whether any observer is subscribed.
@@ -36,7 +34,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
     try core.lock.withLock {
       if core.isDisposed { throw RxError.disposed(object: "BehaviorSubject") }
       if case .error(let error) = core.stopEvent { throw error }
-      return element.pointee
+      return core.state.pointee.current!
     }
   }
 
@@ -48,7 +46,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
       core.lock.unlock()
       return
     }
-    if case .next(let value) = event { element.pointee = value }
+    if case .next(let value) = event { core.state.pointee.current = value }
     core.publishLocked(event)
   }
 
@@ -72,7 +70,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
       return Disposables.create()
     }
     let entry = core.addLocked(observer)
-    core.sendLocked([.next(element.pointee)], to: entry)
+    core.sendLocked(.next(core.state.pointee.current!), to: entry)
     return entry
   }
 

@@ -13,6 +13,10 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ob
   @inlinable
   public override init() { super.init() }
 
+  deinit {
+    core.operations(core, .detach, nil)
+  }
+
   /// Whether any observer is subscribed.
   public var hasObservers: Bool { core.lock.withLock { core.hasObserversLocked } }
 

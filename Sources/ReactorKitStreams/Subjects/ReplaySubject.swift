@@ -29,6 +29,7 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
   }
 
   deinit {
+    core.operations(core, .detach, nil)
     replay.deinitialize(count: 1)
     replay.deallocate()
   }

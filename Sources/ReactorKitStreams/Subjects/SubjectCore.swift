@@ -1,5 +1,13 @@
 import Synchronization
 
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// A type that is both an observable sequence and an observer feeding it.
 public protocol SubjectType: ObservableType {
   /// The observer type that feeds the subject.
@@ -11,21 +19,33 @@ public protocol SubjectType: ObservableType {
 /// One observer registered with a subject. Disposing it unregisters the observer; once
 /// `dispose()` returns no further event starts, except one already being delivered on
 /// another thread.
+///
+/// The entry keeps its core alive (a retained reference in ``coreBits``) until it is disposed
+/// or freed, so `dispose()` is safe however long it outlives the subject. This is no cycle
+/// that outlives the subject: the subject's deinitialiser unregisters every observer.
 @usableFromInline
 final class SubjectEntry<Element>: Disposable, @unchecked Sendable {
-  // Safety: `disposed` is atomic; `observer` is immutable; `core` synchronises itself.
+  // Safety: `disposed` and `coreBits` are atomic; `observer` is immutable; the core
+  // synchronises itself.
   @usableFromInline let observer: AnyObserver<Element>
   @usableFromInline let disposed = Atomic<Bool>(false)
-  @usableFromInline weak var core: SubjectCore<Element>?
+  /// The core, retained (`Unmanaged.passRetained`), until the entry is disposed; `0` after.
+  @usableFromInline let coreBits: Atomic<UInt>
 
   @inlinable
   init(_ observer: AnyObserver<Element>, core: SubjectCore<Element>) {
     self.observer = observer
-    self.core = core
+    coreBits = Atomic(UInt(bitPattern: Unmanaged.passRetained(core).toOpaque()))
     Resources.incrementTotal()
   }
 
-  deinit { Resources.decrementTotal() }
+  deinit {
+    let bits = coreBits.load(ordering: .acquiring)
+    if let pointer = UnsafeRawPointer(bitPattern: bits) {
+      Unmanaged<AnyObject>.fromOpaque(pointer).release()
+    }
+    Resources.decrementTotal()
+  }
 
   @inlinable
   func deliver(_ event: Event<Element>) {
@@ -35,7 +55,34 @@ final class SubjectEntry<Element>: Disposable, @unchecked Sendable {
   @usableFromInline
   func dispose() {
     guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-    core?.remove(self)
+    let bits = coreBits.exchange(0, ordering: .acquiringAndReleasing)
+    guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return }
+    let core = Unmanaged<SubjectCore<Element>>.fromOpaque(pointer).takeRetainedValue()
+    core.operations(core, .remove, self)
+  }
+}
+
+/// The core's mutex, which lives in the core's body: `Lock` without an object, and an
+/// allocation, of its own. Never call user code while holding it.
+@usableFromInline
+struct SubjectLock {
+  @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+  @inlinable
+  init(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) { self.mutex = mutex }
+
+  @inlinable
+  func lock() { pthread_mutex_lock(mutex) }
+
+  @inlinable
+  func unlock() { pthread_mutex_unlock(mutex) }
+
+  /// Runs `body` with the lock held. `body` must not call user code.
+  @inlinable
+  func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    return try body()
   }
 }
 
@@ -61,7 +108,8 @@ final class SubjectEntry<Element>: Disposable, @unchecked Sendable {
 @usableFromInline
 final class SubjectCore<Element>: @unchecked Sendable {
   // Safety: `state` is only read or written with `lock` held, except `state.published`, which
-  // only the holder of the gate reads or writes; `gate` is atomic (see above).
+  // only the holder of the gate reads or writes; `gate` is atomic (see above); `body`,
+  // `mutex`, `state` and `operations` are immutable.
   @usableFromInline
   enum Work {
     case all(Event<Element>, ContiguousArray<SubjectEntry<Element>>)
@@ -84,6 +132,8 @@ final class SubjectCore<Element>: @unchecked Sendable {
     @usableFromInline var publishedEntries = UnsafeBufferPointer<SubjectEntry<Element>>(
       start: nil, count: 0)
     @usableFromInline var stopEvent: Event<Element>?
+    /// The current value of a ``BehaviorSubject`` (`nil` in other subjects).
+    @usableFromInline var current: Element?
     @usableFromInline var isDisposed = false
     @usableFromInline var pending: [Work] = []
     @usableFromInline var pendingHead = 0
@@ -94,23 +144,81 @@ final class SubjectCore<Element>: @unchecked Sendable {
   @usableFromInline static var delivering: Int { 1 }
   @usableFromInline static var announced: Int { 2 }
 
-  @usableFromInline let lock = Lock()
+  /// What is done outside the per-element path, through a closure made in the (inlinable,
+  /// hence specialised) initialiser, so that the unspecialised deinitialisers and `dispose()`
+  /// of the entries run specialised code.
+  @usableFromInline
+  enum Operation {
+    /// Unregisters the entry passed along.
+    case remove
+    /// Unregisters every observer (the subject is being freed).
+    case detach
+    /// Deinitialises and frees ``body`` (the core is being freed).
+    case destroy
+  }
+
+  /// One allocation holding the mutex, then the ``State``.
+  @usableFromInline let body: UnsafeMutableRawPointer
+  @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
   @usableFromInline let state: UnsafeMutablePointer<State>
   @usableFromInline let gate = Atomic<Int>(0)
   /// Whether `.next` events may be delivered without the lock (see the type's comment).
   @usableFromInline let lockFreeNext: Bool
+  @usableFromInline
+  let operations: (SubjectCore<Element>, Operation, SubjectEntry<Element>?) -> Void
 
   /// Creates a core; with `lockFreeNext`, ``publishNextIfIdle(_:)`` may be used.
   @inlinable
   init(lockFreeNext: Bool = false) {
     self.lockFreeNext = lockFreeNext
-    state = .allocate(capacity: 1)
-    state.initialize(to: State())
+    let stateAlignment = MemoryLayout<State>.alignment
+    let stateOffset =
+      (MemoryLayout<pthread_mutex_t>.stride + stateAlignment - 1) / stateAlignment
+      * stateAlignment
+    let body = UnsafeMutableRawPointer.allocate(
+      byteCount: stateOffset + MemoryLayout<State>.stride,
+      alignment: Swift.max(MemoryLayout<pthread_mutex_t>.alignment, stateAlignment))
+    mutex = body.initializeMemory(as: pthread_mutex_t.self, to: pthread_mutex_t())
+    let result = pthread_mutex_init(mutex, nil)
+    precondition(result == 0, "pthread_mutex_init failed: \(result)")
+    state = (body + stateOffset).initializeMemory(as: State.self, to: State())
+    self.body = body
+    operations = { core, operation, entry in
+      switch operation {
+      case .remove: if let entry { core.remove(entry) }
+      case .detach: core.detach()
+      case .destroy: core.destroyBody()
+      }
+    }
   }
 
   deinit {
+    operations(self, .destroy, nil)
+  }
+
+  /// The lock guarding ``state``.
+  @inlinable var lock: SubjectLock { SubjectLock(mutex) }
+
+  @inlinable
+  func destroyBody() {
     state.deinitialize(count: 1)
-    state.deallocate()
+    pthread_mutex_destroy(mutex)
+    body.deallocate()
+  }
+
+  /// Unregisters every observer, without stopping the core. The subject's deinitialiser calls
+  /// this (through ``operations``): the entries keep the core alive, the core no longer keeps
+  /// them.
+  @inlinable
+  func detach() {
+    lock.lock()
+    let removed = modifyEntriesLocked { entries in
+      let removed = entries
+      entries = []
+      return removed
+    }
+    lock.unlock()
+    withExtendedLifetime(removed) {}
   }
 
   @inlinable var entries: ContiguousArray<SubjectEntry<Element>> {
@@ -204,13 +312,15 @@ final class SubjectCore<Element>: @unchecked Sendable {
 
   @inlinable
   func remove(_ entry: SubjectEntry<Element>) {
-    lock.withLock {
-      modifyEntriesLocked { entries in
-        if let index = entries.firstIndex(where: { $0 === entry }) {
-          entries.remove(at: index)
-        }
+    lock.lock()
+    modifyEntriesLocked { entries in
+      let found = entries.withUnsafeBufferPointer { buffer -> Int? in
+        for index in buffer.indices where buffer[index] === entry { return index }
+        return nil
       }
+      if let found { entries.remove(at: found) }
     }
+    lock.unlock()
   }
 
   /// Records `event` for every current observer and delivers it. Call with the lock held; the
@@ -252,6 +362,20 @@ final class SubjectCore<Element>: @unchecked Sendable {
   @inlinable
   func sendLocked(_ events: [Event<Element>], to entry: SubjectEntry<Element>) {
     enqueueAndDrainLocked(.one(entry, events))
+  }
+
+  /// Delivers `event` to one observer only (the current value, on subscription), without
+  /// building a queued ``Work`` item when nobody is delivering. Call with the lock held; the
+  /// lock is released on return.
+  @inlinable
+  func sendLocked(_ event: Event<Element>, to entry: SubjectEntry<Element>) {
+    guard startDeliveringLocked() else {
+      enqueueLocked(.one(entry, [event]))
+      return
+    }
+    lock.unlock()
+    entry.deliver(event)
+    finishDelivering()
   }
 
   /// Stops the subject: later events are ignored. Call with the lock held.

@@ -126,4 +126,27 @@ final class PublishSubjectTests: ResourceTestCase {
     XCTAssertEqual(try subject.value(), 3)
     subscription.dispose()
   }
+
+  func test_subjects_subscriptionDisposedAfterTheSubjectWasFreed_isSafe() {
+    // given
+    var subscriptions: [Disposable] = []
+    var received: [Int] = []
+    weak var weakPublish: PublishSubject<Int>?
+    weak var weakBehavior: BehaviorSubject<Int>?
+    do {
+      let publish = PublishSubject<Int>()
+      let behavior = BehaviorSubject(value: 1)
+      weakPublish = publish
+      weakBehavior = behavior
+      subscriptions.append(publish.subscribe(onNext: { received.append($0) }))
+      subscriptions.append(behavior.subscribe(onNext: { received.append($0) }))
+      publish.onNext(2)
+    }
+    // when: the subjects are gone (their subscriptions do not keep them)
+    XCTAssertNil(weakPublish)
+    XCTAssertNil(weakBehavior)
+    for subscription in subscriptions { subscription.dispose() }
+    // then
+    XCTAssertEqual(received, [1, 2])
+  }
 }
