@@ -56,26 +56,24 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
 
   /// What the core calls on its reactor.
   ///
-  /// The core loads the reactor with ``owner`` once per drain (a weak load, `nil` once the
-  /// reactor is gone) and keeps it alive until the drain ends; ``mutate`` and ``reduce``
-  /// receive it, so a drain pays one weak load however many actions and mutations it runs.
+  /// The core loads the reactor from ``OwnedStorage/storageOwner`` once per drain (a weak
+  /// load, `nil` once the reactor is gone) and keeps it alive until the drain ends; ``mutate``
+  /// and ``reduce`` receive it, so a drain pays one weak load however many actions and
+  /// mutations it runs.
   ///
   /// A class with constant closures: the drain borrows it (``Config/hooksReference``) and
   /// calls the closures without retaining their contexts.
   @usableFromInline
   final class Hooks: @unchecked Sendable {
     // Safety: immutable; the closures are called only by the core's owner thread.
-    @usableFromInline let owner: () -> AnyObject?
     @usableFromInline let mutate: (AnyObject, Action) -> Observable<Mutation>
     @usableFromInline let reduce: (AnyObject, State, Mutation) -> State
 
     @inlinable
     init(
-      owner: @escaping () -> AnyObject?,
       mutate: @escaping (AnyObject, Action) -> Observable<Mutation>,
       reduce: @escaping (AnyObject, State, Mutation) -> State
     ) {
-      self.owner = owner
       self.mutate = mutate
       self.reduce = reduce
     }
@@ -170,8 +168,10 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
     /// ``hooks`` unretained (``retainedHooks`` keeps them), for the owner thread to call them
     /// without reference counting: only the owner replaces them, between two steps.
     @usableFromInline var hooksReference: Unmanaged<Hooks>?
-    @usableFromInline var scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance
-    /// Whether ``scheduler`` is the trampoline, called directly on the hot path.
+    /// The reactor's scheduler unless it is the trampoline (most reactors): boxed, so the
+    /// common case stores one word instead of an existential.
+    @usableFromInline var otherScheduler: SchedulerBox?
+    /// Whether the scheduler is the trampoline, called directly on the hot path.
     @usableFromInline var usesCurrentThreadScheduler = true
     @usableFromInline var actionInput: PublishSubject<Action>?
     @usableFromInline var mutationInput: PublishSubject<Mutation>?
@@ -403,19 +403,21 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
     // default transforms and never need them.
     let actionInput = Observable<Action> { [self] observer in
       inputSubject(
-        get: { $0.actionInput }, set: { $0.actionInput = $1 }, make: { PublishSubject() }
+        get: { $0.pointee.actionInput }, set: { $0.pointee.actionInput = $1 },
+        make: { PublishSubject() }
       ).subscribe(observer)
     }
     let transformedAction = transformAction(actionInput)
     let mutationInput = Observable<Mutation> { [self] observer in
       inputSubject(
-        get: { $0.mutationInput }, set: { $0.mutationInput = $1 }, make: { PublishSubject() }
+        get: { $0.pointee.mutationInput }, set: { $0.pointee.mutationInput = $1 },
+        make: { PublishSubject() }
       ).subscribe(observer)
     }
     let transformedMutation = transformMutation(mutationInput)
     let stateInput = Observable<State> { [self] observer in
       inputSubject(
-        get: { $0.stateInput }, set: { $0.stateInput = $1 },
+        get: { $0.pointee.stateInput }, set: { $0.pointee.stateInput = $1 },
         make: { BehaviorSubject(value: initialState) }
       ).subscribe(observer)
     }
@@ -447,9 +449,10 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
     config.pointee.hooks =
       shared.pointee.installedHooks.isEmpty
       ? hooks : Self.compose(hooks, shared.pointee.installedHooks.map(\.hook))
-    config.pointee.scheduler = scheduler
     // A metatype comparison (the class is final) instead of a dynamic cast.
     config.pointee.usesCurrentThreadScheduler = type(of: scheduler) == CurrentThreadScheduler.self
+    config.pointee.otherScheduler =
+      config.pointee.usesCurrentThreadScheduler ? nil : SchedulerBox(scheduler)
     // An identity transform is bypassed: its input subject, if a transform subscribed to it
     // while wiring, is never fed (as before the stand-ins).
     if actionIsIdentity {
@@ -498,15 +501,19 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   /// The input subject at `path`, created on first use. Until the streams are wired it is
   /// recorded for the engine to feed; afterwards a stand-in whose transform was the identity is
   /// not fed, and a late subscriber gets a subject that never emits.
+  ///
+  /// `get` and `set` touch only their field: the owner thread may rewrite `config.hooks`
+  /// meanwhile, without the lock.
   @inlinable
   func inputSubject<Subject>(
-    get: (Config) -> Subject?, set: (inout Config, Subject) -> Void, make: () -> Subject
+    get: (UnsafeMutablePointer<Config>) -> Subject?,
+    set: (UnsafeMutablePointer<Config>, Subject) -> Void, make: () -> Subject
   ) -> Subject {
     lock.lock()
     defer { lock.unlock() }
-    if let subject = get(config.pointee) { return subject }
+    if let subject = get(config) { return subject }
     let subject = make()
-    if !shared.pointee.isWired { set(&config.pointee, subject) }
+    if !shared.pointee.isWired { set(config, subject) }
     return subject
   }
 
@@ -652,13 +659,13 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
 
   @inlinable
   func scheduleDrain() {
-    if config.pointee.usesCurrentThreadScheduler {
-      _ = CurrentThreadScheduler.instance.schedule(self) { core in
+    if let other = config.pointee.otherScheduler {
+      _ = other.scheduler.schedule(self) { core in
         core.drain()
         return Disposables.create()
       }
     } else {
-      _ = config.pointee.scheduler.schedule(self) { core in
+      _ = CurrentThreadScheduler.instance.schedule(self) { core in
         core.drain()
         return Disposables.create()
       }
@@ -673,8 +680,7 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   @inlinable
   func drain() {
     let first = owned.pointee.firstAction.take()
-    guard let reactor = config.pointee.hooksReference?._withUnsafeGuaranteedRef({ $0.owner() })
-    else {
+    guard let reactor = storageOwner else {
       reactorGone()
       lock.lock()
       owner.store(0, ordering: .relaxed)
@@ -827,7 +833,7 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
         }
       }
     }
-    return Hooks(owner: base.owner, mutate: mutate, reduce: reduce)
+    return Hooks(mutate: mutate, reduce: reduce)
   }
 
   // MARK: - Stages
@@ -998,5 +1004,17 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
         core.innerFinished(self)
       }
     }
+  }
+}
+
+/// A reactor's scheduler other than the trampoline, boxed (see `ReactorCore.Config`).
+@usableFromInline
+final class SchedulerBox: @unchecked Sendable {
+  // Safety: immutable; schedulers are thread-safe.
+  @usableFromInline let scheduler: ImmediateSchedulerType
+
+  @inlinable
+  init(_ scheduler: ImmediateSchedulerType) {
+    self.scheduler = scheduler
   }
 }

@@ -224,12 +224,10 @@ extension Reactor {
   /// Builds this reactor's pipeline into `core`.
   @inlinable
   func wireReactor(_ core: ReactorCore<Action, Mutation, State>) {
-    let reference = WeakReference(self)
     core.wire(
       initialState: initialState,
       scheduler: scheduler,
       hooks: ReactorCore.Hooks(
-        owner: { reference.object },
         mutate: { owner, action in
           unsafeDowncast(owner, to: Self.self).mutate(action: action)
         },
