@@ -79,6 +79,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
 
   /// Unsubscribes every observer; later events are ignored.
   public func dispose() {
-    core.lock.withLock { core.disposeLocked() }
+    // The observers are released after the lock.
+    _ = core.lock.withLock { core.disposeLocked() }
   }
 }

@@ -59,6 +59,7 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ob
 
   /// Unsubscribes every observer; later events are ignored and new subscribers get an error.
   public func dispose() {
-    core.lock.withLock { core.disposeLocked() }
+    // The observers are released after the lock.
+    _ = core.lock.withLock { core.disposeLocked() }
   }
 }

@@ -107,9 +107,12 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
 
   /// Unsubscribes every observer and drops the buffer.
   public func dispose() {
-    core.lock.withLock {
-      core.disposeLocked()
-      replay.pointee = Buffer()
+    // The observers and the buffered elements are released after the lock.
+    let released = core.lock.withLock {
+      var buffer = Buffer()
+      swap(&buffer, &replay.pointee)
+      return (core.disposeLocked(), buffer)
     }
+    withExtendedLifetime(released) {}
   }
 }

@@ -379,11 +379,17 @@ final class SubjectCore<Element>: @unchecked Sendable {
   }
 
   /// Stops the subject: later events are ignored. Call with the lock held.
+  ///
+  /// - Returns: The observers that were registered, for the caller to release after the lock:
+  ///   releasing an observer can run user code (deinitialisers).
   @inlinable
-  func disposeLocked() {
+  @discardableResult
+  func disposeLocked() -> ContiguousArray<SubjectEntry<Element>> {
     isDisposed = true
+    let removed = entries
     modifyEntriesLocked { $0 = [] }
     stopEvent = nil
+    return removed
   }
 
   @inlinable

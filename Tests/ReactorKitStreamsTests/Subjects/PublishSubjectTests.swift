@@ -149,4 +149,53 @@ final class PublishSubjectTests: ResourceTestCase {
     // then
     XCTAssertEqual(received, [1, 2])
   }
+
+  func test_subjects_dispose_releasesObserversAfterTheLock() {
+    // given: observers whose release subscribes to the same subject again (user code in a
+    // deinitialiser), reachable only through the subjects (their disposables were dropped)
+    let publish = PublishSubject<Int>()
+    let behavior = BehaviorSubject(value: 0)
+    let replay = ReplaySubject<Int>.create(bufferSize: 1)
+    let released = Atomic<Int>(0)
+    for subject in [publish.asObservable(), behavior.asObservable(), replay.asObservable()] {
+      let tripwire = ResubscribeOnRelease(subject) {
+        released.wrappingAdd(1, ordering: .relaxed)
+      }
+      _ = subject.subscribe(AnyObserver<Int> { _ in withExtendedLifetime(tripwire) {} })
+    }
+    // when: disposing on another thread, which would deadlock if the observers were released
+    // with the subject's lock held
+    let done = DispatchSemaphore(value: 0)
+    let subjects = UncheckedSubjects(publish: publish, behavior: behavior, replay: replay)
+    Thread.detachNewThread {
+      subjects.publish.dispose()
+      subjects.behavior.dispose()
+      subjects.replay.dispose()
+      done.signal()
+    }
+    // then
+    XCTAssertEqual(done.wait(timeout: .now() + 10), .success, "dispose deadlocked")
+    XCTAssertEqual(released.load(ordering: .relaxed), 3)
+  }
+}
+
+/// Subscribes to `subject` again when released, then calls `onRelease`.
+private final class ResubscribeOnRelease {
+  let subject: Observable<Int>
+  let onRelease: () -> Void
+  init(_ subject: Observable<Int>, onRelease: @escaping () -> Void) {
+    self.subject = subject
+    self.onRelease = onRelease
+  }
+  deinit {
+    subject.subscribe(onNext: { _ in }).dispose()
+    onRelease()
+  }
+}
+
+private struct UncheckedSubjects: @unchecked Sendable {
+  // Safety: subjects are thread-safe.
+  let publish: PublishSubject<Int>
+  let behavior: BehaviorSubject<Int>
+  let replay: ReplaySubject<Int>
 }
