@@ -246,7 +246,9 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   }
 
   /// The core's mutex, at the start of ``body``.
-  @inlinable var lock: BodyLock { BodyLock(body.assumingMemoryBound(to: pthread_mutex_t.self)) }
+  @inlinable var lock: EmbeddedLock {
+    EmbeddedLock(body.assumingMemoryBound(to: pthread_mutex_t.self))
+  }
   @inlinable var shared: UnsafeMutablePointer<Shared> {
     (body + Self.sharedOffset).assumingMemoryBound(to: Shared.self)
   }

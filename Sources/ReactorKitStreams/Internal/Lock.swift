@@ -45,6 +45,34 @@ package final class Lock: @unchecked Sendable {
   }
 }
 
+/// A non-recursive pthread mutex living in memory that its owner allocated and initialised
+/// (the state block of a subject's core or a reactor's engine): ``Lock`` without an object,
+/// and an allocation, of its own.
+///
+/// The owner calls `pthread_mutex_init` before use and `pthread_mutex_destroy` before freeing
+/// the memory. Never call user code while holding it.
+@usableFromInline
+package struct EmbeddedLock {
+  @usableFromInline package let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+  @inlinable
+  package init(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) { self.mutex = mutex }
+
+  @inlinable
+  package func lock() { pthread_mutex_lock(mutex) }
+
+  @inlinable
+  package func unlock() { pthread_mutex_unlock(mutex) }
+
+  /// Runs `body` with the lock held. `body` must not call user code.
+  @inlinable
+  package func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    return try body()
+  }
+}
+
 /// A recursive mutex, for the rare places where the same thread may re-enter.
 @usableFromInline
 package final class RecursiveLock: @unchecked Sendable {

@@ -62,30 +62,6 @@ final class SubjectEntry<Element>: Disposable, @unchecked Sendable {
   }
 }
 
-/// The core's mutex, which lives in the core's body: `Lock` without an object, and an
-/// allocation, of its own. Never call user code while holding it.
-@usableFromInline
-struct SubjectLock {
-  @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
-
-  @inlinable
-  init(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) { self.mutex = mutex }
-
-  @inlinable
-  func lock() { pthread_mutex_lock(mutex) }
-
-  @inlinable
-  func unlock() { pthread_mutex_unlock(mutex) }
-
-  /// Runs `body` with the lock held. `body` must not call user code.
-  @inlinable
-  func withLock<T>(_ body: () throws -> T) rethrows -> T {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
-    return try body()
-  }
-}
-
 /// The shared machinery of every subject: the observer list and serialised delivery.
 ///
 /// Delivery is serial even when `on` is called from several threads at once: the first caller
@@ -197,7 +173,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
   }
 
   /// The lock guarding ``state``.
-  @inlinable var lock: SubjectLock { SubjectLock(mutex) }
+  @inlinable var lock: EmbeddedLock { EmbeddedLock(mutex) }
 
   @inlinable
   func destroyBody() {
