@@ -20,24 +20,13 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType {
   /// `true` when no trampoline is running on this thread, so scheduled work would run at once.
   public static var isScheduleRequired: Bool { !Trampoline.current.pointee.isRunning }
 
-  /// Runs `body` at once as this thread's trampolined work: work scheduled meanwhile is queued
-  /// and runs after `body`, before this returns. Call only when ``isScheduleRequired`` (no
-  /// trampoline is running on this thread).
+  /// Runs `body` at once as this thread's trampolined work (work scheduled meanwhile is queued
+  /// and runs after `body`, before this returns), if no trampoline is running on this thread
+  /// and `condition` then returns `true`.
   ///
-  /// What ``schedule(_:action:)`` does in that case, without its generic state and escaping
-  /// closure, for callers inside the package that checked the trampoline themselves.
-  @usableFromInline
-  package static func runTrampolined(_ body: () -> Void) {
-    let trampoline = Trampoline.current
-    assert(!trampoline.pointee.isRunning, "runTrampolined called inside a trampoline")
-    trampoline.pointee.isRunning = true
-    body()
-    Trampoline.drain(trampoline)
-    trampoline.pointee.isRunning = false
-  }
-
-  /// Runs `body` at once as this thread's trampolined work, as ``runTrampolined(_:)`` does,
-  /// if no trampoline is running on this thread and `condition` then returns `true`.
+  /// What ``schedule(_:action:)`` does on an idle thread, without its generic state and
+  /// escaping closure, for callers inside the package; `condition` lets them claim their own
+  /// state only once the trampoline is known to be idle.
   ///
   /// - Returns: Whether `body` ran.
   @usableFromInline
