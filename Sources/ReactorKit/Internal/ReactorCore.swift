@@ -259,9 +259,6 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
     (body + Self.ownedOffset).assumingMemoryBound(to: Owned.self)
   }
 
-  @inlinable static func aligned(_ offset: Int, to alignment: Int) -> Int {
-    (offset + alignment - 1) & ~(alignment - 1)
-  }
   @inlinable static var sharedOffset: Int {
     aligned(MemoryLayout<pthread_mutex_t>.stride, to: MemoryLayout<Shared>.alignment)
   }
@@ -282,9 +279,7 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
       MemoryLayout<Config>.alignment, MemoryLayout<Owned>.alignment)
     let body = UnsafeMutableRawPointer.allocate(
       byteCount: Self.ownedOffset + MemoryLayout<Owned>.stride, alignment: alignment)
-    let mutex = body.initializeMemory(as: pthread_mutex_t.self, to: pthread_mutex_t())
-    let result = pthread_mutex_init(mutex, nil)
-    precondition(result == 0, "pthread_mutex_init failed: \(result)")
+    _ = EmbeddedLock.initialize(at: body)
     (body + Self.sharedOffset).initializeMemory(as: Shared.self, to: Shared())
     (body + Self.configOffset).initializeMemory(as: Config.self, to: Config())
     (body + Self.ownedOffset).initializeMemory(as: Owned.self, to: Owned())
@@ -312,7 +307,7 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
     shared.deinitialize(count: 1)
     config.deinitialize(count: 1)
     owned.deinitialize(count: 1)
-    pthread_mutex_destroy(lock.mutex)
+    lock.destroy()
     body.deallocate()
     releaseOnceReference(actionBits.load(ordering: .acquiring))
     releaseOnceReference(stateBits.load(ordering: .acquiring))

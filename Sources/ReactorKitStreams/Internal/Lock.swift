@@ -6,7 +6,7 @@
   import Musl
 #endif
 
-/// A small non-recursive mutex built on `pthread_mutex_t`.
+/// A small mutex built on `pthread_mutex_t`, non-recursive unless made with `recursive`.
 ///
 /// Used instead of `Synchronization.Mutex` because the latter produces false
 /// thread-sanitizer reports on Linux. Never call user code while holding it. Visible to the
@@ -14,43 +14,45 @@
 @usableFromInline
 package final class Lock: @unchecked Sendable {
   // Safety: the mutex itself is the synchronisation primitive; its storage is never moved.
-  @usableFromInline package let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  @usableFromInline package let embedded: EmbeddedLock
 
+  /// Creates a mutex; a `recursive` one may be locked again by the thread that holds it.
   @inlinable
-  package init() {
-    mutex = .allocate(capacity: 1)
-    mutex.initialize(to: pthread_mutex_t())
-    let result = pthread_mutex_init(mutex, nil)
-    precondition(result == 0, "pthread_mutex_init failed: \(result)")
+  package init(recursive: Bool = false) {
+    embedded = EmbeddedLock.initialize(
+      at: .allocate(
+        byteCount: MemoryLayout<pthread_mutex_t>.stride,
+        alignment: MemoryLayout<pthread_mutex_t>.alignment),
+      recursive: recursive)
   }
 
   deinit {
-    pthread_mutex_destroy(mutex)
-    mutex.deinitialize(count: 1)
-    mutex.deallocate()
+    embedded.destroy()
+    UnsafeMutableRawPointer(embedded.mutex).deallocate()
   }
 
+  /// The pthread mutex, for `pthread_cond_wait`.
   @inlinable
-  package func lock() { pthread_mutex_lock(mutex) }
+  package var mutex: UnsafeMutablePointer<pthread_mutex_t> { embedded.mutex }
 
   @inlinable
-  package func unlock() { pthread_mutex_unlock(mutex) }
+  package func lock() { embedded.lock() }
+
+  @inlinable
+  package func unlock() { embedded.unlock() }
 
   /// Runs `body` with the lock held. `body` must not call user code.
   @inlinable
   package func withLock<T>(_ body: () throws -> T) rethrows -> T {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
-    return try body()
+    try embedded.withLock(body)
   }
 }
 
-/// A non-recursive pthread mutex living in memory that its owner allocated and initialised
-/// (the state block of a subject's core or a reactor's engine): ``Lock`` without an object,
-/// and an allocation, of its own.
+/// A pthread mutex living in memory that its owner allocated (``Lock``'s own, or the state
+/// block of a subject's core or a reactor's engine, which saves an object and an allocation).
 ///
-/// The owner calls `pthread_mutex_init` before use and `pthread_mutex_destroy` before freeing
-/// the memory. Never call user code while holding it.
+/// The owner creates it with ``initialize(at:recursive:)`` and calls ``destroy()`` before
+/// freeing the memory. Never call user code while holding it.
 @usableFromInline
 package struct EmbeddedLock {
   @usableFromInline package let mutex: UnsafeMutablePointer<pthread_mutex_t>
@@ -58,6 +60,34 @@ package struct EmbeddedLock {
   @inlinable
   package init(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) { self.mutex = mutex }
 
+  /// Initialises a mutex at the start of `memory`, which must have room for a
+  /// `pthread_mutex_t` at its alignment.
+  @inlinable
+  package static func initialize(at memory: UnsafeMutableRawPointer, recursive: Bool = false)
+    -> EmbeddedLock
+  {
+    let mutex = memory.initializeMemory(as: pthread_mutex_t.self, to: pthread_mutex_t())
+    let result: Int32
+    if recursive {
+      var attributes = pthread_mutexattr_t()
+      pthread_mutexattr_init(&attributes)
+      pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
+      result = pthread_mutex_init(mutex, &attributes)
+      pthread_mutexattr_destroy(&attributes)
+    } else {
+      result = pthread_mutex_init(mutex, nil)
+    }
+    precondition(result == 0, "pthread_mutex_init failed: \(result)")
+    return EmbeddedLock(mutex)
+  }
+
+  /// Destroys the mutex; its memory can then be freed.
+  @inlinable
+  package func destroy() {
+    pthread_mutex_destroy(mutex)
+    mutex.deinitialize(count: 1)
+  }
+
   @inlinable
   package func lock() { pthread_mutex_lock(mutex) }
 
@@ -73,42 +103,11 @@ package struct EmbeddedLock {
   }
 }
 
-/// A recursive mutex, for the rare places where the same thread may re-enter.
-@usableFromInline
-package final class RecursiveLock: @unchecked Sendable {
-  // Safety: the mutex itself is the synchronisation primitive; its storage is never moved.
-  @usableFromInline package let mutex: UnsafeMutablePointer<pthread_mutex_t>
-
-  @inlinable
-  package init() {
-    mutex = .allocate(capacity: 1)
-    mutex.initialize(to: pthread_mutex_t())
-    var attributes = pthread_mutexattr_t()
-    pthread_mutexattr_init(&attributes)
-    pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
-    let result = pthread_mutex_init(mutex, &attributes)
-    pthread_mutexattr_destroy(&attributes)
-    precondition(result == 0, "pthread_mutex_init failed: \(result)")
-  }
-
-  deinit {
-    pthread_mutex_destroy(mutex)
-    mutex.deinitialize(count: 1)
-    mutex.deallocate()
-  }
-
-  @inlinable
-  package func lock() { pthread_mutex_lock(mutex) }
-
-  @inlinable
-  package func unlock() { pthread_mutex_unlock(mutex) }
-
-  @inlinable
-  package func withLock<T>(_ body: () throws -> T) rethrows -> T {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
-    return try body()
-  }
+/// `offset` rounded up to a multiple of `alignment` (a power of two): where a value of that
+/// alignment starts after `offset` bytes of a block.
+@inlinable
+package func aligned(_ offset: Int, to alignment: Int) -> Int {
+  (offset + alignment - 1) & ~(alignment - 1)
 }
 
 /// A value protected by a ``Lock``.

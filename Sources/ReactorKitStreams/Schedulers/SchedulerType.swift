@@ -87,7 +87,7 @@ extension SchedulerType {
 final class RecursiveScheduling<State>: @unchecked Sendable {
   // Safety: `action` is guarded by `lock`; `group` synchronises itself.
   typealias Schedule = (State, RxTimeInterval?, @escaping (State) -> Disposable) -> Disposable
-  private let lock = RecursiveLock()
+  private let lock = Lock(recursive: true)
   private var action: ((State, (State, RxTimeInterval?) -> Void) -> Void)?
   private let scheduleWork: Schedule
   private let group = CompositeDisposable()

@@ -148,15 +148,11 @@ final class SubjectCore<Element>: @unchecked Sendable {
   init(lockFreeNext: Bool = false) {
     self.lockFreeNext = lockFreeNext
     let stateAlignment = MemoryLayout<State>.alignment
-    let stateOffset =
-      (MemoryLayout<pthread_mutex_t>.stride + stateAlignment - 1) / stateAlignment
-      * stateAlignment
+    let stateOffset = aligned(MemoryLayout<pthread_mutex_t>.stride, to: stateAlignment)
     let body = UnsafeMutableRawPointer.allocate(
       byteCount: stateOffset + MemoryLayout<State>.stride,
       alignment: Swift.max(MemoryLayout<pthread_mutex_t>.alignment, stateAlignment))
-    mutex = body.initializeMemory(as: pthread_mutex_t.self, to: pthread_mutex_t())
-    let result = pthread_mutex_init(mutex, nil)
-    precondition(result == 0, "pthread_mutex_init failed: \(result)")
+    mutex = EmbeddedLock.initialize(at: body).mutex
     state = (body + stateOffset).initializeMemory(as: State.self, to: State())
     self.body = body
     operations = { core, operation, entry in
@@ -178,7 +174,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
   @inlinable
   func destroyBody() {
     state.deinitialize(count: 1)
-    pthread_mutex_destroy(mutex)
+    lock.destroy()
     body.deallocate()
   }
 
