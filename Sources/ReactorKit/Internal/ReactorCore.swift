@@ -95,31 +95,11 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
     case endOfMutations
     /// The installed ``ReactorHook``s changed: rebuild `config.hooks`.
     case reconfigure
-  }
-
-  /// The subject behind the public state stream: a `BehaviorSubject` when
-  /// `transform(state:)` is the identity (the initial state is known), a one-element
-  /// `ReplaySubject` otherwise.
-  @usableFromInline
-  enum Output {
-    case latest(BehaviorSubject<State>)
-    case replay(ReplaySubject<State>)
-
-    @inlinable
-    func on(_ event: Event<State>) {
-      switch self {
-      case .latest(let subject): subject.on(event)
-      case .replay(let subject): subject.on(event)
-      }
-    }
-
-    @inlinable
-    var observable: Observable<State> {
-      switch self {
-      case .latest(let subject): return subject
-      case .replay(let subject): return subject
-      }
-    }
+    /// A subscriber of the state stream that could not be registered at once (see
+    /// ``subscribeOutput(_:)``): registered, and sent the current state, by the owner.
+    case addObserver(OutputObserver)
+    /// The state stream ends (see ``endStates()``).
+    case endOfStates
   }
 
   /// The bits of ``gate``.
@@ -140,7 +120,19 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
     @usableFromInline var actionsEnded = false
     @usableFromInline var mutationsEnded = false
     @usableFromInline var subscriptions: [Disposable] = []
-    @usableFromInline var output: Output?
+    /// The subject behind the state stream when the core does not publish states itself
+    /// (``ownsOutput`` is `false`): `transform(state:)` is not the identity, or somebody
+    /// subscribed while the transforms were being wired.
+    @usableFromInline var replayOutput: ReplaySubject<State>?
+    /// Whether the core delivers states to the subscribers of the state stream itself: the
+    /// usual case, `transform(state:)` is the identity. Set once, by the wiring.
+    @usableFromInline var ownsOutput = false
+    /// Whether the state stream completed (only when ``ownsOutput``).
+    @usableFromInline var outputEnded = false
+    /// The subscribers of the state stream, in the order they subscribed: the first one
+    /// inline (most reactors have one), the others in an array (only when ``ownsOutput``).
+    @usableFromInline var firstObserver: OutputObserver?
+    @usableFromInline var otherObservers: ContiguousArray<OutputObserver> = []
     /// The reactor's own `mutate` and `reduce`, before any hook.
     @usableFromInline var baseHooks: Hooks?
     @usableFromInline var installedHooks:
@@ -176,7 +168,10 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
     @usableFromInline var actionInput: PublishSubject<Action>?
     @usableFromInline var mutationInput: PublishSubject<Mutation>?
     @usableFromInline var stateInput: BehaviorSubject<State>?
-    @usableFromInline var output: Output?
+    /// ``Shared/replayOutput``, as wired.
+    @usableFromInline var replayOutput: ReplaySubject<State>?
+    /// ``Shared/ownsOutput``, as wired.
+    @usableFromInline var ownsOutput = false
 
     @inlinable init() {}
   }
@@ -210,10 +205,6 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   /// ``Owned``, each at its alignment (see ``sharedOffset`` and the following offsets). In
   /// code specialised for the reactor's types the offsets are constants.
   @usableFromInline let body: UnsafeMutableRawPointer
-  /// The output subject when it is a `BehaviorSubject` (`transform(state:)` is the identity),
-  /// unretained (`shared.output` keeps it), 0 otherwise: its value is then the current state,
-  /// kept by the subject, so publishing takes no lock of the core. Set once, by the wiring.
-  @usableFromInline let latestOutputBits = Atomic<UInt>(0)
   /// Runs ``dispose()`` or ``destroyBody()`` specialised for the reactor's types: created by
   /// the (inlined, hence specialised) initialiser, it captures nothing, and spares the
   /// unspecialised `deinit` and ``ownerDidDeinitialize()`` a metadata lookup for every generic
@@ -235,14 +226,8 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   enum Teardown {
     case dispose
     case destroy
-  }
-
-  /// The subject ``latestOutputBits`` points to, if any.
-  @inlinable
-  var latestOutput: Unmanaged<BehaviorSubject<State>>? {
-    let bits = latestOutputBits.load(ordering: .acquiring)
-    guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return nil }
-    return Unmanaged.fromOpaque(pointer)
+    /// Unregisters the ``OutputObserver`` passed along.
+    case removeObserver(AnyObject)
   }
 
   /// The core's mutex, at the start of ``body``.
@@ -288,6 +273,8 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
       switch step {
       case .dispose: core.dispose()
       case .destroy: core.destroyBody()
+      case .removeObserver(let observer):
+        core.removeObserver(unsafeDowncast(observer, to: OutputObserver.self))
       }
     }
     super.init()
@@ -330,11 +317,6 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   /// The latest published state, or `nil` before the first one.
   @inlinable
   var currentState: State? {
-    if let subject = latestOutput,
-      let state = subject._withUnsafeGuaranteedRef({ try? $0.value() })
-    {
-      return state
-    }
     lock.lock()
     defer { lock.unlock() }
     return shared.pointee.current
@@ -352,26 +334,187 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
 
   // MARK: - Output
 
-  /// Subscribes `observer` to the public state stream (the output subject).
+  /// Subscribes `observer` to the public state stream.
+  ///
+  /// When the core publishes states itself (``Shared/ownsOutput``), the observer receives the
+  /// current state, then every later one, serially: whoever delivers the current state holds
+  /// the right to deliver states, so no state published meanwhile can overtake it.
+  /// - The owner thread, between two steps, or any thread while the pipeline is still being
+  ///   wired (nothing publishes then), delivers at once.
+  /// - Another thread claims an idle ``gate`` (as an action would), delivers, and releases the
+  ///   gate, scheduling a drain if work was announced meanwhile.
+  /// - Otherwise (a drain runs elsewhere, or the owner is delivering a state) the observer is
+  ///   queued; the owner registers it and sends it the current state after the current step.
   @inlinable
   func subscribeOutput(_ observer: AnyObserver<State>) -> Disposable {
-    if let subject = latestOutput {
-      return subject._withUnsafeGuaranteedRef { $0.subscribeSpecialized(observer) }
+    lock.lock()
+    guard shared.pointee.ownsOutput else {
+      let output = replayOutputLocked()
+      lock.unlock()
+      return output.subscribe(observer)
     }
-    return resolvedOutput().subscribe(observer)
+    if shared.pointee.outputEnded {
+      lock.unlock()
+      observer.on(.completed)
+      return Disposables.create()
+    }
+    // The wiring stores the initial state before it sets `ownsOutput`.
+    let current = shared.pointee.current!
+    if shared.pointee.isDisposed {
+      // The reactor is gone: the last state, and nothing more.
+      lock.unlock()
+      observer.on(.next(current))
+      return Disposables.create()
+    }
+    let entry = OutputObserver(observer, core: self)
+    let gateBits = gate.load(ordering: .acquiring)
+    var claimed = false
+    var isOwner = false
+    if gateBits & Gate.closed != 0 {
+      // Closed and not disposed: still wiring, and nothing publishes until the gate opens.
+    } else if owner.load(ordering: .relaxed) == currentThreadIdentity() {
+      // `isDelivering` belongs to the owner, read only once the caller is known to be it.
+      isOwner = true
+      if owned.pointee.isDelivering { return queueObserverLocked(entry) }
+    } else if gateBits == 0,
+      gate.compareExchange(expected: 0, desired: Gate.busy, ordering: .acquiring).exchanged
+    {
+      claimed = true
+    } else {
+      return queueObserverLocked(entry)
+    }
+    appendObserverLocked(entry)
+    lock.unlock()
+    if isOwner {
+      // What the observer sends the reactor is queued, not run inside its `onNext`.
+      owned.pointee.isDelivering = true
+      entry.deliver(.next(current))
+      owned.pointee.isDelivering = false
+    } else {
+      entry.deliver(.next(current))
+    }
+    if claimed { releaseClaimedGate() }
+    return entry
   }
 
-  /// The subject behind the public state stream. Created by the wiring once it knows whether
-  /// `transform(state:)` is the identity, or here, as a replay subject, by a subscriber that
-  /// comes first (only possible while the streams are being created).
+  /// Queues `entry` for the owner to register (``Item/addObserver(_:)``). Call with the lock
+  /// held; releases it.
   @inlinable
-  func resolvedOutput() -> Observable<State> {
+  func queueObserverLocked(_ entry: OutputObserver) -> Disposable {
+    shared.pointee.mutationQueue.append(.addObserver(entry))
+    let schedule = scheduleDrainIfNeededLocked()
+    lock.unlock()
+    if schedule { scheduleDrain() }
+    return entry
+  }
+
+  /// Releases a ``gate`` claimed by ``subscribeOutput(_:)``; drains what was queued meanwhile.
+  @inlinable
+  func releaseClaimedGate() {
+    if gate.compareExchange(expected: Gate.busy, desired: 0, ordering: .releasing).exchanged {
+      return
+    }
     lock.lock()
-    defer { lock.unlock() }
-    if let output = shared.pointee.output { return output.observable }
-    let output = Output.replay(.create(bufferSize: 1))
-    shared.pointee.output = output
-    return output.observable
+    if shared.pointee.isDisposed {
+      gate.store(Gate.closed, ordering: .releasing)
+      lock.unlock()
+      return
+    }
+    // Work was announced: hand the gate, still busy, to a drain.
+    gate.store(Gate.busy, ordering: .relaxed)
+    lock.unlock()
+    scheduleDrain()
+  }
+
+  /// Registers a subscriber of the state stream. Call with the lock held.
+  @inlinable
+  func appendObserverLocked(_ entry: OutputObserver) {
+    if shared.pointee.firstObserver == nil && shared.pointee.otherObservers.isEmpty {
+      shared.pointee.firstObserver = entry
+    } else {
+      shared.pointee.otherObservers.append(entry)
+    }
+  }
+
+  /// Registers a queued subscriber and sends it the current state (owner thread).
+  @inlinable
+  func addQueuedObserver(_ entry: OutputObserver) {
+    lock.lock()
+    guard !shared.pointee.isDisposed, let current = shared.pointee.current else {
+      lock.unlock()
+      return
+    }
+    let ended = shared.pointee.outputEnded
+    if !ended { appendObserverLocked(entry) }
+    lock.unlock()
+    owned.pointee.isDelivering = true
+    defer { owned.pointee.isDelivering = false }
+    entry.deliver(.next(current))
+    // Subscribed before the stream ended: it gets the end too.
+    if ended { entry.deliver(.completed) }
+  }
+
+  /// Unregisters a subscriber of the state stream (any thread). Inlinable, so that
+  /// ``teardown`` calls it specialised.
+  @inlinable
+  func removeObserver(_ entry: OutputObserver) {
+    lock.lock()
+    var removed: OutputObserver?
+    if shared.pointee.firstObserver === entry {
+      removed = shared.pointee.firstObserver.take()
+      if !shared.pointee.otherObservers.isEmpty {
+        shared.pointee.firstObserver = shared.pointee.otherObservers.removeFirst()
+      }
+    } else if let index = shared.pointee.otherObservers.firstIndex(where: { $0 === entry }) {
+      removed = shared.pointee.otherObservers.remove(at: index)
+    }
+    lock.unlock()
+    // Released after the lock: its deinitialiser may run user code.
+    withExtendedLifetime(removed) {}
+  }
+
+  /// Delivers `event` to every registered subscriber of the state stream (owner thread);
+  /// the subscribers are taken under the lock, with the new current state for `.next`.
+  @inlinable
+  func deliverToObservers(
+    _ event: Event<State>,
+    _ first: OutputObserver?, _ others: ContiguousArray<OutputObserver>?
+  ) {
+    first?.deliver(event)
+    others?.withUnsafeBufferPointer { buffer in
+      for index in buffer.indices {
+        Unmanaged.passUnretained(buffer[index])._withUnsafeGuaranteedRef { $0.deliver(event) }
+      }
+    }
+  }
+
+  /// Completes the state stream the core publishes itself (owner thread).
+  @inlinable
+  func completeOwnOutput() {
+    lock.lock()
+    guard !shared.pointee.outputEnded else {
+      lock.unlock()
+      return
+    }
+    shared.pointee.outputEnded = true
+    let first = shared.pointee.firstObserver.take()
+    let others = shared.pointee.otherObservers
+    shared.pointee.otherObservers = []
+    lock.unlock()
+    owned.pointee.isDelivering = true
+    defer { owned.pointee.isDelivering = false }
+    deliverToObservers(.completed, first, others)
+  }
+
+  /// The subject behind the state stream when the core does not publish states itself:
+  /// created by the wiring, or here by a subscriber that comes first (only possible while the
+  /// streams are being created). Call with the lock held.
+  @inlinable
+  func replayOutputLocked() -> ReplaySubject<State> {
+    if let output = shared.pointee.replayOutput { return output }
+    let output = ReplaySubject<State>.create(bufferSize: 1)
+    shared.pointee.replayOutput = output
+    return output
   }
 
   // MARK: - Wiring
@@ -425,21 +568,17 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
     let stateIsIdentity = transformedState === stateInput
 
     lock.lock()
-    let output: Output
-    /// Whether the output already starts with the initial state (a subject made here).
-    var outputHoldsInitialState = false
-    if let existing = shared.pointee.output {
-      output = existing
-    } else if stateIsIdentity {
-      let subject = BehaviorSubject(value: initialState)
-      outputHoldsInitialState = true
-      latestOutputBits.store(
-        UInt(bitPattern: Unmanaged.passUnretained(subject).toOpaque()), ordering: .releasing)
-      output = .latest(subject)
+    // The core publishes states itself unless `transform(state:)` changes them or somebody
+    // subscribed while the transforms ran (to a replay subject, kept then).
+    let ownsOutput = stateIsIdentity && shared.pointee.replayOutput == nil
+    if ownsOutput {
+      // `currentState` may have stored the initial state already.
+      if shared.pointee.current == nil { shared.pointee.current = initialState }
+      shared.pointee.ownsOutput = true
+      config.pointee.ownsOutput = true
     } else {
-      output = .replay(.create(bufferSize: 1))
+      config.pointee.replayOutput = replayOutputLocked()
     }
-    shared.pointee.output = output
     shared.pointee.baseHooks = hooks
     // Hooks installed before the wiring wrap the reactor's own; without any, `compose` (not
     // specialised, and building a key path) would return `hooks` unchanged.
@@ -467,16 +606,13 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
     } else if config.pointee.stateInput == nil {
       config.pointee.stateInput = BehaviorSubject(value: initialState)
     }
-    config.pointee.output = output
     owned.pointee.accumulator = initialState
     lock.unlock()
 
     // States first, so the initial state is published before anything a transformed stream
-    // emits while it is being subscribed.
-    // A subject made here starts with it: publishing it again would only cost a delivery to
-    // nobody (or a duplicate to a subscriber that came in meanwhile).
+    // emits while it is being subscribed. A core that publishes states itself starts with it.
     if stateIsIdentity {
-      if !outputHoldsInitialState { publish(initialState) }
+      if !ownsOutput { publish(initialState) }
     } else {
       keep(transformedState.subscribe(AnyObserver { [self] in receiveTransformedState($0) }))
     }
@@ -592,7 +728,7 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   func receiveTransformedState(_ event: Event<State>) {
     switch event {
     case .next(let state): publish(state)
-    case .error, .completed: config.pointee.output?.on(event)
+    case .error, .completed: config.pointee.replayOutput?.on(event)
     }
   }
 
@@ -761,6 +897,10 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
       endStates()
     case .reconfigure:
       reconfigure()
+    case .addObserver(let entry):
+      addQueuedObserver(entry)
+    case .endOfStates:
+      completeOwnOutput()
     }
   }
 
@@ -896,21 +1036,25 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
     }
   }
 
-  /// Records `state` as the current state, then delivers it to subscribers.
+  /// Records `state` as the current state, then delivers it to subscribers (owner thread).
   @inlinable
   func publish(_ state: State) {
-    if let subject = latestOutput {
-      // The subject records the state before its subscribers see it.
-      subject._withUnsafeGuaranteedRef { $0.on(.next(state)) }
+    lock.lock()
+    let previous = shared.pointee.current.take()
+    shared.pointee.current = state
+    guard config.pointee.ownsOutput else {
+      lock.unlock()
+      // The previous state is released after the lock: its deinitialisers are user code.
+      withExtendedLifetime(previous) {}
+      config.pointee.replayOutput?.on(.next(state))
       return
     }
-    lock.lock()
-    let previous = shared.pointee.current
-    shared.pointee.current = state
+    let first = shared.pointee.firstObserver
+    // Not copied when empty (most reactors): retaining even the empty array costs.
+    let others = shared.pointee.otherObservers.isEmpty ? nil : shared.pointee.otherObservers
     lock.unlock()
-    // The previous state is released after the lock: its deinitialisers are user code.
     withExtendedLifetime(previous) {}
-    config.pointee.output?.on(.next(state))
+    deliverToObservers(.next(state), first, others)
   }
 
   @inlinable
@@ -927,12 +1071,16 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
     }
   }
 
+  /// Ends the state stream. May be called on any thread (by the last `mutate` result to
+  /// finish); the end of a stream the core publishes itself is delivered by the owner.
   @inlinable
   func endStates() {
     if let stateInput = config.pointee.stateInput {
       stateInput.on(.completed)
+    } else if config.pointee.ownsOutput {
+      if enqueueUnlessInline(.endOfStates, urgent: true) { completeOwnOutput() }
     } else {
-      config.pointee.output?.on(.completed)
+      config.pointee.replayOutput?.on(.completed)
     }
   }
 
@@ -962,13 +1110,21 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
     shared.pointee.inners = [:]
     let subscriptions = shared.pointee.subscriptions
     shared.pointee.subscriptions = []
+    var mutationQueue = shared.pointee.mutationQueue
     let dropped = (
-      shared.pointee.actionQueue, shared.pointee.mutationQueue, shared.pointee.installedHooks
+      shared.pointee.actionQueue, shared.pointee.installedHooks,
+      shared.pointee.firstObserver.take(), shared.pointee.otherObservers
     )
     shared.pointee.actionQueue = Queue()
     shared.pointee.mutationQueue = Queue()
     shared.pointee.installedHooks = []
+    shared.pointee.otherObservers = []
+    // Subscribers of the state stream still waiting for the owner get the last state.
+    let current = shared.pointee.outputEnded ? nil : shared.pointee.current
     lock.unlock()
+    while let item = mutationQueue.popFirst() {
+      if case .addObserver(let entry) = item, let current { entry.deliver(.next(current)) }
+    }
     withExtendedLifetime(dropped) {}
     for inner in running { inner.subscription.dispose() }
     for subscription in subscriptions { subscription.dispose() }
@@ -1000,6 +1156,52 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
         isStopped = true
         core.innerFinished(self)
       }
+    }
+  }
+
+  // MARK: - State stream subscribers
+
+  /// One subscriber of the state stream when the core publishes states itself (see
+  /// ``subscribeOutput(_:)``). Disposing it unregisters it; once `dispose()` returns, no
+  /// further state starts to be delivered to it, except one already being delivered on
+  /// another thread.
+  ///
+  /// It keeps the core alive (a retained reference in ``coreBits``) until it is disposed or
+  /// freed, so `dispose()` is safe however long it outlives the reactor. That is no lasting
+  /// cycle: the core lets go of its subscribers when the stream ends or the reactor is gone.
+  @usableFromInline
+  final class OutputObserver: Disposable, @unchecked Sendable {
+    // Safety: `coreBits` is atomic; `observer` is immutable; the core synchronises itself.
+    @usableFromInline let observer: AnyObserver<State>
+    /// The core, retained (`Unmanaged.passRetained`), until the subscriber is disposed; `0`
+    /// after, which also stops delivery.
+    @usableFromInline let coreBits: Atomic<UInt>
+
+    @inlinable
+    init(_ observer: AnyObserver<State>, core: ReactorCore) {
+      self.observer = observer
+      coreBits = Atomic(UInt(bitPattern: Unmanaged.passRetained(core).toOpaque()))
+      Resources.incrementTotal()
+    }
+
+    deinit {
+      if let pointer = UnsafeRawPointer(bitPattern: coreBits.load(ordering: .acquiring)) {
+        Unmanaged<AnyObject>.fromOpaque(pointer).release()
+      }
+      Resources.decrementTotal()
+    }
+
+    @inlinable
+    func deliver(_ event: Event<State>) {
+      if coreBits.load(ordering: .acquiring) != 0 { observer.on(event) }
+    }
+
+    @usableFromInline
+    func dispose() {
+      let bits = coreBits.exchange(0, ordering: .acquiringAndReleasing)
+      guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return }
+      let core = Unmanaged<ReactorCore>.fromOpaque(pointer).takeRetainedValue()
+      core.teardown(core, .removeObserver(self))
     }
   }
 }
