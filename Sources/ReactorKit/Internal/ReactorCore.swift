@@ -540,25 +540,30 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   ) {
     // The transforms receive stand-ins for the input subjects, which are created only when a
     // transform is not the identity (or subscribes to its input): most reactors keep the
-    // default transforms and never need them.
-    let actionInput = Observable<Action> { [self] observer in
+    // default transforms and never need them. The stand-ins capture only the core (no closure
+    // context to allocate), so the state input starts with the current state, the initial
+    // one while wiring.
+    lock.lock()
+    if shared.pointee.current == nil { shared.pointee.current = initialState }
+    lock.unlock()
+    let actionInput = Observable<Action>(uncounted: ()) { [self] observer in
       inputSubject(
         get: { $0.pointee.actionInput }, set: { $0.pointee.actionInput = $1 },
         make: { PublishSubject() }
       ).subscribe(observer)
     }
     let transformedAction = transformAction(actionInput)
-    let mutationInput = Observable<Mutation> { [self] observer in
+    let mutationInput = Observable<Mutation>(uncounted: ()) { [self] observer in
       inputSubject(
         get: { $0.pointee.mutationInput }, set: { $0.pointee.mutationInput = $1 },
         make: { PublishSubject() }
       ).subscribe(observer)
     }
     let transformedMutation = transformMutation(mutationInput)
-    let stateInput = Observable<State> { [self] observer in
+    let stateInput = Observable<State>(uncounted: ()) { [self] observer in
       inputSubject(
         get: { $0.pointee.stateInput }, set: { $0.pointee.stateInput = $1 },
-        make: { BehaviorSubject(value: initialState) }
+        make: { BehaviorSubject(value: shared.pointee.current!) }
       ).subscribe(observer)
     }
     let transformedState = transformState(stateInput)
@@ -572,8 +577,7 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
     // subscribed while the transforms ran (to a replay subject, kept then).
     let ownsOutput = stateIsIdentity && shared.pointee.replayOutput == nil
     if ownsOutput {
-      // `currentState` may have stored the initial state already.
-      if shared.pointee.current == nil { shared.pointee.current = initialState }
+      // The current state is the initial one (stored above).
       shared.pointee.ownsOutput = true
       config.pointee.ownsOutput = true
     } else {

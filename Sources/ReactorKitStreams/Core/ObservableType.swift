@@ -50,6 +50,17 @@ public class Observable<Element>: ObservableType, @unchecked Sendable {
     Resources.incrementTotal()
   }
 
+  /// Creates an observable whose subscriptions run `subscribe`, not counted in
+  /// ``Resources/total``: for short-lived observables the package makes and drops on a hot
+  /// path (a reactor's stand-ins for its transforms' inputs), which own nothing themselves.
+  @inlinable
+  package init(
+    uncounted: Void, _ subscribe: @escaping (AnyObserver<Element>) -> Disposable
+  ) {
+    handler = subscribe
+    isCounted = false
+  }
+
   /// Used by subclasses that override ``subscribeObserver(_:)``.
   @usableFromInline
   init() {
