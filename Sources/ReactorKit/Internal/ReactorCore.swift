@@ -112,23 +112,16 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
 
   @usableFromInline
   struct Shared {
+    // Word-sized fields first and the flags last: Swift lays fields out in order, so this
+    // keeps padding out of the engine's state block.
     @usableFromInline var actionQueue = Queue<Item>()
     @usableFromInline var mutationQueue = Queue<Item>()
-    @usableFromInline var isWired = false
-    @usableFromInline var isDisposed = false
     @usableFromInline var inners: [ObjectIdentifier: InnerMutationObserver] = [:]
-    @usableFromInline var actionsEnded = false
-    @usableFromInline var mutationsEnded = false
     @usableFromInline var subscriptions: [Disposable] = []
     /// The subject behind the state stream when the core does not publish states itself
     /// (``ownsOutput`` is `false`): `transform(state:)` is not the identity, or somebody
     /// subscribed while the transforms were being wired.
     @usableFromInline var replayOutput: ReplaySubject<State>?
-    /// Whether the core delivers states to the subscribers of the state stream itself: the
-    /// usual case, `transform(state:)` is the identity. Set once, by the wiring.
-    @usableFromInline var ownsOutput = false
-    /// Whether the state stream completed (only when ``ownsOutput``).
-    @usableFromInline var outputEnded = false
     /// The subscribers of the state stream, in the order they subscribed: the first one
     /// inline (most reactors have one), the others in an array (only when ``ownsOutput``).
     @usableFromInline var firstObserver: OutputObserver?
@@ -139,37 +132,47 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
       [(id: UInt64, hook: ReactorHook<Action, Mutation, State>)] =
         []
     @usableFromInline var nextHookID: UInt64 = 0
-
     /// The latest published state (``currentState``); `nil` before the first one.
     @usableFromInline var current: State?
+    @usableFromInline var isWired = false
+    @usableFromInline var isDisposed = false
+    @usableFromInline var actionsEnded = false
+    @usableFromInline var mutationsEnded = false
+    /// Whether the core delivers states to the subscribers of the state stream itself: the
+    /// usual case, `transform(state:)` is the identity. Set once, by the wiring.
+    @usableFromInline var ownsOutput = false
+    /// Whether the state stream completed (only when ``ownsOutput``).
+    @usableFromInline var outputEnded = false
+
     @inlinable init() {}
   }
 
   @usableFromInline
   struct Config {
     /// The hooks in force: the reactor's `mutate` and `reduce` wrapped in the installed
-    /// ``ReactorHook``s. Setting it also sets ``hooksReference``.
+    /// ``ReactorHook``s, kept in ``hooksReference``. Set it to `nil` before the config is
+    /// deinitialised.
     @inlinable var hooks: Hooks? {
-      get { retainedHooks }
+      get { hooksReference?.takeUnretainedValue() }
       set {
-        retainedHooks = newValue
-        hooksReference = newValue.map { Unmanaged.passUnretained($0) }
+        let replaced = hooksReference
+        hooksReference = newValue.map { Unmanaged.passRetained($0) }
+        replaced?.release()
       }
     }
-    @usableFromInline var retainedHooks: Hooks?
-    /// ``hooks`` unretained (``retainedHooks`` keeps them), for the owner thread to call them
-    /// without reference counting: only the owner replaces them, between two steps.
+    /// ``hooks``, retained by hand, so that the owner thread calls them without reference
+    /// counting: only the owner replaces them, between two steps.
     @usableFromInline var hooksReference: Unmanaged<Hooks>?
     /// The reactor's scheduler unless it is the trampoline (most reactors): boxed, so the
     /// common case stores one word instead of an existential.
     @usableFromInline var otherScheduler: SchedulerBox?
-    /// Whether the scheduler is the trampoline, called directly on the hot path.
-    @usableFromInline var usesCurrentThreadScheduler = true
     @usableFromInline var actionInput: PublishSubject<Action>?
     @usableFromInline var mutationInput: PublishSubject<Mutation>?
     @usableFromInline var stateInput: BehaviorSubject<State>?
     /// ``Shared/replayOutput``, as wired.
     @usableFromInline var replayOutput: ReplaySubject<State>?
+    /// Whether the scheduler is the trampoline, called directly on the hot path.
+    @usableFromInline var usesCurrentThreadScheduler = true
     /// ``Shared/ownsOutput``, as wired.
     @usableFromInline var ownsOutput = false
 
@@ -178,12 +181,12 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
 
   @usableFromInline
   struct Owned {
-    @usableFromInline var accumulator: State?
-    @usableFromInline var isDelivering = false
     /// The reactor, loaded at the start of the drain and released at its end.
     @usableFromInline var pinned: Unmanaged<AnyObject>?
+    @usableFromInline var accumulator: State?
     /// An action handed straight to the drain by ``receive(_:)`` (see there).
     @usableFromInline var firstAction: Action?
+    @usableFromInline var isDelivering = false
 
     @inlinable init() {}
   }
@@ -291,6 +294,7 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   /// can be left: the streams hold the core until ``ownerDidDeinitialize()``).
   @inlinable
   func destroyBody() {
+    config.pointee.hooks = nil
     shared.deinitialize(count: 1)
     config.deinitialize(count: 1)
     owned.deinitialize(count: 1)
