@@ -72,6 +72,10 @@ final class WeakObjectTable: @unchecked Sendable {
   /// How many dead entries one pass under the lock collects before releasing them.
   private static var batch: Int { 16 }
 
+  /// How many live owners one pass under the lock holds before releasing them (see
+  /// `removeDeadLocked(plus:)`).
+  private static var liveBatch: Int { 256 }
+
   /// How often the Linux sweep looks for dead owners.
   static var sweepInterval: DispatchTimeInterval { .milliseconds(50) }
 
@@ -215,54 +219,75 @@ final class WeakObjectTable: @unchecked Sendable {
   /// already removed). Call with the lock held; the lock is released on return.
   ///
   /// Dead entries are collected on the stack, a batch at a time, and released outside the
-  /// lock.
+  /// lock. So are the owners found alive: telling whether an owner is alive takes a strong
+  /// reference to it, and if another thread lets go of the owner meanwhile, dropping that
+  /// reference runs the owner's deinitialiser, which may use this table (a view's dispose
+  /// bag does), so it must not run with the lock held.
   private func removeDeadLocked(plus extra: Unmanaged<OwnedStorage>?) {
     withUnsafeTemporaryAllocation(of: Unmanaged<OwnedStorage>.self, capacity: Self.batch) {
       dead in
-      var found = 0
-      if let extra {
-        dead[0] = extra
-        found = 1
+      withUnsafeTemporaryAllocation(of: Unmanaged<AnyObject>.self, capacity: Self.liveBatch) {
+        live in
+        removeDeadLocked(plus: extra, dead: dead, live: live)
       }
-      var index = 0
-      var capacity = state.pointee.capacity
-      while true {
-        var complete = true
-        if capacity != state.pointee.capacity {
-          // The table grew while the lock was released: start again.
-          index = 0
-          capacity = state.pointee.capacity
-        }
-        state.pointee.insertionsSinceScan = 0
-        if let slots = state.pointee.slots {
-          while index < state.pointee.capacity {
-            if let value = slots[index].value,
-              value._withUnsafeGuaranteedRef({ $0.storageOwner == nil })
-            {
-              if found == Self.batch {
-                complete = false
-                break
-              }
-              dead[found] = value
-              found += 1
-              // The next entry may move into this slot: look at it again.
-              removeLocked(at: index)
-            } else {
-              index += 1
-            }
+    }
+  }
+
+  private func removeDeadLocked(
+    plus extra: Unmanaged<OwnedStorage>?, dead: UnsafeMutableBufferPointer<Unmanaged<OwnedStorage>>,
+    live: UnsafeMutableBufferPointer<Unmanaged<AnyObject>>
+  ) {
+    var found = 0
+    var alive = 0
+    if let extra {
+      dead[0] = extra
+      found = 1
+    }
+    var index = 0
+    var capacity = state.pointee.capacity
+    while true {
+      var complete = true
+      if capacity != state.pointee.capacity {
+        // The table grew while the lock was released: start again.
+        index = 0
+        capacity = state.pointee.capacity
+      }
+      state.pointee.insertionsSinceScan = 0
+      if let slots = state.pointee.slots {
+        while index < state.pointee.capacity {
+          guard let value = slots[index].value else {
+            index += 1
+            continue
+          }
+          if found == dead.count || alive == live.count {
+            complete = false
+            break
+          }
+          if let owner = value._withUnsafeGuaranteedRef({ $0.storageOwner }) {
+            // Released after the lock (see above).
+            live[alive] = Unmanaged.passRetained(owner)
+            alive += 1
+            index += 1
+          } else {
+            dead[found] = value
+            found += 1
+            // The next entry may move into this slot: look at it again.
+            removeLocked(at: index)
           }
         }
-        if complete, state.pointee.count == 0, state.pointee.isSweeping {
-          state.pointee.sweeper?.cancel()
-          state.pointee.sweeper = nil
-          state.pointee.isSweeping = false
-        }
-        lock.unlock()
-        for position in 0..<found { Self.release(dead[position]) }
-        found = 0
-        if complete { return }
-        lock.lock()
       }
+      if complete, state.pointee.count == 0, state.pointee.isSweeping {
+        state.pointee.sweeper?.cancel()
+        state.pointee.sweeper = nil
+        state.pointee.isSweeping = false
+      }
+      lock.unlock()
+      for position in 0..<alive { live[position].release() }
+      alive = 0
+      for position in 0..<found { Self.release(dead[position]) }
+      found = 0
+      if complete { return }
+      lock.lock()
     }
   }
 

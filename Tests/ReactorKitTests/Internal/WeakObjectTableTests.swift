@@ -1,5 +1,6 @@
 import Foundation
 import ReactorKitTesting
+import Synchronization
 import XCTest
 
 @testable import ReactorKit
@@ -164,11 +165,72 @@ final class WeakObjectTableTests: ResourceTestCase {
     XCTAssertEqual(disposed.current, 1)
     XCTAssertEqual(deinitialized.current, 1)
   }
+  func test_ownerFreedWhileAScanLooksAtIt_deinitialisesOutsideTheLock() {
+    // given: owners whose deinitialiser uses the table, released on one thread while another
+    // scans the table. A scan takes a strong reference to each owner it finds alive; when it
+    // holds the last one, the owner's deinitialiser runs on the scanning thread, and used to
+    // run with the table locked: a deadlock.
+    let table = WeakObjectTable()
+    let anchor = Owner()
+    _ = table.storage(for: anchor)
+    let rounds = StressConfiguration.iterations(400_000)
+    let finished = expectation(description: "both threads finished")
+    finished.expectedFulfillmentCount = 2
+    let stop = Atomic<Bool>(false)
+    let sendableTable = UncheckedSendableBox(table)
+    let sendableAnchor = UncheckedSendableBox(anchor)
+    // when
+    Thread.detachNewThread {
+      while !stop.load(ordering: .acquiring) { sendableTable.value.purge() }
+      finished.fulfill()
+    }
+    Thread.detachNewThread {
+      // A ring of live owners, so that scans find them alive; each round frees the oldest.
+      var ring: [TableUsingOwner] = []
+      for round in 0..<rounds {
+        let owner = TableUsingOwner {
+          _ = sendableTable.value.value(for: sendableAnchor.value)
+        }
+        _ = sendableTable.value.storage(for: owner)
+        if ring.count < 64 {
+          ring.append(owner)
+        } else {
+          ring[round % 64] = owner
+        }
+      }
+      stop.store(true, ordering: .releasing)
+      finished.fulfill()
+    }
+    // then
+    wait(for: [finished], timeout: 30)
+  }
+
 }
 
 // MARK: - Fakes
 
 private final class Owner {}
+
+/// An owner that runs `onDeinit`, which uses the table, when it is freed.
+private final class TableUsingOwner: @unchecked Sendable {
+  // Safety: immutable.
+  let onDeinit: @Sendable () -> Void
+
+  init(onDeinit: @escaping @Sendable () -> Void) {
+    self.onDeinit = onDeinit
+  }
+
+  deinit {
+    onDeinit()
+  }
+}
+
+/// Hands a non-`Sendable` value to another thread in tests that synchronise it themselves.
+private struct UncheckedSendableBox<Value>: @unchecked Sendable {
+  // Safety: the table is thread-safe; the anchor is only used as a key.
+  let value: Value
+  init(_ value: Value) { self.value = value }
+}
 
 extension WeakObjectTable {
   fileprivate func storage(for owner: AnyObject) -> Storage {
