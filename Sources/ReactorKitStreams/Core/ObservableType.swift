@@ -99,10 +99,16 @@ public class Observable<Element>: ObservableType, @unchecked Sendable {
   /// otherwise returns `false` without calling `body`.
   ///
   /// Consumers inside the package use it to skip a per-element-stream subscription: the
-  /// elements are delivered at once and in order, then the sequence counts as completed. A
-  /// trampoline that would otherwise defer `of`/`from` is not consulted.
+  /// elements are delivered at once and in order, then the sequence counts as completed.
+  ///
+  /// - Parameter respectingTrampoline: When `false`, a trampoline running on this thread,
+  ///   which would defer a subscription to `of`/`from`, is not consulted. When `true`, such a
+  ///   sequence counts as synchronous only while no trampoline runs here, so that its elements
+  ///   keep the order a subscription would give them.
   @usableFromInline
-  package func forEachSynchronousElement(_ body: (Element) -> Void) -> Bool {
+  package func forEachSynchronousElement(
+    respectingTrampoline: Bool = false, _ body: (Element) -> Void
+  ) -> Bool {
     false
   }
 

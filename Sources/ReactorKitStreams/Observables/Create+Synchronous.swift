@@ -18,7 +18,9 @@ final class JustObservable<Element>: Observable<Element>, @unchecked Sendable {
   }
 
   @usableFromInline
-  override package func forEachSynchronousElement(_ body: (Element) -> Void) -> Bool {
+  override package func forEachSynchronousElement(
+    respectingTrampoline: Bool, _ body: (Element) -> Void
+  ) -> Bool {
     body(element)
     return true
   }
@@ -38,7 +40,9 @@ final class EmptyObservable<Element>: Observable<Element>, @unchecked Sendable {
   }
 
   @usableFromInline
-  override package func forEachSynchronousElement(_ body: (Element) -> Void) -> Bool {
+  override package func forEachSynchronousElement(
+    respectingTrampoline: Bool, _ body: (Element) -> Void
+  ) -> Bool {
     true
   }
 }
@@ -71,8 +75,12 @@ final class SequenceObservable<Element>: Observable<Element>, @unchecked Sendabl
     return sink
   }
 
-  override package func forEachSynchronousElement(_ body: (Element) -> Void) -> Bool {
-    guard scheduler is CurrentThreadScheduler else { return false }
+  override package func forEachSynchronousElement(
+    respectingTrampoline: Bool, _ body: (Element) -> Void
+  ) -> Bool {
+    guard scheduler is CurrentThreadScheduler,
+      !respectingTrampoline || CurrentThreadScheduler.isScheduleRequired
+    else { return false }
     for element in elements { body(element) }
     return true
   }

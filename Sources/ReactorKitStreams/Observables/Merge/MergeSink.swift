@@ -1,6 +1,10 @@
-/// The per-subscription storage of the merge family: it runs the selector, subscribes inner
+/// The per-subscription storage of the merge family: it runs the selector, starts inner
 /// sequences and performs what ``MergeStateMachine`` decides, outside the lock. Events of
 /// concurrent inners reach the observer serially through ``FanInSink``.
+///
+/// An inner whose elements are known up front (`just`, `empty`, `of`/`from` on an idle
+/// `CurrentThreadScheduler`) is not subscribed: when its turn comes, its elements go through
+/// the same lock and delivery queue as any inner's, then it counts as completed.
 @usableFromInline
 final class MergeSink<SourceElement, Inner: ObservableConvertibleType>:
   FanInSink<Inner.Element, Inner.Element, MergeStateMachine<Inner>>, @unchecked Sendable
@@ -57,10 +61,12 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType>:
         on(.error(error))
         return
       }
+      var replaced: Disposable?
       lock.lock()
-      let step = state.innerArrived(inner)
+      let id = state.innerArrived(inner, replaced: &replaced)
       lock.unlock()
-      perform(step)
+      replaced?.dispose()
+      if let id { start(inner, id: id) }
     case .error(let error):
       on(.error(error))
     case .completed:
@@ -95,19 +101,52 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType>:
     }
   }
 
-  /// Disposes what `step` releases and subscribes inners until none is left to start.
+  /// Disposes what `step` releases and starts the inner it names, if any.
   @inlinable
   func perform(_ step: MergeStateMachine<Inner>.Step) {
     step.dispose?.dispose()
-    var next = step.subscribe
+    if let (id, inner) = step.subscribe { start(inner, id: id) }
+  }
+
+  /// Starts inner `id`, then each inner the state machine hands over next, until none is left
+  /// to start.
+  @inlinable
+  func start(_ inner: Inner, id: UInt64) {
+    var next: (id: UInt64, inner: Inner)? = (id, inner)
     while let (id, inner) = next {
-      let disposable = inner.asObservable().subscribe(
-        AnyObserver { event in self.innerOn(event, id: id) })
+      let source = inner.asObservable()
+      if deliverSynchronously(source, id: id) {
+        lock.lock()
+        let finished = state.synchronousInnerFinished(id: id)
+        if finished.complete { onLocked(.completed) } else { lock.unlock() }
+        next = finished.next
+      } else {
+        let disposable = source.subscribe(AnyObserver { event in self.innerOn(event, id: id) })
+        lock.lock()
+        let after = state.subscribeReturned(id: id, disposable: disposable)
+        lock.unlock()
+        after.dispose?.dispose()
+        next = after.subscribe
+      }
+    }
+  }
+
+  /// Delivers the elements of inner `id` like ``innerOn(_:id:)`` would, if they are known up
+  /// front; stops early once they are no longer wanted.
+  ///
+  /// - Returns: Whether `source` was synchronous; if not, nothing was delivered.
+  @inlinable
+  func deliverSynchronously(_ source: Observable<Element>, id: UInt64) -> Bool {
+    var wanted = true
+    return source.forEachSynchronousElement(respectingTrampoline: true) { element in
+      guard wanted else { return }
       lock.lock()
-      let after = state.subscribeReturned(id: id, disposable: disposable)
-      lock.unlock()
-      after.dispose?.dispose()
-      next = after.subscribe
+      if isStoppedLocked || !state.isCurrent(id) {
+        wanted = false
+        lock.unlock()
+        return
+      }
+      onLocked(.next(element))
     }
   }
 

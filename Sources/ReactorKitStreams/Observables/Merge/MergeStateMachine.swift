@@ -2,12 +2,12 @@
 /// `flatMapFirst`, `concatMap`, `merge(maxConcurrent:)`), as a value type whose methods say
 /// what to do next; ``MergeSink`` keeps it under its lock and performs the actions outside.
 ///
-/// Inner sequences are numbered. At most one inner subscription is in progress at a time
-/// (``subscribing``): its `subscribe` call runs outside the lock and may complete the inner
-/// synchronously, so the machine remembers that and the subscription is disposed as soon as
-/// `subscribe` returns. Inners that arrive while another one is being subscribed wait in
-/// ``waiting`` and are started by the same loop, which keeps reentrant sources from
-/// recursing.
+/// Inner sequences are numbered. At most one inner is being started at a time
+/// (``subscribing``): its `subscribe` call, or the synchronous delivery of its elements when
+/// they are known up front, runs outside the lock and may complete the inner, so the machine
+/// remembers that and the subscription is disposed as soon as `subscribe` returns. Inners that
+/// arrive while another one is being started wait in ``waiting`` and are started by the same
+/// loop, which keeps reentrant sources from recursing and keeps their order.
 @usableFromInline
 struct MergeStateMachine<Inner> {
   /// How inner sequences are combined.
@@ -21,7 +21,7 @@ struct MergeStateMachine<Inner> {
     case first
   }
 
-  /// The next step after an inner arrived or finished.
+  /// The next step after an inner's `subscribe` call returned or the inner finished.
   @usableFromInline
   struct Step {
     /// A finished or replaced inner subscription to dispose (outside the lock).
@@ -70,23 +70,28 @@ struct MergeStateMachine<Inner> {
   }
 
   /// An inner was produced from an outer element.
+  ///
+  /// - Parameter replaced: Receives the subscription that a ``Strategy/latest`` inner
+  ///   replaces, to dispose outside the lock.
+  /// - Returns: The number to start `inner` under now, or `nil` when it waits its turn (or
+  ///   the sequence has ended).
   @inlinable
-  mutating func innerArrived(_ inner: Inner) -> Step {
-    guard !terminated else { return Step() }
+  mutating func innerArrived(_ inner: Inner, replaced: inout Disposable?) -> UInt64? {
+    guard !terminated else { return nil }
     switch strategy {
     case .latest:
-      let previous = live.removeValue(forKey: latestID)
+      replaced = live.removeValue(forKey: latestID)
       active = 1
-      return Step(dispose: previous, subscribe: startLocked(inner, latest: true))
+      return startLocked(latest: true)
     case .first:
-      return Step(subscribe: startLocked(inner, latest: false))
+      return startLocked(latest: false)
     case .concurrent(let maxConcurrent):
       if subscribing != nil || active >= maxConcurrent {
         waiting.append(inner)
-        return Step()
+        return nil
       }
       active += 1
-      return Step(subscribe: startLocked(inner, latest: false))
+      return startLocked(latest: false)
     }
   }
 
@@ -112,6 +117,22 @@ struct MergeStateMachine<Inner> {
     }
     step.subscribe = nextWaitingLocked()
     return step
+  }
+
+  /// Inner `id`, being started, delivered its elements synchronously and completed without a
+  /// subscription: ``innerCompleted(id:)`` and ``subscribeReturned(id:disposable:)`` in one.
+  ///
+  /// - Returns: Whether the whole sequence is complete now, and the next inner to start.
+  @inlinable
+  mutating func synchronousInnerFinished(id: UInt64) -> (
+    complete: Bool, next: (id: UInt64, inner: Inner)?
+  ) {
+    subscribing = nil
+    if isCurrent(id) {
+      active -= 1
+      if outerCompleted && active == 0 && waiting.isEmpty { return (true, nil) }
+    }
+    return (false, nextWaitingLocked())
   }
 
   /// Whether events of inner `id` are still wanted.
@@ -157,12 +178,12 @@ struct MergeStateMachine<Inner> {
   }
 
   @inlinable
-  mutating func startLocked(_ inner: Inner, latest: Bool) -> (id: UInt64, inner: Inner) {
+  mutating func startLocked(latest: Bool) -> UInt64 {
     let id = nextID
     nextID &+= 1
     if latest { latestID = id }
     subscribing = (id, false)
-    return (id, inner)
+    return id
   }
 
   @inlinable
@@ -171,6 +192,6 @@ struct MergeStateMachine<Inner> {
       let inner = waiting.popFirst()
     else { return nil }
     active += 1
-    return startLocked(inner, latest: false)
+    return (startLocked(latest: false), inner)
   }
 }
