@@ -73,8 +73,11 @@ final class WeakObjectTable: @unchecked Sendable {
   private static var batch: Int { 16 }
 
   /// How many live owners one pass under the lock holds before releasing them (see
-  /// `removeDeadLocked(plus:)`).
+  /// `removeDeadLocked(plus:skipping:)`).
   private static var liveBatch: Int { 256 }
+
+  /// The fewest insertions between two scans for dead owners started by an insertion.
+  private static var minimumInsertionsPerScan: Int { 8 }
 
   /// How often the Linux sweep looks for dead owners.
   static var sweepInterval: DispatchTimeInterval { .milliseconds(50) }
@@ -140,7 +143,12 @@ final class WeakObjectTable: @unchecked Sendable {
     value.storageOwner = owner
     insertLocked(key: key, value: value)
     state.pointee.insertionsSinceScan += 1
-    let scan = state.pointee.insertionsSinceScan * 2 >= state.pointee.count
+    // Amortised: a scan visits every entry, so it runs after as many insertions as half the
+    // entries, and not before `minimumInsertionsPerScan` (a small table would otherwise be
+    // scanned on every insertion).
+    let scan =
+      state.pointee.insertionsSinceScan * 2 >= state.pointee.count
+      && state.pointee.insertionsSinceScan >= Self.minimumInsertionsPerScan
     startSweeperIfNeededLocked()
     if !scan {
       lock.unlock()
@@ -149,7 +157,7 @@ final class WeakObjectTable: @unchecked Sendable {
       return value
     }
     // `removeDeadLocked` unlocks.
-    removeDeadLocked(plus: stale)
+    removeDeadLocked(plus: stale, skipping: key)
     attachSentinel(to: owner, value: value)
     return value
   }
@@ -204,7 +212,7 @@ final class WeakObjectTable: @unchecked Sendable {
   @usableFromInline
   func purge() {
     lock.lock()
-    removeDeadLocked(plus: nil)
+    removeDeadLocked(plus: nil, skipping: nil)
   }
 
   // MARK: - Releasing
@@ -223,18 +231,21 @@ final class WeakObjectTable: @unchecked Sendable {
   /// reference to it, and if another thread lets go of the owner meanwhile, dropping that
   /// reference runs the owner's deinitialiser, which may use this table (a view's dispose
   /// bag does), so it must not run with the lock held.
-  private func removeDeadLocked(plus extra: Unmanaged<OwnedStorage>?) {
+  ///
+  /// - Parameter skipped: The key of an owner known to be alive (the caller's), not looked at.
+  private func removeDeadLocked(plus extra: Unmanaged<OwnedStorage>?, skipping skipped: UInt?) {
     withUnsafeTemporaryAllocation(of: Unmanaged<OwnedStorage>.self, capacity: Self.batch) {
       dead in
       withUnsafeTemporaryAllocation(of: Unmanaged<AnyObject>.self, capacity: Self.liveBatch) {
         live in
-        removeDeadLocked(plus: extra, dead: dead, live: live)
+        removeDeadLocked(plus: extra, skipping: skipped, dead: dead, live: live)
       }
     }
   }
 
   private func removeDeadLocked(
-    plus extra: Unmanaged<OwnedStorage>?, dead: UnsafeMutableBufferPointer<Unmanaged<OwnedStorage>>,
+    plus extra: Unmanaged<OwnedStorage>?, skipping skipped: UInt?,
+    dead: UnsafeMutableBufferPointer<Unmanaged<OwnedStorage>>,
     live: UnsafeMutableBufferPointer<Unmanaged<AnyObject>>
   ) {
     var found = 0
@@ -255,7 +266,7 @@ final class WeakObjectTable: @unchecked Sendable {
       state.pointee.insertionsSinceScan = 0
       if let slots = state.pointee.slots {
         while index < state.pointee.capacity {
-          guard let value = slots[index].value else {
+          guard let value = slots[index].value, slots[index].key != skipped else {
             index += 1
             continue
           }
