@@ -116,8 +116,8 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
     // keeps padding out of the engine's state block.
     @usableFromInline var actionQueue = Queue<Item>()
     @usableFromInline var mutationQueue = Queue<Item>()
-    @usableFromInline var inners: [ObjectIdentifier: InnerMutationObserver] = [:]
-    @usableFromInline var subscriptions: [Disposable] = []
+    /// What most reactors never use, allocated on first use (see ``rare``).
+    @usableFromInline var rareStorage: Rare?
     /// The subject behind the state stream when the core does not publish states itself
     /// (``ownsOutput`` is `false`): `transform(state:)` is not the identity, or somebody
     /// subscribed while the transforms were being wired.
@@ -128,10 +128,6 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
     @usableFromInline var otherObservers: ContiguousArray<OutputObserver> = []
     /// The reactor's own `mutate` and `reduce`, before any hook.
     @usableFromInline var baseHooks: Hooks?
-    @usableFromInline var installedHooks:
-      [(id: UInt64, hook: ReactorHook<Action, Mutation, State>)] =
-        []
-    @usableFromInline var nextHookID: UInt64 = 0
     /// The latest published state (``currentState``); `nil` before the first one.
     @usableFromInline var current: State?
     @usableFromInline var isWired = false
@@ -143,6 +139,31 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
     @usableFromInline var ownsOutput = false
     /// Whether the state stream completed (only when ``ownsOutput``).
     @usableFromInline var outputEnded = false
+
+    @inlinable init() {}
+
+    /// ``rareStorage``, created if needed.
+    @inlinable var rare: Rare {
+      mutating get {
+        if let rare = rareStorage { return rare }
+        let rare = Rare()
+        rareStorage = rare
+        return rare
+      }
+    }
+  }
+
+  /// The part of ``Shared`` that most reactors never use: `mutate` results still running,
+  /// subscriptions of transformed streams, installed hooks. Kept apart, so that the engine's
+  /// state block stays small and is quick to destroy. Guarded by the core's lock.
+  @usableFromInline
+  final class Rare {
+    @exclusivity(unchecked) @usableFromInline var inners:
+      [ObjectIdentifier: InnerMutationObserver] = [:]
+    @exclusivity(unchecked) @usableFromInline var subscriptions: [Disposable] = []
+    @exclusivity(unchecked) @usableFromInline var installedHooks:
+      [(id: UInt64, hook: ReactorHook<Action, Mutation, State>)] = []
+    @exclusivity(unchecked) @usableFromInline var nextHookID: UInt64 = 0
 
     @inlinable init() {}
   }
@@ -590,9 +611,8 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
     shared.pointee.baseHooks = hooks
     // Hooks installed before the wiring wrap the reactor's own; without any, `compose` (not
     // specialised, and building a key path) would return `hooks` unchanged.
-    config.pointee.hooks =
-      shared.pointee.installedHooks.isEmpty
-      ? hooks : Self.compose(hooks, shared.pointee.installedHooks.map(\.hook))
+    let installed = shared.pointee.rareStorage?.installedHooks ?? []
+    config.pointee.hooks = installed.isEmpty ? hooks : Self.compose(hooks, installed.map(\.hook))
     // A metatype comparison (the class is final) instead of a dynamic cast.
     config.pointee.usesCurrentThreadScheduler = type(of: scheduler) == CurrentThreadScheduler.self
     config.pointee.otherScheduler =
@@ -666,7 +686,7 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
       subscription.dispose()
       return
     }
-    shared.pointee.subscriptions.append(subscription)
+    shared.pointee.rare.subscriptions.append(subscription)
     lock.unlock()
   }
 
@@ -894,7 +914,7 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
     case .endOfActions:
       lock.lock()
       shared.pointee.actionsEnded = true
-      let ended = shared.pointee.inners.isEmpty
+      let ended = shared.pointee.rareStorage?.inners.isEmpty ?? true
       lock.unlock()
       if ended { endMutations() }
     case .innerMutation(let mutation):
@@ -922,9 +942,10 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
       lock.unlock()
       return Disposables.create()
     }
-    let id = shared.pointee.nextHookID
-    shared.pointee.nextHookID += 1
-    shared.pointee.installedHooks.append((id, hook))
+    let rare = shared.pointee.rare
+    let id = rare.nextHookID
+    rare.nextHookID += 1
+    rare.installedHooks.append((id, hook))
     shared.pointee.mutationQueue.append(.reconfigure)
     let schedule = scheduleDrainIfNeededLocked()
     lock.unlock()
@@ -935,12 +956,13 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   private func removeHook(_ id: UInt64) {
     lock.lock()
     guard !shared.pointee.isDisposed,
-      let index = shared.pointee.installedHooks.firstIndex(where: { $0.id == id })
+      let rare = shared.pointee.rareStorage,
+      let index = rare.installedHooks.firstIndex(where: { $0.id == id })
     else {
       lock.unlock()
       return
     }
-    let removed = shared.pointee.installedHooks.remove(at: index)
+    let removed = rare.installedHooks.remove(at: index)
     shared.pointee.mutationQueue.append(.reconfigure)
     let schedule = scheduleDrainIfNeededLocked()
     lock.unlock()
@@ -953,7 +975,7 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   func reconfigure() {
     lock.lock()
     let base = shared.pointee.baseHooks
-    let installed = shared.pointee.installedHooks.map(\.hook)
+    let installed = shared.pointee.rareStorage?.installedHooks.map(\.hook) ?? []
     lock.unlock()
     if let base { config.pointee.hooks = Self.compose(base, installed) }
   }
@@ -999,7 +1021,7 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
       lock.unlock()
       return
     }
-    shared.pointee.inners[ObjectIdentifier(inner)] = inner
+    shared.pointee.rare.inners[ObjectIdentifier(inner)] = inner
     lock.unlock()
     inner.subscription.setDisposable(mutations.subscribe(inner))
   }
@@ -1007,8 +1029,9 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   @inlinable
   func innerFinished(_ inner: InnerMutationObserver) {
     lock.lock()
-    let removed = shared.pointee.inners.removeValue(forKey: ObjectIdentifier(inner)) != nil
-    let ended = removed && shared.pointee.actionsEnded && shared.pointee.inners.isEmpty
+    let rare = shared.pointee.rareStorage
+    let removed = rare?.inners.removeValue(forKey: ObjectIdentifier(inner)) != nil
+    let ended = removed && shared.pointee.actionsEnded && rare?.inners.isEmpty == true
     lock.unlock()
     inner.subscription.dispose()
     if ended { endMutations() }
@@ -1114,18 +1137,15 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
     }
     shared.pointee.isDisposed = true
     gate.bitwiseOr(Gate.closed, ordering: .acquiringAndReleasing)
-    let running = shared.pointee.inners.isEmpty ? [] : Array(shared.pointee.inners.values)
-    shared.pointee.inners = [:]
-    let subscriptions = shared.pointee.subscriptions
-    shared.pointee.subscriptions = []
+    // Taken whole: what it holds is released or disposed after the lock.
+    let rare = shared.pointee.rareStorage.take()
     var mutationQueue = shared.pointee.mutationQueue
     let dropped = (
-      shared.pointee.actionQueue, shared.pointee.installedHooks,
-      shared.pointee.firstObserver.take(), shared.pointee.otherObservers
+      shared.pointee.actionQueue, shared.pointee.firstObserver.take(),
+      shared.pointee.otherObservers
     )
     shared.pointee.actionQueue = Queue()
     shared.pointee.mutationQueue = Queue()
-    shared.pointee.installedHooks = []
     shared.pointee.otherObservers = []
     // Subscribers of the state stream still waiting for the owner get the last state.
     let current = shared.pointee.outputEnded ? nil : shared.pointee.current
@@ -1134,8 +1154,9 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
       if case .addObserver(let entry) = item, let current { entry.deliver(.next(current)) }
     }
     withExtendedLifetime(dropped) {}
-    for inner in running { inner.subscription.dispose() }
-    for subscription in subscriptions { subscription.dispose() }
+    guard let rare else { return }
+    for inner in rare.inners.values { inner.subscription.dispose() }
+    for subscription in rare.subscriptions { subscription.dispose() }
   }
 
   // MARK: - Inner subscriptions
