@@ -1,73 +1,137 @@
 import Synchronization
 
-/// A subscription that a ``SubscriptionHandle`` holds: the handle disposes it through this
-/// class's method table, without a dynamic cast to `Disposable` (a conformance lookup, some
-/// 700 instructions).
-@usableFromInline
-class HeldSubscription: @unchecked Sendable {
-  // Safety: no state; subclasses state their own.
-  @inlinable
-  init() {}
-
-  /// Ends the subscription. Subclasses override it.
-  @usableFromInline
-  func dispose() {}
-}
-
-/// The disposable returned by `subscribe(onNext:onError:onCompleted:onDisposed:)`.
+/// The disposable returned by `subscribe(onNext:onError:onCompleted:onDisposed:)`, and the
+/// subscription's state: whether it is open, the upstream subscription and the closures that
+/// run when it ends.
 ///
-/// It holds the subscription until the subscription ends, by a terminal event or by
-/// ``dispose()``, and then lets go of it. A finished subscription kept in a dispose bag or a
-/// property therefore no longer keeps its closures, and what they capture, alive: the cycle
-/// `owner → bag → subscription → closure → owner` ends with the subscription, as in RxSwift.
+/// Ownership runs one way: the subscription's ``SubscribeSink`` (what the upstream calls)
+/// holds its handle strongly; the handle never references the sink. So
+/// - the handle stays alive while the subscription runs, even when its holder drops it, and
+///   a terminal event reaches it without a weak reference;
+/// - once the subscription ended (terminal event or ``dispose()``) the handle has released
+///   the upstream subscription and ``SubscriptionClosures``, and the sink, with `onNext`, is
+///   held only by the upstream, which lets go of it when disposed. A finished subscription
+///   kept in a dispose bag or a property therefore no longer keeps its closures, and what
+///   they capture, alive: the cycle `owner → bag → subscription → closure → owner` ends with
+///   the subscription, as in RxSwift.
 @usableFromInline
 final class SubscriptionHandle: Cancelable, @unchecked Sendable {
-  // Safety: `slot` is atomic. It holds `empty`, `ended`, or the bits of a retained
-  // subscription, which exactly one `exchange` takes out (and releases).
-  @usableFromInline static var empty: UInt { 0 }
-  @usableFromInline static var ended: UInt { 1 }
+  // Safety: `state` is atomic. `upstream` is written by `setUpstream` before it publishes
+  // `assigned` and then read and cleared only by whichever of `setUpstream` and the disposal
+  // sets the second of `assigned` and `disposed` (as in SingleAssignmentDisposable).
+  // `closures` is immutable until it is cleared by the last of its users: the terminal path,
+  // once it set `closed`, and the winner of `disposed`. When both run, each sets its `…Done`
+  // bit when finished and whoever sets the second clears it.
 
-  @usableFromInline let slot = Atomic<UInt>(SubscriptionHandle.empty)
+  /// A terminal event was accepted; the sink delivers nothing more.
+  @usableFromInline static var closed: Int { 1 }
+  /// Disposed, by the subscriber or after a terminal event; nothing more is delivered.
+  @usableFromInline static var disposed: Int { 2 }
+  /// `upstream` was assigned.
+  private static var assigned: Int { 4 }
+  /// The terminal path finished with `closures` after another thread won `disposed`.
+  private static var terminalDone: Int { 8 }
+  /// The winner of `disposed` finished with `closures` while the terminal path ran.
+  private static var disposalDone: Int { 16 }
 
-  @inlinable
-  init() {}
-
-  deinit {
-    // Dropping the handle does not end the subscription; it only releases the reference.
-    Self.release(slot.load(ordering: .acquiring))
-  }
-
-  /// Keeps `subscription` until the subscription ends; does nothing when it already ended.
-  @inlinable
-  func hold(_ subscription: HeldSubscription) {
-    let bits = UInt(bitPattern: Unmanaged.passRetained(subscription).toOpaque())
-    let (exchanged, _) = slot.compareExchange(
-      expected: Self.empty, desired: bits, ordering: .acquiringAndReleasing)
-    if !exchanged { Self.release(bits) }
-  }
-
-  /// Lets go of the subscription, which ended by itself.
-  @inlinable
-  func subscriptionEnded() {
-    Self.release(slot.exchange(Self.ended, ordering: .acquiringAndReleasing))
-  }
-
-  /// Whether the subscription ended or was disposed.
-  @inlinable
-  var isDisposed: Bool { slot.load(ordering: .acquiring) == Self.ended }
-
-  /// Disposes the subscription and lets go of it.
-  @inlinable
-  func dispose() {
-    let bits = slot.exchange(Self.ended, ordering: .acquiringAndReleasing)
-    guard bits > Self.ended else { return }
-    Unmanaged<HeldSubscription>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
-      .takeRetainedValue().dispose()
-  }
+  @usableFromInline let state = Atomic<Int>(0)
+  @exclusivity(unchecked) private var upstream: Disposable?
+  /// `onError`, `onCompleted` and `onDisposed`, when any was given; `nil` otherwise, so a
+  /// subscription with only `onNext` does not pay for them.
+  @exclusivity(unchecked) private var closures: SubscriptionClosures?
 
   @usableFromInline
-  static func release(_ bits: UInt) {
-    guard bits > ended else { return }
-    Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release()
+  init(
+    onError: ((Swift.Error) -> Void)?, onCompleted: (() -> Void)?,
+    onDisposed: (() -> Void)?
+  ) {
+    if onError != nil || onCompleted != nil || onDisposed != nil {
+      closures = SubscriptionClosures(
+        onError: onError, onCompleted: onCompleted, onDisposed: onDisposed)
+    }
+  }
+
+  /// Whether elements may still be delivered: one atomic load, on the per-element path.
+  @inlinable
+  var isOpen: Bool {
+    state.load(ordering: .acquiring) & (Self.closed | Self.disposed) == 0
+  }
+
+  /// Whether the subscription ended, by a terminal event or ``dispose()``.
+  @usableFromInline
+  var isDisposed: Bool { state.load(ordering: .acquiring) & Self.disposed != 0 }
+
+  /// Stores the upstream subscription; disposes it at once when the subscription already
+  /// ended (a terminal event during `subscribe`, or a disposal from another thread).
+  @usableFromInline
+  func setUpstream(_ disposable: Disposable) {
+    upstream = disposable
+    let previous = state.bitwiseOr(Self.assigned, ordering: .acquiringAndReleasing).oldValue
+    if previous & Self.disposed != 0 {
+      upstream = nil
+      disposable.dispose()
+    }
+  }
+
+  /// Ends the subscription with `error`, or with completion when `nil`, unless it already
+  /// ended: calls `onError` or `onCompleted`, then disposes. Called by the sink, serially.
+  @usableFromInline
+  func terminate(_ error: Swift.Error?) {
+    let previous = state.bitwiseOr(Self.closed, ordering: .acquiringAndReleasing).oldValue
+    guard previous & (Self.closed | Self.disposed) == 0 else { return }
+    if let error {
+      closures?.onError?(error)
+    } else {
+      closures?.onCompleted?()
+    }
+    end(afterTerminal: true)
+  }
+
+  /// Stops delivery, disposes the upstream subscription and calls `onDisposed`, once.
+  @usableFromInline
+  func dispose() {
+    end(afterTerminal: false)
+  }
+
+  /// The disposal, from ``dispose()`` or, with `afterTerminal`, from the terminal path once
+  /// it called `onError` or `onCompleted`.
+  private func end(afterTerminal: Bool) {
+    let previous = state.bitwiseOr(Self.disposed, ordering: .acquiringAndReleasing).oldValue
+    if previous & Self.disposed == 0 {
+      if previous & Self.assigned != 0 {
+        let upstream = self.upstream
+        self.upstream = nil
+        upstream?.dispose()
+      }
+      closures?.onDisposed?()
+      // Alone with `closures` unless another thread is on the terminal path.
+      if afterTerminal || previous & Self.closed == 0 {
+        closures = nil
+        return
+      }
+      let before = state.bitwiseOr(Self.disposalDone, ordering: .acquiringAndReleasing).oldValue
+      if before & Self.terminalDone != 0 { closures = nil }
+    } else if afterTerminal {
+      // A disposal won while `onError` or `onCompleted` ran (it saw `closed`).
+      let before = state.bitwiseOr(Self.terminalDone, ordering: .acquiringAndReleasing).oldValue
+      if before & Self.disposalDone != 0 { closures = nil }
+    }
+  }
+}
+
+/// The closures of a subscription other than `onNext`, boxed so that the common `onNext`-only
+/// subscription stores one optional reference instead of three optional closures.
+final class SubscriptionClosures {
+  let onError: ((Swift.Error) -> Void)?
+  let onCompleted: (() -> Void)?
+  let onDisposed: (() -> Void)?
+
+  init(
+    onError: ((Swift.Error) -> Void)?, onCompleted: (() -> Void)?,
+    onDisposed: (() -> Void)?
+  ) {
+    self.onError = onError
+    self.onCompleted = onCompleted
+    self.onDisposed = onDisposed
   }
 }

@@ -1,38 +1,26 @@
-import Synchronization
-
-/// The subscription made by ``ObservableType/subscribe(onNext:onError:onCompleted:onDisposed:)``:
-/// the closures, the grammar state and the upstream subscription in one object.
+/// What the upstream of ``ObservableType/subscribe(onNext:onError:onCompleted:onDisposed:)``
+/// calls: `onNext` and the subscription's ``SubscriptionHandle``, in one object.
 ///
 /// It is the only thing its event handler captures, so the handler needs no context of its
-/// own, and an element reaches `onNext` through one object: fewer allocations per
-/// subscription than a ``Sink`` with observer closures, and fewer memory accesses per element
-/// (which matters when a store notifies thousands of subscribers). The caller gets
-/// ``handle``, which lets go of the sink once the subscription ended.
+/// own, and an element reaches `onNext` with one atomic load (``SubscriptionHandle/isOpen``,
+/// through the immutable `handle` reference) and the closure call.
+///
+/// Ownership: the sink holds its handle strongly and the handle never references the sink,
+/// so no weak reference is needed in either direction and the sink lives exactly as long as
+/// the upstream holds it. Once the upstream is disposed and lets go, `onNext` and what it
+/// captures are released, whoever still holds the handle. Serial delivery upstream means
+/// `on` is never entered concurrently.
 @usableFromInline
-final class SubscribeSink<Element>: HeldSubscription, Cancelable, @unchecked Sendable {
-  // Safety: `state` is atomic; the closures are immutable; `upstream` synchronises itself.
-  // Serial delivery upstream means `on` is never entered concurrently.
-  @usableFromInline let onNext: ((Element) -> Void)?
-  @usableFromInline let onError: ((Swift.Error) -> Void)?
-  @usableFromInline let onCompleted: (() -> Void)?
-  @usableFromInline let onDisposed: (() -> Void)?
-  /// 0 while open; bit 1 once a terminal event was accepted; bit 2 once disposed.
-  @usableFromInline let state = Atomic<Int>(0)
-  @usableFromInline let upstream = SingleAssignmentDisposable()
-  /// The disposable the subscriber holds, told when the subscription ends by itself.
-  @usableFromInline weak let handle: SubscriptionHandle?
+final class SubscribeSink<Element>: @unchecked Sendable {
+  // Safety: both stored properties are immutable; the handle synchronises itself.
+  @usableFromInline let handle: SubscriptionHandle
+  /// Not optional, so an element costs no `nil` check (a missing `onNext` is `{ _ in }`).
+  @usableFromInline let onNext: (Element) -> Void
 
   @inlinable
-  init(
-    onNext: ((Element) -> Void)?, onError: ((Swift.Error) -> Void)?,
-    onCompleted: (() -> Void)?, onDisposed: (() -> Void)?, handle: SubscriptionHandle
-  ) {
+  init(onNext: @escaping (Element) -> Void, handle: SubscriptionHandle) {
     self.handle = handle
     self.onNext = onNext
-    self.onError = onError
-    self.onCompleted = onCompleted
-    self.onDisposed = onDisposed
-    super.init()
     Resources.incrementTotal()
   }
 
@@ -40,52 +28,17 @@ final class SubscribeSink<Element>: HeldSubscription, Cancelable, @unchecked Sen
     Resources.decrementTotal()
   }
 
-  @inlinable
-  var isDisposed: Bool { state.load(ordering: .acquiring) & 2 != 0 }
-
-  /// Calls the closure for `event`; nothing after a terminal event or disposal. A terminal
-  /// event ends the subscription.
+  /// Calls `onNext` for an element while the subscription is open; a terminal event ends
+  /// the subscription (out of line, in the handle).
   @inlinable
   func on(_ event: Event<Element>) {
-    if case .next(let element) = event {
-      if state.load(ordering: .acquiring) == 0 { onNext?(element) }
-    } else {
-      onTerminal(event)
-    }
-  }
-
-  /// Handles a terminal event; out of line so the per-element path stays small.
-  @inlinable
-  @inline(never)
-  func onTerminal(_ event: Event<Element>) {
     switch event {
-    case .next:
-      break
+    case .next(let element):
+      if handle.isOpen { onNext(element) }
     case .error(let error):
-      guard close() else { return }
-      onError?(error)
-      handle?.subscriptionEnded()
-      dispose()
+      handle.terminate(error)
     case .completed:
-      guard close() else { return }
-      onCompleted?()
-      handle?.subscriptionEnded()
-      dispose()
+      handle.terminate(nil)
     }
-  }
-
-  /// Accepts a terminal event if nothing closed the subscription before.
-  @inlinable
-  func close() -> Bool {
-    state.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged
-  }
-
-  /// Stops delivery, releases the upstream subscription and calls `onDisposed`, once.
-  @inlinable
-  override func dispose() {
-    let previous = state.bitwiseOr(2, ordering: .acquiringAndReleasing).oldValue
-    guard previous & 2 == 0 else { return }
-    upstream.dispose()
-    onDisposed?()
   }
 }

@@ -17,12 +17,17 @@ extension ObservableType {
     onCompleted: (() -> Void)? = nil,
     onDisposed: (() -> Void)? = nil
   ) -> Disposable {
-    let handle = SubscriptionHandle()
-    let sink = SubscribeSink<Element>(
-      onNext: onNext, onError: onError, onCompleted: onCompleted, onDisposed: onDisposed,
-      handle: handle)
-    sink.upstream.setDisposable(subscribe(AnyObserver(eventHandler: { sink.on($0) })))
-    handle.hold(sink)
+    let handle = SubscriptionHandle(
+      onError: onError, onCompleted: onCompleted, onDisposed: onDisposed)
+    // Not `onNext ?? { _ in }`: the generic `??` would wrap the closure in reabstraction
+    // thunks, two more calls per element.
+    let sink: SubscribeSink<Element>
+    if let onNext {
+      sink = SubscribeSink(onNext: onNext, handle: handle)
+    } else {
+      sink = SubscribeSink(onNext: { _ in }, handle: handle)
+    }
+    handle.setUpstream(subscribe(AnyObserver(eventHandler: { sink.on($0) })))
     return handle
   }
 
