@@ -173,7 +173,8 @@ final class WeakObjectTableTests: ResourceTestCase {
     let table = WeakObjectTable()
     let anchor = Owner()
     _ = table.storage(for: anchor)
-    let rounds = StressConfiguration.iterations(400_000)
+    let rounds = StressConfiguration.iterations(
+      StoreStress.isThreadSanitizerActive ? 40_000 : 400_000)
     let finished = expectation(description: "both threads finished")
     finished.expectedFulfillmentCount = 2
     let stop = Atomic<Bool>(false)
