@@ -4,22 +4,30 @@ import Synchronization
 ///
 /// A sink forwards events to its downstream observer while enforcing the grammar: after a
 /// terminal event or `dispose()` nothing else is delivered. It owns the upstream
-/// subscription (``upstream``) and optional extra resources (``extra``), all released on the
-/// first terminal event or `dispose()`.
+/// subscription (``setUpstream(_:)``, held the way a `SingleAssignmentDisposable` holds its
+/// disposable, without a second object) and optional extra resources (``extra``), all
+/// released on the first terminal event or `dispose()`.
 ///
 /// Operators create one sink per subscription and capture it in the closure they subscribe
 /// upstream with; disposing breaks that cycle.
 @usableFromInline
 final class Sink<Element>: Cancelable, @unchecked Sendable {
-  // Safety: `state` is atomic; `observer` is immutable; the disposables synchronise
-  // themselves. Serial delivery upstream means `forward` is never entered concurrently.
+  // Safety: `state` is atomic; `observer` is immutable; `extra` synchronises itself.
+  // `upstream` is written by `setUpstream` before it publishes `upstreamAssigned`, then read
+  // and cleared only by whichever of `setUpstream` and `disposeUpstream` sets the second of
+  // `upstreamAssigned` and `upstreamDisposed`. Serial delivery upstream means `forward` is
+  // never entered concurrently.
   @usableFromInline static var open: Int { 0 }
   @usableFromInline static var stopped: Int { 1 }
   @usableFromInline static var disposedBit: Int { 2 }
+  /// `stopped` or `disposedBit`: nothing more is forwarded.
+  @usableFromInline static var closedBits: Int { 3 }
+  @usableFromInline static var upstreamAssigned: Int { 4 }
+  @usableFromInline static var upstreamDisposed: Int { 8 }
 
   @usableFromInline let observer: AnyObserver<Element>
   @usableFromInline let state = Atomic<Int>(0)
-  @usableFromInline let upstream = SingleAssignmentDisposable()
+  @exclusivity(unchecked) @usableFromInline var upstream: Disposable?
   @usableFromInline var extra: Disposable?
 
   @inlinable
@@ -34,7 +42,7 @@ final class Sink<Element>: Cancelable, @unchecked Sendable {
 
   /// Whether events may still be forwarded.
   @inlinable
-  var isOpen: Bool { state.load(ordering: .acquiring) == 0 }
+  var isOpen: Bool { state.load(ordering: .acquiring) & Self.closedBits == 0 }
 
   @inlinable
   var isDisposed: Bool { state.load(ordering: .acquiring) & 2 != 0 }
@@ -42,7 +50,7 @@ final class Sink<Element>: Cancelable, @unchecked Sendable {
   /// Forwards a `.next` event when still open.
   @inlinable
   func forwardNext(_ element: Element) {
-    if state.load(ordering: .acquiring) == 0 {
+    if state.load(ordering: .acquiring) & Self.closedBits == 0 {
       observer.on(.next(element))
     }
   }
@@ -52,7 +60,7 @@ final class Sink<Element>: Cancelable, @unchecked Sendable {
   func forward(_ event: Event<Element>) {
     switch event {
     case .next:
-      if state.load(ordering: .acquiring) == 0 { observer.on(event) }
+      if state.load(ordering: .acquiring) & Self.closedBits == 0 { observer.on(event) }
     case .error, .completed:
       forwardTerminal(event)
     }
@@ -63,9 +71,8 @@ final class Sink<Element>: Cancelable, @unchecked Sendable {
   @inlinable
   @inline(never)
   func forwardTerminal(_ event: Event<Element>) {
-    let (exchanged, _) = state.compareExchange(
-      expected: 0, desired: 1, ordering: .acquiringAndReleasing)
-    guard exchanged else { return }
+    let previous = state.bitwiseOr(Self.stopped, ordering: .acquiringAndReleasing).oldValue
+    guard previous & Self.closedBits == 0 else { return }
     observer.on(event)
     dispose()
   }
@@ -93,10 +100,38 @@ final class Sink<Element>: Cancelable, @unchecked Sendable {
   /// Stops forwarding and releases the upstream subscription and extra resources.
   @inlinable
   func dispose() {
-    let previous = state.bitwiseOr(2, ordering: .acquiringAndReleasing).oldValue
-    guard previous & 2 == 0 else { return }
-    upstream.dispose()
+    let previous = state.bitwiseOr(Self.disposedBit, ordering: .acquiringAndReleasing).oldValue
+    guard previous & Self.disposedBit == 0 else { return }
+    disposeUpstream()
     extra?.dispose()
+  }
+
+  /// Stores the upstream subscription, once; disposes it at once when ``disposeUpstream()``
+  /// (or ``dispose()``) came first.
+  @inlinable
+  func setUpstream(_ disposable: Disposable) {
+    upstream = disposable
+    let previous = state.bitwiseOr(Self.upstreamAssigned, ordering: .acquiringAndReleasing)
+      .oldValue
+    precondition(previous & Self.upstreamAssigned == 0, "Sink: upstream assigned twice.")
+    if previous & Self.upstreamDisposed != 0 {
+      upstream = nil
+      disposable.dispose()
+    }
+  }
+
+  /// Disposes the upstream subscription (now, or when it is assigned) without closing the
+  /// sink: what was already queued may still be forwarded.
+  @inlinable
+  func disposeUpstream() {
+    let previous = state.bitwiseOr(Self.upstreamDisposed, ordering: .acquiringAndReleasing)
+      .oldValue
+    guard previous & Self.upstreamDisposed == 0, previous & Self.upstreamAssigned != 0 else {
+      return
+    }
+    let toDispose = upstream
+    upstream = nil
+    toDispose?.dispose()
   }
 
   /// Subscribes upstream and returns `self` as the subscription's disposable.
@@ -104,7 +139,7 @@ final class Sink<Element>: Cancelable, @unchecked Sendable {
   func run<Source: ObservableType>(
     _ source: Source, _ handler: @escaping (Event<Source.Element>) -> Void
   ) -> Disposable {
-    upstream.setDisposable(source.subscribe(AnyObserver(eventHandler: handler)))
+    setUpstream(source.subscribe(AnyObserver(eventHandler: handler)))
     return self
   }
 }

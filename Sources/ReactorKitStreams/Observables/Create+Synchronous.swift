@@ -63,7 +63,7 @@ final class SequenceObservable<Element>: Observable<Element>, @unchecked Sendabl
   override func subscribeObserver(_ observer: AnyObserver<Element>) -> Disposable {
     let sink = Sink(observer)
     let elements = self.elements
-    sink.upstream.setDisposable(
+    sink.setUpstream(
       scheduler.scheduleRecursive(0) { index, recurse in
         if index < elements.count {
           sink.forwardNext(elements[index])

@@ -11,7 +11,7 @@ extension ObservableType {
   ) -> Observable<Element> {
     Observable { observer in
       let sink = Sink(observer)
-      sink.upstream.setDisposable(subscribe(AnyObserver { sink.forward($0) }))
+      sink.setUpstream(subscribe(AnyObserver { sink.forward($0) }))
       return sink
     }
   }

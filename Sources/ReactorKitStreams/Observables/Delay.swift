@@ -32,7 +32,7 @@ extension ObservableType {
     let source = asObservable()
     return Observable { observer in
       let sink = Sink(observer)
-      sink.upstream.setDisposable(
+      sink.setUpstream(
         scheduler.scheduleRelative((), dueTime: dueTime) { _ in
           source.subscribe(AnyObserver { sink.forward($0) })
         })
@@ -128,7 +128,7 @@ private final class DelaySubscription<Element>: @unchecked Sendable {
     case .next, .completed:
       let due = scheduler.now.adding(dueTime)
       let action = serial.transition { machine, _ in machine.enqueue(event, due: due) }
-      if event.isStopEvent { serial.sink.upstream.dispose() }
+      if event.isStopEvent { serial.sink.disposeUpstream() }
       if case .startTimer = action { startTimer(after: dueTime) }
     case .error:
       serial.transition { machine, emit in

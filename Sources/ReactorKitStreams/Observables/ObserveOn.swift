@@ -29,7 +29,7 @@ extension ObservableType {
     let source = asObservable()
     return Observable { observer in
       let sink = Sink(observer)
-      sink.upstream.setDisposable(
+      sink.setUpstream(
         scheduler.schedule(()) { _ in
           let subscription = source.subscribe(AnyObserver { sink.forward($0) })
           return Disposables.create {

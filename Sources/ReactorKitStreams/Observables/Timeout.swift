@@ -108,7 +108,7 @@ private final class TimeoutSubscription<Element>: @unchecked Sendable {
         machine.timerFired(generation: generation)
       }
       if switches {
-        self.serial.sink.upstream.dispose()
+        self.serial.sink.disposeUpstream()
         self.otherSubscription.setDisposable(
           other.subscribe(
             AnyObserver { event in self.serial.transition { _, emit in emit(event) } }))

@@ -35,7 +35,7 @@ extension ObservableType where Element: RxAbstractInteger {
     guard let period else {
       return Observable { observer in
         let sink = Sink(observer)
-        sink.upstream.setDisposable(
+        sink.setUpstream(
           scheduler.scheduleRelative((), dueTime: dueTime) { _ in
             sink.forwardNext(0)
             sink.forwardTerminal(.completed)
@@ -46,7 +46,7 @@ extension ObservableType where Element: RxAbstractInteger {
     }
     return Observable { observer in
       let sink = Sink(observer)
-      sink.upstream.setDisposable(
+      sink.setUpstream(
         scheduler.schedulePeriodic(0 as Element, startAfter: dueTime, period: period) { count in
           sink.forwardNext(count)
           return count &+ 1

@@ -71,7 +71,7 @@ private final class ThrottleSubscription<Element>: @unchecked Sendable {
         if case .complete = action { emit(.completed) }
         return action
       }
-      if case .waitForTimer = action { serial.sink.upstream.dispose() }
+      if case .waitForTimer = action { serial.sink.disposeUpstream() }
     }
   }
 
