@@ -18,7 +18,10 @@ import Synchronization
 /// `transform(state:)` → output. A transform that returns its input unchanged (the default)
 /// costs nothing: the core then calls the next stage directly instead of going through a
 /// subject. A `mutate` result whose elements are known up front (`just`, `empty`, `of`/`from`
-/// on the trampoline) is consumed without a subscription.
+/// on the trampoline) is consumed without a subscription. With an identity
+/// `transform(state:)` the core is the output too: it registers the state stream's
+/// subscribers itself (``OutputObserver``) and the owner delivers each state to them, so a
+/// reactor needs no subject for its states (see ``subscribeOutput(_:)``).
 ///
 /// ## Serialisation and reentrancy
 ///
@@ -41,8 +44,9 @@ import Synchronization
 ///
 /// ## Lifetime
 ///
-/// The core keeps its reactor weakly (through ``Hooks``). ``dispose()`` (called once the
-/// reactor is gone) stops the queue and disposes every subscription it holds.
+/// The core keeps its reactor weakly (``OwnedStorage/storageOwner``). ``dispose()`` (called
+/// once the reactor is gone) stops the queue, disposes every subscription it holds and lets
+/// go of the state stream's subscribers, which keep the core alive until they are disposed.
 @usableFromInline
 final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Sendable {
   // Safety: `shared` (with the current state) is guarded by `lock`. `config` is written in
