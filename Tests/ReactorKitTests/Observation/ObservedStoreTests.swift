@@ -292,6 +292,39 @@ final class ObservedStoreTests: ResourceTestCase {
   }
 
   @MainActor
+  func test_dispatchesFromTheMainThreadAndOthersAtOnce_reachTheModelInOrder() async {
+    // given
+    let store = Store(reducer: storeCounterReducer, state: StoreCounterState())
+    let model = ObservedStore(store)
+    let threads = 2
+    let dispatchesPerThread = 300
+    let mainDispatches = 300
+    let finished = Atomic<Bool>(false)
+    Thread {
+      runConcurrently(threads: threads) { _ in
+        for _ in 0..<dispatchesPerThread { store.dispatch(StoreCounterAction.increment) }
+      }
+      finished.store(true, ordering: .releasing)
+    }.start()
+    // when: the main thread dispatches too, letting the main queue run in between
+    var seen: [Int] = []
+    for _ in 0..<mainDispatches {
+      store.dispatch(StoreCounterAction.increment)
+      seen.append(model.count)
+      await Task.yield()
+    }
+    let total = threads * dispatchesPerThread + mainDispatches
+    let reachedTotal = await suspend {
+      seen.append(model.count)
+      return finished.load(ordering: .acquiring) && model.count == total
+    }
+    // then
+    XCTAssertTrue(reachedTotal)
+    XCTAssertEqual(seen, seen.sorted())
+    XCTAssertEqual(model.count, total)
+  }
+
+  @MainActor
   func test_dispatchOnTheMainThreadWhileAStateIsOnItsWay_showsTheLatestState() async {
     // given
     let store = Store(reducer: storeCounterReducer, state: StoreCounterState())
