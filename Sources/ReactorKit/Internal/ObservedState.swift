@@ -1,134 +1,191 @@
 import Dispatch
 import Observation
 import ReactorKitStreams
+import Synchronization
 
 /// The state behind ``ObservedReactor`` and ``ObservedStore``, with property-level
 /// observation tracking.
 ///
-/// Each key path of the state that is read through ``read(_:)`` is remembered together with a
+/// Each key path of the state that is read through ``read(_:)`` becomes a ``Member``, with a
 /// way to tell whether its value changed between two states: `!=` for `Equatable` values, the
 /// assignment count for a ``Pulse``, and "always" for anything else. ``apply(_:)`` tells the
-/// registrar about exactly the remembered key paths whose values changed, so an observer that
-/// read only `count` is not invalidated by a state in which only `title` changed.
+/// registrar about exactly the members whose values changed, so an observer that read only
+/// `count` is not invalidated by a state in which only `title` changed.
 ///
-/// The object is its own observation subject: each state key path is represented by a key
-/// path of this class (``subscript(member:)``), which is what the registrar records. The public
-/// models conform to `Observation.Observable` so that SwiftUI accepts them; the registrar they
-/// use lives here.
+/// The object is its own observation subject: member *n* is represented by the key path
+/// `\ObservedState[member: n]` (``subscript(member:)``), which is what the registrar records.
+/// The public models conform to `Observation.Observable` so that SwiftUI accepts them; the
+/// registrar they use lives here.
+///
+/// States reach the main thread through ``receive(_:)``: a state that arrives on the main
+/// thread while nothing is pending is applied at once, before `receive` returns. Otherwise it
+/// becomes the pending state and one drain on the main queue applies whatever is pending when
+/// it runs, so a burst from another thread costs one hop and the model never shows an older
+/// state after a newer one. States that arrive while a state is being applied (from an
+/// observer) are applied after it, in the same drain.
 ///
 /// The per-state and per-read paths are inlinable so that they are specialised for the state
-/// type in the module that creates the model.
-@MainActor
+/// type in the module that creates the model. They touch no stored `var` of a class (no
+/// exclusivity checks) and, on the main thread, take no lock and allocate nothing.
 @usableFromInline
-final class ObservedState<State>: Observation.Observable {
+final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
+  // Safety: `current` and `tracking` are used only on the main thread: by the models, which
+  // are main-actor isolated, and by `apply`, which only the holder of `gate` calls, on the main
+  // thread. `pending` is guarded by `lock`. `gate` is atomic; see ``ObservedGate``.
+
   /// Whether the value at one key path differs between two states (old, new).
   @usableFromInline
   typealias ChangeTest = (UnsafePointer<State>, UnsafePointer<State>) -> Bool
 
-  /// A remembered state key path.
+  /// A state key path that was read through the model. Immutable, so that its closure is
+  /// called without a retain.
   @usableFromInline
-  struct Member {
+  final class Member {
+    /// The state key path; kept so that its identity is not reused by another key path.
+    @usableFromInline let path: AnyKeyPath
     /// The key path the registrar records for the state key path.
     @usableFromInline let key: KeyPath<ObservedState, Void>
+    /// The byte offset of the value in the state when `path` is made only of stored
+    /// properties of structs, or -1.
+    @usableFromInline let offset: Int
     /// Whether the value at the state key path differs between two states.
     @usableFromInline let hasChanged: ChangeTest
 
     @usableFromInline
-    init(key: KeyPath<ObservedState, Void>, hasChanged: @escaping ChangeTest) {
+    init(
+      path: AnyKeyPath, key: KeyPath<ObservedState, Void>, offset: Int,
+      hasChanged: @escaping ChangeTest
+    ) {
+      self.path = path
       self.key = key
+      self.offset = offset
       self.hasChanged = hasChanged
     }
   }
 
+  /// The members, found by the identity of their key paths first (a key path literal is one
+  /// object for the life of the program), then by key path equality.
+  @usableFromInline
+  struct Tracking {
+    /// The identity of each member's key path, in member order.
+    @usableFromInline var identities: [ObjectIdentifier] = []
+    @usableFromInline var members: [Member] = []
+    /// The index of each member, by key path.
+    @usableFromInline var indices: [AnyKeyPath: Int] = [:]
+    /// Storage for the indices of changed members, used only by ``apply(_:)`` (which is never
+    /// reentered), so that applying a state allocates nothing.
+    @usableFromInline var changed = UnsafeMutablePointer<Int>.allocate(capacity: 0)
+    @usableFromInline var changedCapacity = 0
+
+    @inlinable init() {}
+  }
+
   /// The latest state applied.
-  @usableFromInline var state: State
-  @usableFromInline var members: [AnyKeyPath: Member] = [:]
+  @usableFromInline let current: UnsafeMutablePointer<State>
+  @usableFromInline let tracking: UnsafeMutablePointer<Tracking>
+  /// The latest state received and not yet applied.
+  @usableFromInline let pending: UnsafeMutablePointer<State?>
+  @usableFromInline let lock = Lock()
+  /// 0 when idle, ``ObservedGate/busy`` while a state is being applied or a drain is queued,
+  /// plus ``ObservedGate/announced`` once a state was left pending for it, or
+  /// ``ObservedGate/cancelled`` once the model is gone.
+  @usableFromInline let gate = Atomic<UInt>(0)
   @usableFromInline let registrar = ObservationRegistrar()
-  /// Storage reused by ``apply(_:)`` for the keys of changed members, so that applying a state
-  /// allocates nothing.
-  @usableFromInline var changedKeys: [KeyPath<ObservedState, Void>] = []
+  /// `\State.self`, made once so that reading the whole state finds its member by identity.
+  @usableFromInline let wholeState: KeyPath<State, State> = \.self
 
   @inlinable
   init(_ state: State) {
-    self.state = state
+    current = .allocate(capacity: 1)
+    current.initialize(to: state)
+    tracking = .allocate(capacity: 1)
+    tracking.initialize(to: Tracking())
+    pending = .allocate(capacity: 1)
+    pending.initialize(to: nil)
   }
 
-  /// The observation identity of a state key path; the value is meaningless.
-  nonisolated subscript(member path: AnyKeyPath) -> Void {
+  deinit {
+    current.deinitialize(count: 1)
+    current.deallocate()
+    tracking.pointee.changed.deallocate()
+    tracking.deinitialize(count: 1)
+    tracking.deallocate()
+    pending.deinitialize(count: 1)
+    pending.deallocate()
+  }
+
+  /// The observation identity of member `index`; the value is meaningless.
+  subscript(member index: Int) -> Void {
     ()
   }
 
   /// The number of state key paths remembered so far (for tests).
-  var memberCount: Int { members.count }
+  var memberCount: Int { tracking.pointee.members.count }
+
+  // MARK: - Reading
 
   /// Reads the value at `path` of the current state and records the access for observation
-  /// tracking.
+  /// tracking. Main thread only.
   @inlinable
   func read<Value>(_ path: KeyPath<State, Value>) -> Value {
-    let member = members[path] ?? remember(path, hasChanged: Self.changeTest(for: path))
-    registrar.access(self, keyPath: member.key)
-    return state[keyPath: path]
+    let index =
+      memberIndex(of: path)
+      ?? remember(
+        path, offset: MemoryLayout<State>.offset(of: path) ?? -1,
+        hasChanged: Self.changeTest(for: path))
+    return value(at: path, member: index)
   }
 
   /// Reads the value at `path` like ``read(_:)``, comparing values with a `!=` that is
   /// specialised for `Value` where the caller knows it is `Equatable`.
   @inlinable
   func read<Value: Equatable>(_ path: KeyPath<State, Value>) -> Value {
-    let member = members[path] ?? remember(path, hasChanged: Self.equalityTest(for: path))
-    registrar.access(self, keyPath: member.key)
-    return state[keyPath: path]
+    let index =
+      memberIndex(of: path)
+      ?? remember(
+        path, offset: MemoryLayout<State>.offset(of: path) ?? -1,
+        hasChanged: Self.equalityTest(for: path))
+    return value(at: path, member: index)
   }
 
-  /// Makes `newState` the current state, announcing a change of each remembered key path
-  /// whose value differs.
-  ///
-  /// Observers are told before and after the state is replaced (`willSet` / `didSet`), like
-  /// properties of an `@Observable` class; during `willSet` the model still shows the old
-  /// state. Observers may read the model and send actions; they must not call `apply`.
+  /// The index of the member for `path`, if it was read before.
   @inlinable
-  func apply(_ newState: State) {
-    let oldState = state
-    var changed = changedKeys
-    changedKeys = []
-    defer {
-      changed.removeAll(keepingCapacity: true)
-      changedKeys = changed
+  func memberIndex(of path: AnyKeyPath) -> Int? {
+    let identity = ObjectIdentifier(path)
+    let found = tracking.pointee.identities.withUnsafeBufferPointer { identities -> Int? in
+      for index in identities.indices where identities[index] == identity { return index }
+      return nil
     }
-    Self.collectChanges(of: members, from: oldState, to: newState, into: &changed)
-    guard !changed.isEmpty else {
-      state = newState
-      return
-    }
-    for key in changed { registrar.willSet(self, keyPath: key) }
-    state = newState
-    for key in changed { registrar.didSet(self, keyPath: key) }
+    return found ?? tracking.pointee.indices[path]
   }
 
-  /// Appends to `changed` the key of each member whose value differs between `old` and `new`.
-  ///
-  /// Nonisolated, so that the closures it passes to `withUnsafePointer` carry no main-actor
-  /// isolation check; it is only called from ``apply(_:)``.
+  /// Records the access to member `index` and reads its value, `path`, from the current state.
   @inlinable
-  nonisolated static func collectChanges(
-    of members: [AnyKeyPath: Member], from old: State, to new: State,
-    into changed: inout [KeyPath<ObservedState, Void>]
-  ) {
-    withUnsafePointer(to: old) { old in
-      withUnsafePointer(to: new) { new in
-        for member in members.values where member.hasChanged(old, new) {
-          changed.append(member.key)
-        }
-      }
+  func value<Value>(at path: KeyPath<State, Value>, member index: Int) -> Value {
+    let member = Unmanaged.passUnretained(tracking.pointee.members[index])
+    let offset = member._withUnsafeGuaranteedRef { member in
+      registrar.access(self, keyPath: member.key)
+      return member.offset
     }
+    if offset >= 0 {
+      return UnsafeRawPointer(current).load(fromByteOffset: offset, as: Value.self)
+    }
+    return current.pointee[keyPath: path]
   }
 
-  /// Remembers `path`, the first time it is read.
+  /// Remembers `path`, the first time it is read, and returns the index of its member.
   @usableFromInline
-  func remember(_ path: AnyKeyPath, hasChanged: @escaping ChangeTest) -> Member {
-    let member = Member(key: \ObservedState[member: path], hasChanged: hasChanged)
-    members[path] = member
-    return member
+  func remember(_ path: AnyKeyPath, offset: Int, hasChanged: @escaping ChangeTest) -> Int {
+    let index = tracking.pointee.members.count
+    let member = Member(
+      path: path, key: \ObservedState[member: index], offset: offset, hasChanged: hasChanged)
+    tracking.pointee.members.append(member)
+    tracking.pointee.identities.append(ObjectIdentifier(path))
+    tracking.pointee.indices[path] = index
+    return index
   }
+
+  // MARK: - Change tests
 
   /// `!=` on the values at `path`, specialised for `Value`. A key path made only of stored
   /// properties of structs is read straight from the state's memory, as `Store.slice` does.
@@ -157,31 +214,194 @@ final class ObservedState<State>: Observation.Observable {
     return { _, _ in true }
   }
 
-  private static func equalityChangeTest<Value: Equatable, Member>(
-    _: Value.Type, _ path: KeyPath<State, Member>
+  private static func equalityChangeTest<Value: Equatable, Field>(
+    _: Value.Type, _ path: KeyPath<State, Field>
   ) -> ChangeTest {
-    // `Value` is `Member`, opened from its metatype.
+    // `Value` is `Field`, opened from its metatype.
     equalityTest(for: path as! KeyPath<State, Value>)
   }
 
-  private static func countChangeTest<Value: UpdateCounting, Member>(
-    _: Value.Type, _ path: KeyPath<State, Member>
+  private static func countChangeTest<Value: UpdateCounting, Field>(
+    _: Value.Type, _ path: KeyPath<State, Field>
   ) -> ChangeTest {
-    // `Value` is `Member`, opened from its metatype.
+    // `Value` is `Field`, opened from its metatype.
     let path = path as! KeyPath<State, Value>
     return {
       $0.pointee[keyPath: path].valueUpdatedCount != $1.pointee[keyPath: path].valueUpdatedCount
     }
   }
 
-  /// Subscribes to `states` and applies them on the main actor; see ``StateInbox``.
+  // MARK: - Applying states
+
+  /// Makes `newState` the current state, announcing a change of each member whose value
+  /// differs. Main thread only, by the holder of `gate`.
   ///
-  /// - Returns: The subscription. It holds this object weakly.
+  /// Observers are told before and after the state is replaced (`willSet` / `didSet`), like
+  /// properties of an `@Observable` class; during `willSet` the model still shows the old
+  /// state. Observers may read the model (and so add members) and send actions.
+  @inlinable
+  func apply(_ newState: State) {
+    // A copy, in case an `==` reads the model and so adds a member.
+    let members = tracking.pointee.members
+    if tracking.pointee.changedCapacity < members.count { growChanged(to: members.count) }
+    let changed = tracking.pointee.changed
+    var changedCount = 0
+    withUnsafePointer(to: newState) { new in
+      let old = UnsafePointer(current)
+      members.withUnsafeBufferPointer { members in
+        for index in members.indices {
+          let member = Unmanaged.passUnretained(members[index])
+          if member._withUnsafeGuaranteedRef({ $0.hasChanged(old, new) }) {
+            changed[changedCount] = index
+            changedCount += 1
+          }
+        }
+      }
+    }
+    guard changedCount > 0 else {
+      current.pointee = newState
+      return
+    }
+    // Observers may add members meanwhile (which never grows `changed`: only `apply` does), so
+    // each key is looked up afresh.
+    for position in 0..<changedCount {
+      withKey(of: changed[position]) { registrar.willSet(self, keyPath: $0) }
+    }
+    current.pointee = newState
+    for position in 0..<changedCount {
+      withKey(of: changed[position]) { registrar.didSet(self, keyPath: $0) }
+    }
+  }
+
+  /// Calls `body` with the registrar's key path for member `index`.
+  @inlinable
+  func withKey(of index: Int, _ body: (KeyPath<ObservedState, Void>) -> Void) {
+    Unmanaged.passUnretained(tracking.pointee.members[index])._withUnsafeGuaranteedRef {
+      body($0.key)
+    }
+  }
+
+  /// Makes room in ``Tracking/changed`` for `capacity` indices.
+  @usableFromInline
+  func growChanged(to capacity: Int) {
+    let capacity = max(capacity, 2 * tracking.pointee.changedCapacity)
+    tracking.pointee.changed.deallocate()
+    tracking.pointee.changed = .allocate(capacity: capacity)
+    tracking.pointee.changedCapacity = capacity
+  }
+
+  /// Takes a new state, on any thread.
+  @inlinable
+  func receive(_ state: State) {
+    if MainScheduler.isMainThread,
+      gate.compareExchange(expected: 0, desired: ObservedGate.busy, ordering: .acquiring)
+        .exchanged
+    {
+      apply(state)
+      if gate.compareExchange(expected: ObservedGate.busy, desired: 0, ordering: .releasing)
+        .exchanged
+      {
+        return
+      }
+      drain()
+      return
+    }
+    receiveContended(state)
+  }
+
+  /// Leaves `state` pending for the holder of `gate`, or claims the idle gate and applies it
+  /// (on the main thread) or queues a drain (elsewhere). A state for a model that is gone is
+  /// dropped.
+  @inlinable
+  func receiveContended(_ state: State) {
+    lock.lock()
+    var gateValue = gate.load(ordering: .relaxed)
+    while true {
+      if gateValue & ObservedGate.cancelled != 0 {
+        lock.unlock()
+        return
+      }
+      if gateValue == 0 {
+        let (exchanged, original) = gate.compareExchange(
+          expected: 0, desired: ObservedGate.busy, ordering: .acquiring)
+        if exchanged { break }
+        gateValue = original
+        continue
+      }
+      pending.pointee = state
+      if gateValue & ObservedGate.announced == 0 {
+        let (exchanged, original) = gate.compareExchange(
+          expected: gateValue, desired: gateValue | ObservedGate.announced, ordering: .relaxed)
+        if !exchanged {
+          gateValue = original
+          continue
+        }
+      }
+      lock.unlock()
+      return
+    }
+    pending.pointee = state
+    lock.unlock()
+    if MainScheduler.isMainThread {
+      drain()
+    } else {
+      DispatchQueue.main.async { self.drain() }
+    }
+  }
+
+  /// Applies pending states until none is left, then releases the gate. Runs on the main
+  /// thread, by the holder of `gate`.
+  @inlinable
+  func drain() {
+    while true {
+      lock.lock()
+      if gate.load(ordering: .relaxed) & ObservedGate.cancelled != 0 {
+        pending.pointee = nil
+        lock.unlock()
+        return
+      }
+      guard let state = pending.pointee.take() else {
+        gate.store(0, ordering: .releasing)
+        lock.unlock()
+        return
+      }
+      gate.store(ObservedGate.busy, ordering: .relaxed)
+      lock.unlock()
+      apply(state)
+      if gate.compareExchange(expected: ObservedGate.busy, desired: 0, ordering: .releasing)
+        .exchanged
+      {
+        return
+      }
+    }
+  }
+
+  /// Stops applying states: the model is gone. Any thread.
+  @usableFromInline
+  func cancel() {
+    gate.bitwiseOr(ObservedGate.cancelled, ordering: .relaxed)
+  }
+
+  /// Subscribes to `states` and applies them on the main actor.
+  ///
+  /// - Returns: The subscription; disposing it also drops any state still on its way to the
+  ///   main queue.
   @inlinable
   func follow(_ states: ReactorKitStreams.Observable<State>) -> Disposable {
-    let inbox = StateInbox(self)
-    return states.subscribe(onNext: { inbox.receive($0) })
+    let subscription = states.subscribe(onNext: { self.receive($0) })
+    return Disposables.create {
+      self.cancel()
+      subscription.dispose()
+    }
   }
+}
+
+/// The bits of ``ObservedState/gate``.
+@usableFromInline
+enum ObservedGate {
+  @inlinable static var busy: UInt { 1 }
+  @inlinable static var announced: UInt { 2 }
+  @inlinable static var cancelled: UInt { 4 }
 }
 
 /// A value whose assignments are counted, so that a new assignment of an equal value still
@@ -191,67 +411,3 @@ protocol UpdateCounting {
 }
 
 extension Pulse: UpdateCounting {}
-
-/// Carries states from the thread that produces them to the main actor, keeping only the
-/// latest one not yet applied.
-///
-/// A state that arrives on the main thread while nothing is pending is applied at once, before
-/// `receive` returns. Otherwise it becomes the pending state and one drain on the main queue
-/// applies whatever is pending when it runs, so a burst from another thread costs one hop and
-/// the model never shows an older state after a newer one. States that arrive while a state is
-/// being applied (from an observer) are applied after it, in the same drain.
-@usableFromInline
-final class StateInbox<State>: @unchecked Sendable {
-  // Safety: `pending` and `isDraining` are guarded by `lock`. `target` is a weak reference
-  // written only in `init`; it is dereferenced only on the main actor.
-  @usableFromInline let lock = Lock()
-  @usableFromInline var pending: State?
-  @usableFromInline var isDraining = false
-  @usableFromInline weak var target: ObservedState<State>?
-
-  @inlinable
-  init(_ target: ObservedState<State>) {
-    self.target = target
-  }
-
-  /// Takes a new state, on any thread.
-  @inlinable
-  func receive(_ state: State) {
-    lock.lock()
-    pending = state
-    if isDraining {
-      lock.unlock()
-      return
-    }
-    isDraining = true
-    lock.unlock()
-    if MainScheduler.isMainThread {
-      drain()
-    } else {
-      DispatchQueue.main.async { self.drain() }
-    }
-  }
-
-  /// Applies pending states until none is left. Runs on the main thread.
-  @inlinable
-  func drain() {
-    MainActor.assumeIsolated {
-      while let state = takePending() {
-        // Each state is taken from `pending` under the lock, so only this drain uses it.
-        if let target { target.apply(state) }
-      }
-    }
-  }
-
-  /// The pending state, or `nil` after marking the drain finished when there is none.
-  @inlinable
-  func takePending() -> State? {
-    lock.lock()
-    defer { lock.unlock() }
-    guard let state = pending.take() else {
-      isDraining = false
-      return nil
-    }
-    return state
-  }
-}

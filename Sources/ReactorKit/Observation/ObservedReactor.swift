@@ -64,7 +64,7 @@ public final class ObservedReactor<R: Reactor> {
   /// properties.
   @inlinable
   public var state: R.State {
-    observed.read(\.self)
+    observed.read(observed.wholeState)
   }
 
   /// The value at `path` of the current state, tracked as a property of the model.

@@ -72,7 +72,7 @@ public final class ObservedStore<State> {
   /// properties.
   @inlinable
   public var state: State {
-    observed.read(\.self)
+    observed.read(observed.wholeState)
   }
 
   /// The value at `path` of the current state, tracked as a property of the model.
