@@ -360,12 +360,13 @@ final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
         lock.unlock()
         return
       }
+      // `cancel()` sets its bit without the lock: keep it when changing the others.
       guard let state = pending.pointee.take() else {
-        gate.store(0, ordering: .releasing)
+        gate.bitwiseAnd(ObservedGate.cancelled, ordering: .releasing)
         lock.unlock()
         return
       }
-      gate.store(ObservedGate.busy, ordering: .relaxed)
+      gate.bitwiseAnd(~ObservedGate.announced, ordering: .relaxed)
       lock.unlock()
       apply(state)
       if gate.compareExchange(expected: ObservedGate.busy, desired: 0, ordering: .releasing)
