@@ -77,7 +77,7 @@ final class WeakObjectTable: @unchecked Sendable {
   private static var liveBatch: Int { 256 }
 
   /// The fewest insertions between two scans for dead owners started by an insertion.
-  private static var minimumInsertionsPerScan: Int { 8 }
+  static var minimumInsertionsPerScan: Int { 8 }
 
   /// How often the Linux sweep looks for dead owners.
   static var sweepInterval: DispatchTimeInterval { .milliseconds(50) }

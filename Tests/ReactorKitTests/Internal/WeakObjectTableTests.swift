@@ -59,7 +59,7 @@ final class WeakObjectTableTests: ResourceTestCase {
     XCTAssertEqual(table.count, 1)
   }
 
-  func test_insertion_releasesStorageOfDeadOwners() {
+  func test_insertions_releaseStorageOfDeadOwners() {
     // given
     let table = WeakObjectTable()
     var storage: Storage?
@@ -67,12 +67,13 @@ final class WeakObjectTableTests: ResourceTestCase {
       let owner = Owner()
       storage = table.storage(for: owner)
     }
-    let other = Owner()
+    // Kept alive together, so that no owner reuses the dead one's address.
+    let others = (0..<WeakObjectTable.minimumInsertionsPerScan).map { _ in Owner() }
     // when
-    _ = table.value(for: other) { Storage() }
+    for other in others { _ = table.value(for: other) { Storage() } }
     // then
     XCTAssertEqual(storage?.releaseCount, 1)
-    XCTAssertEqual(table.count, 1)
+    XCTAssertEqual(table.count, others.count)
   }
 
   func test_deadOwners_areReleasedWithoutBeingAsked() {
