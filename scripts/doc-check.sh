@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Compiles every ```swift block of the guides (Documentation/**/*.md and the DocC articles in
-# Sources/ReactorKit/ReactorKit.docc) against the package's modules, in one compiler
-# invocation, and checks the guides' relative links. See
-# Documentation/README.md, "Checking the guides".
+# Sources/ReactorKit/ReactorKit.docc and Sources/ReactorKitTesting/ReactorKitTesting.docc)
+# against the package's modules, in one compiler invocation, and checks the guides' relative
+# links. See Documentation/README.md, "Checking the guides".
 #
 #   scripts/doc-check.sh                 check every guide
 #   scripts/doc-check.sh FILE.md...      check these files only
@@ -16,7 +16,8 @@ cd "$(dirname "$0")/.."
 if [ "$#" -gt 0 ]; then
   guides=("$@")
 else
-  mapfile -t guides < <(find Documentation Sources/ReactorKit/ReactorKit.docc -name '*.md' | LC_ALL=C sort)
+  mapfile -t guides < <(find Documentation Sources/ReactorKit/ReactorKit.docc \
+    Sources/ReactorKitTesting/ReactorKitTesting.docc -name '*.md' | LC_ALL=C sort)
 fi
 
 links_ok=1

@@ -6,11 +6,11 @@ extension ObservableConvertibleType {
   /// Turns the sequence into a ``BlockingObservable`` whose methods wait for its events.
   ///
   /// Meant for tests. Called on the main thread, the waiting methods keep the current run
-  /// loop running, so a sequence that delivers on the main queue (``MainScheduler``)
-  /// still makes progress; see ``BlockingObservable`` for the limits.
+  /// loop running, so a sequence that delivers on the main queue (`MainScheduler`) still
+  /// makes progress; see ``BlockingObservable`` for the limits.
   ///
   /// - Parameter timeout: The longest time to wait, in seconds; `nil` waits forever. When it
-  ///   elapses the subscription is disposed and ``RxError/timeout`` is thrown.
+  ///   elapses the subscription is disposed and `RxError.timeout` is thrown.
   /// - Returns: The blocking view of the sequence.
   public func toBlocking(timeout: TimeInterval? = nil) -> BlockingObservable<Element> {
     BlockingObservable(source: asObservable(), timeout: timeout)
@@ -22,20 +22,21 @@ extension ObservableConvertibleType {
 public enum MaterializedSequenceResult<Element> {
   /// The sequence completed after sending `elements`.
   case completed(elements: [Element])
-  /// The sequence failed with `error` (``RxError/timeout`` when the wait timed out) after
+  /// The sequence failed with `error` (`RxError.timeout` when the wait timed out) after
   /// sending `elements`.
   case failed(elements: [Element], error: Swift.Error)
 }
 
 /// A sequence whose methods subscribe, block the calling thread until the result is known,
-/// and return it. Create one with ``ObservableConvertibleType/toBlocking(timeout:)``.
+/// and return it. Create one with
+/// ``ReactorKitStreams/ObservableConvertibleType/toBlocking(timeout:)``.
 ///
 /// Each method subscribes anew. A method that needs only part of the sequence (``first()``,
 /// ``single()``) disposes the subscription as soon as it knows the answer.
 ///
 /// > Important: Waiting on the main thread runs its run loop, which drains the main
 /// > dispatch queue. On Linux that is the only way XCTest services the main queue, so a
-/// > sequence delivering on ``MainScheduler`` completes instead of deadlocking. Waiting on
+/// > sequence delivering on `MainScheduler` completes instead of deadlocking. Waiting on
 /// > another thread blocks it on a semaphore: a sequence that needs *that* thread (its run
 /// > loop, or a serial queue it is running) to make progress cannot finish and ends with
 /// > the timeout (or hangs without one). The same holds for code already running *in* a
@@ -48,7 +49,7 @@ public struct BlockingObservable<Element> {
 
   /// All elements, once the sequence completes.
   ///
-  /// - Throws: The sequence's error, or ``RxError/timeout``.
+  /// - Throws: The sequence's error, or `RxError.timeout`.
   public func toArray() throws -> [Element] {
     let result = run(until: { _ in false })
     if let error = result.error { throw error }
@@ -57,7 +58,7 @@ public struct BlockingObservable<Element> {
 
   /// The first element, or `nil` when the sequence completes empty.
   ///
-  /// - Throws: The sequence's error if it fails before an element, or ``RxError/timeout``.
+  /// - Throws: The sequence's error if it fails before an element, or `RxError.timeout`.
   public func first() throws -> Element? {
     let result = run(until: { $0.count == 1 })
     if let element = result.elements.first { return element }
@@ -67,7 +68,7 @@ public struct BlockingObservable<Element> {
 
   /// The last element, or `nil` when the sequence completes empty.
   ///
-  /// - Throws: The sequence's error, or ``RxError/timeout``.
+  /// - Throws: The sequence's error, or `RxError.timeout`.
   public func last() throws -> Element? {
     let result = run(until: { _ in false })
     if let error = result.error { throw error }
@@ -76,18 +77,18 @@ public struct BlockingObservable<Element> {
 
   /// The only element of the sequence.
   ///
-  /// - Throws: ``RxError/noElements`` when it completes empty,
-  ///   ``RxError/moreThanOneElement`` as soon as a second element arrives, the sequence's
-  ///   error, or ``RxError/timeout``.
+  /// - Throws: `RxError.noElements` when it completes empty,
+  ///   `RxError.moreThanOneElement` as soon as a second element arrives, the sequence's
+  ///   error, or `RxError.timeout`.
   public func single() throws -> Element {
     try single { _ in true }
   }
 
   /// The only element that satisfies `predicate`.
   ///
-  /// - Throws: ``RxError/noElements`` when none does, ``RxError/moreThanOneElement`` as soon
+  /// - Throws: `RxError.noElements` when none does, `RxError.moreThanOneElement` as soon
   ///   as a second one arrives, the sequence's or the predicate's error, or
-  ///   ``RxError/timeout``.
+  ///   `RxError.timeout`.
   public func single(_ predicate: @escaping (Element) throws -> Bool) throws -> Element {
     let filtered = Observable<Element>.create { observer in
       source.subscribe { event in
@@ -111,7 +112,7 @@ public struct BlockingObservable<Element> {
   /// Waits for the end of the sequence and reports what happened instead of throwing.
   ///
   /// - Returns: The elements and how the sequence ended; a timeout is reported as
-  ///   `.failed` with ``RxError/timeout``.
+  ///   `.failed` with `RxError.timeout`.
   public func materialize() -> MaterializedSequenceResult<Element> {
     let result = run(until: { _ in false })
     if let error = result.error {

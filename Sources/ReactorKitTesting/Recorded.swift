@@ -3,7 +3,7 @@ import ReactorKitStreams
 /// Virtual time in a ``TestScheduler``: one unit is one second by default.
 public typealias TestTime = Int
 
-/// A value recorded at a virtual time, usually an ``Event``.
+/// A value recorded at a virtual time, usually an `Event` of a test observable or observer.
 public struct Recorded<Value>: CustomDebugStringConvertible {
   /// When the value was recorded.
   public let time: TestTime
@@ -16,6 +16,7 @@ public struct Recorded<Value>: CustomDebugStringConvertible {
     self.value = value
   }
 
+  /// The value and its time, such as `next(1) @ 210`.
   public var debugDescription: String { "\(value) @ \(time)" }
 }
 
@@ -57,6 +58,8 @@ public struct Subscription: Hashable, Sendable, CustomDebugStringConvertible {
     self.unsubscribe = unsubscribe
   }
 
+  /// The start and end times, such as `(200 : 1000)`; an active subscription ends at
+  /// `Infinity`.
   public var debugDescription: String {
     let end = unsubscribe == .max ? "Infinity" : "\(unsubscribe)"
     return "(\(subscribe) : \(end))"

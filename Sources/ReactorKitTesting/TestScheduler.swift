@@ -60,12 +60,16 @@ public final class TestScheduler: SchedulerType, @unchecked Sendable {
     return Int((seconds / resolution).rounded())
   }
 
+  /// Schedules `action` for the current virtual time (one unit later when
+  /// ``simulateProcessingDelay`` is on); it runs when the scheduler runs.
   public func schedule<StateType>(
     _ state: StateType, action: @escaping (StateType) -> Disposable
   ) -> Disposable {
     scheduleAbsoluteVirtual(state, time: adjustedTime(clock), action: action)
   }
 
+  /// Schedules `action` `dueTime` after the current virtual time, converted with
+  /// ``virtualInterval(_:)``; an infinite `dueTime` never runs.
   public func scheduleRelative<StateType>(
     _ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable
   ) -> Disposable {
@@ -277,6 +281,9 @@ public class TestableObservable<Element>: ObservableType, @unchecked Sendable {
     return recordedSubscriptions
   }
 
+  /// Subscribes `observer` and records the subscription in ``subscriptions``; a hot
+  /// observable sends it the events at their absolute times from now on, a cold one plays
+  /// all of ``recordedEvents`` relative to now.
   public func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
   where Observer.Element == Element {
     fatalError("TestableObservable.subscribe is implemented by its subclasses.")

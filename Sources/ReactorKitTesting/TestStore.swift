@@ -11,7 +11,7 @@ public enum Exhaustivity: Equatable, Sendable {
   case off
 }
 
-/// A wrapper around a ``Store`` that asserts every state change and every action middleware
+/// A wrapper around a `Store` that asserts every state change and every action middleware
 /// dispatched, exhaustively (in the style of The Composable Architecture's `TestStore`).
 ///
 /// ```swift
@@ -24,7 +24,10 @@ public enum Exhaustivity: Equatable, Sendable {
 /// - ``send(_:assert:fileID:filePath:line:column:)`` dispatches an action and asserts the state
 ///   after the reductions it caused directly (after the middleware chain: none if middleware
 ///   dropped it, several if middleware multiplied it).
-/// - `receive(_:timeout:assert:)` asserts, in order, the actions that reached the reducer
+/// - ``receive(_:timeout:assert:fileID:filePath:line:column:)-(A,_,_,_,_,_,_)`` (an action
+///   equal to the one given) and
+///   ``receive(_:timeout:assert:fileID:filePath:line:column:)-((Action)->Bool,_,_,_,_,_,_)``
+///   (an action matching a predicate) assert, in order, the actions that reached the reducer
 ///   without being sent by the test (dispatched by middleware or subscribers), one reduction
 ///   each, with their state change.
 /// - At the end (``finish(fileID:filePath:line:column:)``, or when the test store is freed),
@@ -54,6 +57,11 @@ public final class TestStore<State: Equatable> {
   ///   - reducer: The reducer under test.
   ///   - state: The initial state.
   ///   - middleware: The middleware under test.
+  ///   - fileID: The file ID of the call site, where failures found when the test store is
+  ///     freed are reported. Leave the default.
+  ///   - filePath: The file path of the call site. Leave the default.
+  ///   - line: The line of the call site. Leave the default.
+  ///   - column: The column of the call site. Leave the default.
   public convenience init(
     reducer: Reducer<State>, state: State, middleware: [Middleware<State>] = [],
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
@@ -67,6 +75,14 @@ public final class TestStore<State: Equatable> {
   /// Creates a test store around an existing store, starting from its current state.
   ///
   /// Only reductions after this point are recorded.
+  ///
+  /// - Parameters:
+  ///   - store: The store under test.
+  ///   - fileID: The file ID of the call site, where failures found when the test store is
+  ///     freed are reported. Leave the default.
+  ///   - filePath: The file path of the call site. Leave the default.
+  ///   - line: The line of the call site. Leave the default.
+  ///   - column: The column of the call site. Leave the default.
   public init(
     store: Store<State>, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
     line: UInt = #line, column: UInt = #column
@@ -95,6 +111,11 @@ public final class TestStore<State: Equatable> {
   /// - Parameters:
   ///   - action: The action to dispatch.
   ///   - updateExpected: Describes the expected state change.
+  ///   - fileID: The file ID of the call site, where this assertion's failures are reported.
+  ///     Leave the default.
+  ///   - filePath: The file path of the call site. Leave the default.
+  ///   - line: The line of the call site. Leave the default.
+  ///   - column: The column of the call site. Leave the default.
   public func send(
     _ action: any Action, assert updateExpected: ((inout State) -> Void)? = nil,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
@@ -127,7 +148,13 @@ public final class TestStore<State: Equatable> {
   ///   - isMatching: Whether an action is the one expected.
   ///   - timeout: How long to wait for the action when it was not received yet, in seconds
   ///     (for actions dispatched from other threads).
-  ///   - updateExpected: Describes the expected state change (see ``send(_:assert:fileID:filePath:line:column:)``).
+  ///   - updateExpected: Describes the expected state change (see
+  ///     ``send(_:assert:fileID:filePath:line:column:)``).
+  ///   - fileID: The file ID of the call site, where this assertion's failures are reported.
+  ///     Leave the default.
+  ///   - filePath: The file path of the call site. Leave the default.
+  ///   - line: The line of the call site. Leave the default.
+  ///   - column: The column of the call site. Leave the default.
   public func receive(
     _ isMatching: (any Action) -> Bool, timeout: TimeInterval = 0,
     assert updateExpected: ((inout State) -> Void)? = nil, fileID: StaticString = #fileID,
@@ -141,7 +168,8 @@ public final class TestStore<State: Equatable> {
 
   /// Asserts that the next received action equals `expected`, and its state change.
   ///
-  /// See `receive(_:timeout:assert:)`.
+  /// Compares with `==`; otherwise the same as
+  /// ``receive(_:timeout:assert:fileID:filePath:line:column:)-((Action)->Bool,_,_,_,_,_,_)``.
   public func receive<A: Action & Equatable>(
     _ expected: A, timeout: TimeInterval = 0,
     assert updateExpected: ((inout State) -> Void)? = nil, fileID: StaticString = #fileID,
@@ -161,6 +189,13 @@ public final class TestStore<State: Equatable> {
   /// Ends the test: with exhaustivity on, received actions that were not asserted fail it.
   ///
   /// Called automatically when the test store is freed, if not called before.
+  ///
+  /// - Parameters:
+  ///   - fileID: The file ID of the call site, where unasserted actions are reported. Leave
+  ///     the default.
+  ///   - filePath: The file path of the call site. Leave the default.
+  ///   - line: The line of the call site. Leave the default.
+  ///   - column: The column of the call site. Leave the default.
   public func finish(
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column

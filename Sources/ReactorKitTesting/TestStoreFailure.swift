@@ -25,6 +25,7 @@ public struct TestStoreFailure: Sendable, CustomStringConvertible {
     self.column = column
   }
 
+  /// The ``message``.
   public var description: String { message }
 
   /// Reports the failure to the running test: with Swift Testing's `Issue.record` inside a

@@ -8,7 +8,8 @@ final class StoreConcurrencyTests: ResourceTestCase {
   func test_store_eightThreadsDispatchConcurrently_eachActionReducedExactlyOnceInOneOrder() {
     // given
     let threads = 8
-    let perThread = StoreStress.dispatchesPerThread
+    let perThread = StressConfiguration.iterations(
+      StoreStress.isThreadSanitizerActive ? 10_000 : 50_000)
     let reductions = UnsynchronizedCounter()
     let store = Store(
       reducer: Reducer<StressState> { state, action in
@@ -322,18 +323,10 @@ final class StoreConcurrencyTests: ResourceTestCase {
   }
 }
 
-/// Iteration counts for the stress test: 50,000 dispatches per thread, fewer under the thread
-/// sanitizer (about ten times slower); `STORE_STRESS_DISPATCHES` overrides both.
+/// Helpers for the store's stress tests. Their counts scale with
+/// `StressConfiguration.iterations(_:)` (`STRESS_ITERATIONS`), from smaller defaults under the
+/// thread sanitizer, which is about ten times slower.
 enum StoreStress {
-  static var dispatchesPerThread: Int {
-    if let text = ProcessInfo.processInfo.environment["STORE_STRESS_DISPATCHES"],
-      let value = Int(text), value > 0
-    {
-      return value
-    }
-    return isThreadSanitizerActive ? 10_000 : 50_000
-  }
-
   /// Whether the thread sanitizer's runtime is linked into this process.
   static let isThreadSanitizerActive: Bool = {
     guard let handle = dlopen(nil, RTLD_NOW) else { return false }
