@@ -55,10 +55,11 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   // unlocked claim) or that `wire` itself started; afterwards only the owner thread rewrites
   // `config.hooks` (when it processes `.reconfigure`). `owned` belongs to the owner thread;
   // ownership passes between threads through `gate` (acquiring claims, releasing releases)
-  // and `lock`. `gate`, `owner` and the other atomic words are atomic; `body` and `teardown`
-  // are immutable.
+  // and `lock`. `gate`, `owner` and the other atomic words are atomic; `body`, `teardown`,
+  // `baseMutate` and `baseReduce` are immutable.
 
-  /// What the core calls on its reactor.
+  /// What the core calls on its reactor while ``ReactorHook``s are installed: its `mutate`
+  /// and `reduce` wrapped in the hooks (without hooks, ``baseMutate`` and ``baseReduce``).
   ///
   /// The core loads the reactor from ``OwnedStorage/storageOwner`` once per drain (a weak
   /// load, `nil` once the reactor is gone) and keeps it alive until the drain ends; ``mutate``
@@ -130,8 +131,6 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
     /// inline (most reactors have one), the others in an array (only when ``ownsOutput``).
     @usableFromInline var firstObserver: OutputObserver?
     @usableFromInline var otherObservers: ContiguousArray<OutputObserver> = []
-    /// The reactor's own `mutate` and `reduce`, before any hook.
-    @usableFromInline var baseHooks: Hooks?
     /// The latest published state (``currentState``); `nil` before the first one.
     @usableFromInline var current: State?
     @usableFromInline var isWired = false
@@ -174,9 +173,10 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
 
   @usableFromInline
   struct Config {
-    /// The hooks in force: the reactor's `mutate` and `reduce` wrapped in the installed
-    /// ``ReactorHook``s, kept in ``hooksReference``. Set it to `nil` before the config is
-    /// deinitialised.
+    /// The reactor's `mutate` and `reduce` wrapped in the installed ``ReactorHook``s, kept in
+    /// ``hooksReference``; `nil` while no hook is installed: the core then calls its own
+    /// ``ReactorCore/baseMutate`` and ``ReactorCore/baseReduce``. Set it to `nil` before the
+    /// config is deinitialised.
     @inlinable var hooks: Hooks? {
       get { hooksReference?.takeUnretainedValue() }
       set {
@@ -285,8 +285,21 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   /// Called when the core finds its reactor gone while processing.
   @inlinable var onReactorGone: () -> Void { { StorageTables.reactors.purge() } }
 
+  /// The reactor's own `mutate` and `reduce`, before any hook: constants of the core, so a
+  /// reactor without hooks needs no ``Hooks`` object and calls them without reference
+  /// counting.
+  @usableFromInline let baseMutate: (AnyObject, Action) -> Observable<Mutation>
+  @usableFromInline let baseReduce: (AnyObject, State, Mutation) -> State
+
+  /// Creates the engine of a reactor whose `mutate` and `reduce` are `mutate` and `reduce`
+  /// (closures that capture nothing: they receive the reactor).
   @inlinable
-  override init() {
+  init(
+    mutate: @escaping (AnyObject, Action) -> Observable<Mutation>,
+    reduce: @escaping (AnyObject, State, Mutation) -> State
+  ) {
+    baseMutate = mutate
+    baseReduce = reduce
     let alignment = max(
       MemoryLayout<pthread_mutex_t>.alignment, MemoryLayout<Shared>.alignment,
       MemoryLayout<Config>.alignment, MemoryLayout<Owned>.alignment)
@@ -554,7 +567,6 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   /// - Parameters:
   ///   - initialState: The reactor's initial state.
   ///   - scheduler: Where the queue is drained.
-  ///   - hooks: `mutate` and `reduce`.
   ///   - transformAction: The reactor's `transform(action:)`.
   ///   - transformMutation: The reactor's `transform(mutation:)`.
   ///   - transformState: The reactor's `transform(state:)`.
@@ -562,7 +574,6 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   func wire(
     initialState: State,
     scheduler: ImmediateSchedulerType,
-    hooks: Hooks,
     transformAction: (Observable<Action>) -> Observable<Action>,
     transformMutation: (Observable<Mutation>) -> Observable<Mutation>,
     transformState: (Observable<State>) -> Observable<State>
@@ -612,11 +623,10 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
     } else {
       config.pointee.replayOutput = replayOutputLocked()
     }
-    shared.pointee.baseHooks = hooks
     // Hooks installed before the wiring wrap the reactor's own; without any, `compose` (not
     // specialised, and building a key path) would return `hooks` unchanged.
     let installed = shared.pointee.rareStorage?.installedHooks ?? []
-    config.pointee.hooks = installed.isEmpty ? hooks : Self.compose(hooks, installed.map(\.hook))
+    config.pointee.hooks = installed.isEmpty ? nil : composedHooks(installed.map(\.hook))
     // A metatype comparison (the class is final) instead of a dynamic cast.
     config.pointee.usesCurrentThreadScheduler = type(of: scheduler) == CurrentThreadScheduler.self
     config.pointee.otherScheduler =
@@ -974,24 +984,20 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
     if schedule { scheduleDrain() }
   }
 
-  /// Rebuilds `config.hooks` from the reactor's own hooks and the installed ones (owner thread).
+  /// Rebuilds `config.hooks` from the installed hooks (owner thread).
   @usableFromInline
   func reconfigure() {
     lock.lock()
-    let base = shared.pointee.baseHooks
     let installed = shared.pointee.rareStorage?.installedHooks.map(\.hook) ?? []
     lock.unlock()
-    if let base { config.pointee.hooks = Self.compose(base, installed) }
+    config.pointee.hooks = installed.isEmpty ? nil : composedHooks(installed)
   }
 
-  /// `base` wrapped in `installed`, the first one outermost. A stage reports the reactor gone
-  /// (`nil`) when `base` did, whatever the hooks returned.
+  /// The reactor's own `mutate` and `reduce` wrapped in `installed`, the first one outermost.
   @usableFromInline
-  static func compose(_ base: Hooks, _ installed: [ReactorHook<Action, Mutation, State>])
-    -> Hooks
-  {
-    var mutate = base.mutate
-    var reduce = base.reduce
+  func composedHooks(_ installed: [ReactorHook<Action, Mutation, State>]) -> Hooks {
+    var mutate = baseMutate
+    var reduce = baseReduce
     for hook in installed.reversed() {
       if let wrap = hook.mutate {
         let inner = mutate
@@ -1012,12 +1018,8 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   /// Runs `mutate` for `action` and feeds what it returns into the mutation stage.
   @inlinable
   func run(_ action: Action) {
-    guard let hooks = config.pointee.hooksReference, let pinned = owned.pointee.pinned else {
-      return reactorGone()
-    }
-    let mutations = hooks._withUnsafeGuaranteedRef { hooks in
-      pinned._withUnsafeGuaranteedRef { hooks.mutate($0, action) }
-    }
+    guard let pinned = owned.pointee.pinned else { return reactorGone() }
+    let mutations = mutate(pinned, action)
     if mutations.forEachSynchronousElement({ emit($0) }) { return }
     let inner = InnerMutationObserver(core: self)
     lock.lock()
@@ -1028,6 +1030,28 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
     shared.pointee.rare.inners[ObjectIdentifier(inner)] = inner
     lock.unlock()
     inner.subscription.setDisposable(mutations.subscribe(inner))
+  }
+
+  /// Calls `mutate`, through the hooks when any is installed (owner thread).
+  @inlinable
+  func mutate(_ pinned: Unmanaged<AnyObject>, _ action: Action) -> Observable<Mutation> {
+    if let hooks = config.pointee.hooksReference {
+      return hooks._withUnsafeGuaranteedRef { hooks in
+        pinned._withUnsafeGuaranteedRef { hooks.mutate($0, action) }
+      }
+    }
+    return pinned._withUnsafeGuaranteedRef { baseMutate($0, action) }
+  }
+
+  /// Calls `reduce`, through the hooks when any is installed (owner thread).
+  @inlinable
+  func reduce(_ pinned: Unmanaged<AnyObject>, _ state: State, _ mutation: Mutation) -> State {
+    if let hooks = config.pointee.hooksReference {
+      return hooks._withUnsafeGuaranteedRef { hooks in
+        pinned._withUnsafeGuaranteedRef { hooks.reduce($0, state, mutation) }
+      }
+    }
+    return pinned._withUnsafeGuaranteedRef { baseReduce($0, state, mutation) }
   }
 
   @inlinable
@@ -1057,12 +1081,8 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
     guard let state = owned.pointee.accumulator else { return }
     owned.pointee.isDelivering = true
     defer { owned.pointee.isDelivering = false }
-    guard let hooks = config.pointee.hooksReference, let pinned = owned.pointee.pinned else {
-      return reactorGone()
-    }
-    let next = hooks._withUnsafeGuaranteedRef { hooks in
-      pinned._withUnsafeGuaranteedRef { hooks.reduce($0, state, mutation) }
-    }
+    guard let pinned = owned.pointee.pinned else { return reactorGone() }
+    let next = reduce(pinned, state, mutation)
     owned.pointee.accumulator = next
     if let stateInput = config.pointee.stateInput {
       stateInput.on(.next(next))

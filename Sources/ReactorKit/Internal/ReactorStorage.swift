@@ -36,7 +36,13 @@ extension ReactorCore {
   @inlinable
   static func of<R: Reactor>(_ reactor: R) -> ReactorCore
   where R.Action == Action, R.Mutation == Mutation, R.State == State {
-    let storage = StorageTables.reactors.value(for: reactor) { ReactorCore() }
+    let storage = StorageTables.reactors.value(for: reactor) {
+      ReactorCore(
+        mutate: { owner, action in unsafeDowncast(owner, to: R.self).mutate(action: action) },
+        reduce: { owner, state, mutation in
+          unsafeDowncast(owner, to: R.self).reduce(state: state, mutation: mutation)
+        })
+    }
     // A reactor's associated types never change, so its storage always has this type.
     return unsafeDowncast(storage, to: ReactorCore.self)
   }

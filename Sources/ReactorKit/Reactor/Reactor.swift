@@ -227,14 +227,6 @@ extension Reactor {
     core.wire(
       initialState: initialState,
       scheduler: scheduler,
-      hooks: ReactorCore.Hooks(
-        mutate: { owner, action in
-          unsafeDowncast(owner, to: Self.self).mutate(action: action)
-        },
-        reduce: { owner, state, mutation in
-          unsafeDowncast(owner, to: Self.self).reduce(state: state, mutation: mutation)
-        }
-      ),
       transformAction: { transform(action: $0) },
       transformMutation: { transform(mutation: $0) },
       transformState: { transform(state: $0) })
