@@ -254,8 +254,6 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   enum Teardown {
     case dispose
     case destroy
-    /// Unregisters the ``OutputObserver`` passed along.
-    case removeObserver(AnyObject)
   }
 
   /// The core's mutex, at the start of ``body``.
@@ -314,8 +312,6 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
       switch step {
       case .dispose: core.dispose()
       case .destroy: core.destroyBody()
-      case .removeObserver(let observer):
-        core.removeObserver(unsafeDowncast(observer, to: OutputObserver.self))
       }
     }
     super.init()
@@ -408,7 +404,14 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
       observer.on(.next(current))
       return Disposables.create()
     }
-    let entry = OutputObserver(observer, core: self)
+    let entry = OutputObserver(observer)
+    let subscription = OutputSubscription(
+      core: Unmanaged.passRetained(self).toOpaque(),
+      entry: Unmanaged.passUnretained(entry).toOpaque(),
+      unregister: { core, entry in
+        Unmanaged<ReactorCore>.fromOpaque(core).takeRetainedValue()
+          .removeObserver(Unmanaged<OutputObserver>.fromOpaque(entry))
+      })
     let gateBits = gate.load(ordering: .acquiring)
     var claimed = false
     var isOwner = false
@@ -417,13 +420,13 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
     } else if owner.load(ordering: .relaxed) == currentThreadIdentity() {
       // `isDelivering` belongs to the owner, read only once the caller is known to be it.
       isOwner = true
-      if owned.pointee.isDelivering { return queueObserverLocked(entry) }
+      if owned.pointee.isDelivering { return queueObserverLocked(entry, subscription) }
     } else if gateBits == 0,
       gate.compareExchange(expected: 0, desired: Gate.busy, ordering: .acquiring).exchanged
     {
       claimed = true
     } else {
-      return queueObserverLocked(entry)
+      return queueObserverLocked(entry, subscription)
     }
     appendObserverLocked(entry)
     lock.unlock()
@@ -436,18 +439,20 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
       entry.deliver(.next(current))
     }
     if claimed { releaseClaimedGate() }
-    return entry
+    return subscription
   }
 
   /// Queues `entry` for the owner to register (``Item/addObserver(_:)``). Call with the lock
   /// held; releases it.
   @inlinable
-  func queueObserverLocked(_ entry: OutputObserver) -> Disposable {
+  func queueObserverLocked(_ entry: OutputObserver, _ subscription: OutputSubscription)
+    -> Disposable
+  {
     shared.pointee.mutationQueue.append(.addObserver(entry))
     let schedule = scheduleDrainIfNeededLocked()
     lock.unlock()
     if schedule { scheduleDrain() }
-    return entry
+    return subscription
   }
 
   /// Releases a ``gate`` claimed by ``subscribeOutput(_:)``; drains what was queued meanwhile.
@@ -496,23 +501,55 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
     if ended { entry.deliver(.completed) }
   }
 
-  /// Unregisters a subscriber of the state stream (any thread). Inlinable, so that
-  /// ``teardown`` calls it specialised.
+  /// Unregisters a subscriber of the state stream and stops delivery to it (any thread).
+  /// Inlinable, so that ``OutputSubscription/unregister`` calls it specialised.
+  ///
+  /// `entry` is not retained and may be gone (the core lets go of its observers when it is
+  /// disposed or the stream ends): it is compared with the observers the core holds, and
+  /// touched only once found among them.
   @inlinable
-  func removeObserver(_ entry: OutputObserver) {
+  func removeObserver(_ entry: Unmanaged<OutputObserver>) {
+    let target = entry.toOpaque()
     lock.lock()
     var removed: OutputObserver?
-    if shared.pointee.firstObserver === entry {
+    if let first = shared.pointee.firstObserver,
+      Unmanaged.passUnretained(first).toOpaque() == target
+    {
       removed = shared.pointee.firstObserver.take()
       if !shared.pointee.otherObservers.isEmpty {
         shared.pointee.firstObserver = shared.pointee.otherObservers.removeFirst()
       }
-    } else if let index = shared.pointee.otherObservers.firstIndex(where: { $0 === entry }) {
+    } else if let index = shared.pointee.otherObservers.firstIndex(where: {
+      Unmanaged.passUnretained($0).toOpaque() == target
+    }) {
       removed = shared.pointee.otherObservers.remove(at: index)
+    } else {
+      // Not registered yet: queued for the owner (rare), or already let go.
+      removed = removeQueuedObserverLocked(target)
     }
+    removed?.isOpen.store(false, ordering: .releasing)
     lock.unlock()
     // Released after the lock: its deinitialiser may run user code.
     withExtendedLifetime(removed) {}
+  }
+
+  /// Takes the subscriber at `target` out of the queue, if it waits there for the owner.
+  /// Call with the lock held.
+  @usableFromInline
+  func removeQueuedObserverLocked(_ target: UnsafeMutableRawPointer) -> OutputObserver? {
+    var found: OutputObserver?
+    var kept = Queue<Item>()
+    while let item = shared.pointee.mutationQueue.popFirst() {
+      if found == nil, case .addObserver(let queued) = item,
+        Unmanaged.passUnretained(queued).toOpaque() == target
+      {
+        found = queued
+      } else {
+        kept.append(item)
+      }
+    }
+    shared.pointee.mutationQueue = kept
+    return found
   }
 
   /// Delivers `event` to every registered subscriber of the state stream (owner thread);
@@ -1215,47 +1252,80 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   // MARK: - State stream subscribers
 
   /// One subscriber of the state stream when the core publishes states itself (see
-  /// ``subscribeOutput(_:)``). Disposing it unregisters it; once `dispose()` returns, no
-  /// further state starts to be delivered to it, except one already being delivered on
-  /// another thread.
-  ///
-  /// It keeps the core alive (a retained reference in ``coreBits``) until it is disposed or
-  /// freed, so `dispose()` is safe however long it outlives the reactor. That is no lasting
-  /// cycle: the core lets go of its subscribers when the stream ends or the reactor is gone.
+  /// ``subscribeOutput(_:)``), held by the core only: a freed reactor's core lets go of it, and
+  /// with it of the observer and what the observer holds, even when the subscription's
+  /// disposable was dropped. Its ``OutputSubscription`` unregisters it.
   @usableFromInline
-  final class OutputObserver: Disposable, @unchecked Sendable {
-    // Safety: `coreBits` is atomic; `observer` is immutable; the core synchronises itself.
+  final class OutputObserver: @unchecked Sendable {
+    // Safety: `observer` is immutable; `isOpen` is atomic, cleared under the core's lock.
     @usableFromInline let observer: AnyObserver<State>
-    /// The core, retained (`Unmanaged.passRetained`), until the subscriber is disposed; `0`
-    /// after, which also stops delivery.
-    @usableFromInline let coreBits: Atomic<UInt>
+    /// Whether events may still be delivered: cleared when the subscription is disposed.
+    @usableFromInline let isOpen = Atomic<Bool>(true)
 
     @inlinable
-    init(_ observer: AnyObserver<State>, core: ReactorCore) {
+    init(_ observer: AnyObserver<State>) {
       self.observer = observer
-      coreBits = Atomic(UInt(bitPattern: Unmanaged.passRetained(core).toOpaque()))
       Resources.incrementTotal()
     }
 
     deinit {
-      if let pointer = UnsafeRawPointer(bitPattern: coreBits.load(ordering: .acquiring)) {
-        Unmanaged<AnyObject>.fromOpaque(pointer).release()
-      }
       Resources.decrementTotal()
     }
 
     @inlinable
     func deliver(_ event: Event<State>) {
-      if coreBits.load(ordering: .acquiring) != 0 { observer.on(event) }
+      if isOpen.load(ordering: .acquiring) { observer.on(event) }
     }
+  }
+}
 
-    @usableFromInline
-    func dispose() {
-      let bits = coreBits.exchange(0, ordering: .acquiringAndReleasing)
-      guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return }
-      let core = Unmanaged<ReactorCore>.fromOpaque(pointer).takeRetainedValue()
-      core.teardown(core, .removeObserver(self))
+/// The disposable of one subscriber of a reactor's state stream
+/// (`ReactorCore.OutputObserver`): disposing it unregisters the subscriber; once `dispose()`
+/// returns, no further state starts to be delivered to it, except one already being delivered
+/// on another thread.
+///
+/// It keeps the engine alive (a retained reference in ``coreBits``) until it is disposed or
+/// freed, so `dispose()` is safe however long it outlives the reactor. It refers to its
+/// subscriber without retaining it: the subscriber's observer may hold what holds this
+/// disposable (a `subscribe(onNext:)` handle does), and that cycle must end when the engine lets
+/// go of its subscribers (the reactor is gone). The engine dereferences ``entry`` only once it
+/// has found it among the subscribers it holds.
+///
+/// Not generic, so that creating and freeing one looks up no type metadata; ``unregister`` is
+/// a capture-free closure made by the engine's specialised code.
+@usableFromInline
+final class OutputSubscription: Disposable, @unchecked Sendable {
+  // Safety: `coreBits` is atomic; `entry` and `unregister` are immutable, and `entry` is only
+  // compared, or dereferenced by the engine under its lock once found among its subscribers.
+  /// The engine, retained (`Unmanaged.passRetained`), until disposed; `0` after.
+  @usableFromInline let coreBits: Atomic<UInt>
+  /// The subscriber, not retained.
+  @usableFromInline let entry: UnsafeMutableRawPointer
+  /// Unregisters `entry` (second argument) from the engine (first argument, whose retained
+  /// reference it takes over).
+  @usableFromInline let unregister: (UnsafeMutableRawPointer, UnsafeMutableRawPointer) -> Void
+
+  @inlinable
+  init(
+    core: UnsafeMutableRawPointer, entry: UnsafeMutableRawPointer,
+    unregister: @escaping (UnsafeMutableRawPointer, UnsafeMutableRawPointer) -> Void
+  ) {
+    coreBits = Atomic(UInt(bitPattern: core))
+    self.entry = entry
+    self.unregister = unregister
+  }
+
+  deinit {
+    if let pointer = UnsafeRawPointer(bitPattern: coreBits.load(ordering: .acquiring)) {
+      Unmanaged<AnyObject>.fromOpaque(pointer).release()
     }
+  }
+
+  @usableFromInline
+  func dispose() {
+    let bits = coreBits.exchange(0, ordering: .acquiringAndReleasing)
+    guard let pointer = UnsafeMutableRawPointer(bitPattern: bits) else { return }
+    unregister(pointer, entry)
   }
 }
 
