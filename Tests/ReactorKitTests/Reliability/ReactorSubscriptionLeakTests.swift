@@ -133,6 +133,39 @@ final class ReactorSubscriptionLeakTests: ResourceTestCase {
     XCTAssertEqual(probe.touches, 2)
   }
 
+  // MARK: - Idle reactors
+
+  #if !canImport(ObjectiveC)
+    func test_idleReactors_scheduleNoSweep() {
+      // given: live reactors with a subscriber each
+      let reactors = (0..<100).map { _ in LeakReactor() }
+      let subscriptions = reactors.map { $0.state.subscribe(onNext: { _ in }) }
+      // when: nothing happens for longer than the table watches them
+      XCTAssertTrue(waitUntil(seconds: 10) { !StorageTables.reactors.isSweepScheduled })
+      let sweeps = StorageTables.reactors.sweepCount
+      Thread.sleep(forTimeInterval: 0.3)
+      // then: no timer fires
+      XCTAssertFalse(StorageTables.reactors.isSweepScheduled)
+      XCTAssertEqual(StorageTables.reactors.sweepCount, sweeps)
+      for subscription in subscriptions { subscription.dispose() }
+    }
+  #endif
+
+  func test_reactorIdleForLong_freedAfterItsSubscriberIsDisposed_isReleasedPromptly() {
+    // given: a reactor left alone for longer than the table watches it after a use
+    let start = Resources.total
+    var reactor: LeakReactor? = LeakReactor()
+    let subscription = reactor!.state.subscribe(onNext: { _ in })
+    reactor!.action.onNext(1)
+    XCTAssertTrue(waitUntil(seconds: 10) { !StorageTables.reactors.isSweepScheduled })
+    // when: its view goes away: the bag disposes the subscription, then the reactor is freed
+    subscription.dispose()
+    reactor = nil
+    // then: released without a cleanup call
+    XCTAssertTrue(waitUntil(seconds: 2) { Resources.total == start })
+    XCTAssertEqual(Resources.total, start)
+  }
+
   // MARK: - Observed models
 
   @MainActor

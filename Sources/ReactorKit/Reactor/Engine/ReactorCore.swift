@@ -409,8 +409,10 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
       core: Unmanaged.passRetained(self).toOpaque(),
       entry: Unmanaged.passUnretained(entry).toOpaque(),
       unregister: { core, entry in
-        Unmanaged<ReactorCore>.fromOpaque(core).takeRetainedValue()
-          .removeObserver(Unmanaged<OutputObserver>.fromOpaque(entry))
+        let core = Unmanaged<ReactorCore>.fromOpaque(core).takeRetainedValue()
+        core.removeObserver(Unmanaged<OutputObserver>.fromOpaque(entry))
+        // A subscriber goes away, often with the reactor: look for it soon.
+        StorageTables.reactors.touch(core)
       })
     let gateBits = gate.load(ordering: .acquiring)
     var claimed = false
