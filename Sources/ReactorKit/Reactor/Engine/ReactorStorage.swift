@@ -8,17 +8,12 @@ enum StorageTables {
   @usableFromInline static let reactors = WeakObjectTable()
 }
 
-/// Everything ReactorKit keeps for one reactor: the engine, the action subject, the state
-/// stream, the stub and the stub flag.
-///
-/// The reactor's stored properties are its own; this storage is what the `Reactor` protocol
-/// extension adds without them. It is the engine itself (one object per reactor), kept in
-/// ``StorageTables/reactors`` until the reactor is gone, and with it the objects handed out as
-/// ``Reactor/action`` and ``Reactor/state``, which are therefore the same objects for the
-/// reactor's whole life. They are created on first use; they refer to the engine, which
-/// releases them when the reactor is gone (``ReactorCore/ownerDidDeinitialize()``).
-@usableFromInline
-typealias ReactorStorage<Action, Mutation, State> = ReactorCore<Action, Mutation, State>
+// Everything ReactorKit keeps for one reactor (the engine, the action subject, the state
+// stream, the stub and the stub flag) is the engine itself, `ReactorCore`: one object per
+// reactor, kept in `StorageTables.reactors` until the reactor is gone, and with it the objects
+// handed out as `Reactor.action` and `Reactor.state`, which are therefore the same objects for
+// the reactor's whole life. They are created on first use; they refer to the engine, which
+// releases them when the reactor is gone (`ReactorCore.ownerDidDeinitialize()`).
 
 /// The values of ``ReactorCore/wiring``.
 @usableFromInline
@@ -29,10 +24,7 @@ enum Wiring {
 }
 
 extension ReactorCore {
-  /// The engine (the storage is the engine).
-  @inlinable var core: ReactorCore { self }
-
-  /// The storage of `reactor`, created on first use.
+  /// The engine of `reactor`, created on first use.
   @inlinable
   static func of<R: Reactor>(_ reactor: R) -> ReactorCore
   where R.Action == Action, R.Mutation == Mutation, R.State == State {

@@ -329,10 +329,13 @@ final class WeakObjectTable: @unchecked Sendable {
     UInt(bitPattern: Unmanaged.passUnretained(owner).toOpaque())
   }
 
+  /// 2^64 divided by the golden ratio, the multiplier of Fibonacci hashing.
+  private static var fibonacciMultiplier: UInt { 0x9E37_79B9_7F4A_7C15 }
+
   /// The slot where the search for `key` starts.
   private func homeLocked(of key: UInt) -> Int {
     // Fibonacci hashing: the top bits of the product mix every bit of the address.
-    Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> UInt(state.pointee.shift))
+    Int(truncatingIfNeeded: (key &* Self.fibonacciMultiplier) >> UInt(state.pointee.shift))
   }
 
   /// The slot holding `key`, if any. Call with the lock held.
