@@ -15,14 +15,6 @@ enum StorageTables {
 // the reactor's whole life. They are created on first use; they refer to the engine, which
 // releases them when the reactor is gone (`ReactorCore.ownerDidDeinitialize()`).
 
-/// The values of ``ReactorCore/wiring``.
-@usableFromInline
-enum Wiring {
-  @usableFromInline static var idle: UInt8 { 0 }
-  @usableFromInline static var inProgress: UInt8 { 1 }
-  @usableFromInline static var done: UInt8 { 2 }
-}
-
 extension ReactorCore {
   /// The engine of `reactor`, created on first use.
   @inlinable
@@ -52,23 +44,6 @@ extension ReactorCore {
   @inlinable
   var state: Observable<State> {
     onceReference(stateBits) { Observable { [self] observer in subscribeOutput(observer) } }
-  }
-
-  /// Builds the pipeline with `wire` unless it is built or being built.
-  ///
-  /// The first caller wires, outside any lock (`wire` runs the reactor's transforms). Callers
-  /// on other threads, and reentrant calls from the transforms, return at once: ``action`` and
-  /// ``state`` work before wiring is done, and actions sent meanwhile are queued until it is.
-  @inlinable
-  func ensureWired(_ wire: (ReactorCore) -> Void) {
-    if wiring.load(ordering: .acquiring) == Wiring.done { return }
-    guard
-      wiring.compareExchange(
-        expected: Wiring.idle, desired: Wiring.inProgress, ordering: .acquiringAndReleasing
-      ).exchanged
-    else { return }
-    wire(self)
-    wiring.store(Wiring.done, ordering: .releasing)
   }
 
   // MARK: - Stub
