@@ -66,7 +66,7 @@ final class ObservedReactorTests: ResourceTestCase {
     _ = model.count
     _ = model.title
     // then
-    XCTAssertEqual(model.trackedPropertyCount, 2)
+    XCTAssertEqual(model.observed.memberCount, 2)
   }
 
   // MARK: - Property-level tracking
