@@ -49,11 +49,11 @@ class OwnedStorage: @unchecked Sendable {
 /// - by ``purge()``;
 /// - on Linux, which offers no deinitialisation hook for arbitrary classes, by sweeps that look
 ///   only at the owners *used* lately: inserted, looked up, or reported by ``touch(_:)``. Each
-///   such owner is looked at ``sweepDelays``-many times, 50 ms, 250 ms and 1,050 ms after it
-///   was last used, then no more until it is used again. So a table whose owners are not used
-///   costs nothing (no timer fires), the work of a sweep is proportional to the owners used
-///   lately, and an owner freed within about a second of its last use is released within
-///   50 ms to 800 ms; one freed later, by the next insertion scan or ``purge()``.
+///   such owner is looked at ``sweepDelays``-many times, 50 ms, 250 ms, 1.05 s and 4.25 s after
+///   it was last used, then no more until it is used again. So a table whose owners are not
+///   used costs nothing (no timer fires), the work of a sweep is proportional to the owners
+///   used lately, and an owner freed within about 4 s of its last use is released within 50 ms
+///   to 3.2 s; one freed later, by the next insertion scan or ``purge()``.
 ///
 /// All methods are thread-safe. The table never calls back into owners, and it releases
 /// storage (``OwnedStorage/ownerDidDeinitialize()``) outside its lock.
@@ -89,6 +89,8 @@ final class WeakObjectTable: @unchecked Sendable {
     /// Whether the next sweep is due within the shortest delay: a newly watched owner needs
     /// no earlier one (spares it reading the clock).
     var isSweepSoon = false
+    /// Whether a sweep is running.
+    var isSweeping = false
     /// The number of Linux sweeps run so far (for tests).
     var sweepCount = 0
     #if DEBUG
@@ -109,12 +111,18 @@ final class WeakObjectTable: @unchecked Sendable {
 
   /// The delays, in milliseconds, between the last use of an owner and the Linux sweeps that
   /// look at it: after the last one, the owner is no longer watched.
-  static var sweepDelays: [UInt64] { [50, 200, 800] }
+  let sweepDelays: [UInt64]
 
   private let lock = Lock()
   private let state: UnsafeMutablePointer<State>
 
-  init() {
+  /// Creates an empty table.
+  ///
+  /// - Parameter sweepDelays: The delays between the last use of an owner and the Linux
+  ///   sweeps that look at it, in milliseconds.
+  init(sweepDelays: [UInt64] = [50, 200, 800, 3_200]) {
+    precondition(!sweepDelays.isEmpty && sweepDelays.count < Int(UInt8.max))
+    self.sweepDelays = sweepDelays
     state = .allocate(capacity: 1)
     state.initialize(to: State())
   }
@@ -423,7 +431,7 @@ final class WeakObjectTable: @unchecked Sendable {
       storage.sweepMark.store(1, ordering: .relaxed)
       if mark == 0 { state.pointee.watched.append(storage.storageKey) }
       if !state.pointee.isSweepSoon {
-        scheduleSweepLocked(afterMilliseconds: Self.sweepDelays[0])
+        scheduleSweepLocked(afterMilliseconds: sweepDelays[0])
         state.pointee.isSweepSoon = true
       }
     #endif
@@ -465,10 +473,11 @@ final class WeakObjectTable: @unchecked Sendable {
     dead: UnsafeMutableBufferPointer<Unmanaged<OwnedStorage>>,
     live: UnsafeMutableBufferPointer<Unmanaged<AnyObject>>
   ) {
-    let delays = Self.sweepDelays
+    let delays = sweepDelays
     lock.lock()
     state.pointee.nextSweep = 0
     state.pointee.isSweepSoon = false
+    state.pointee.isSweeping = true
     state.pointee.sweepCount += 1
     // Owners used from now on are added to a new list.
     var pending = state.pointee.watched
@@ -508,6 +517,7 @@ final class WeakObjectTable: @unchecked Sendable {
       }
       let complete = position == pending.count
       if complete {
+        state.pointee.isSweeping = false
         state.pointee.watched.append(contentsOf: kept)
         if !state.pointee.watched.isEmpty {
           scheduleSweepLocked(afterMilliseconds: delays[min(fewestLooks, delays.count - 1)])
@@ -522,8 +532,10 @@ final class WeakObjectTable: @unchecked Sendable {
     pending = []
   }
 
-  /// Whether a Linux sweep is scheduled (for tests).
-  var isSweepScheduled: Bool { lock.withLock { state.pointee.nextSweep != 0 } }
+  /// Whether a Linux sweep is scheduled or running (for tests).
+  var isSweepScheduled: Bool {
+    lock.withLock { state.pointee.nextSweep != 0 || state.pointee.isSweeping }
+  }
 
   /// The number of Linux sweeps run so far (for tests).
   var sweepCount: Int { lock.withLock { state.pointee.sweepCount } }
