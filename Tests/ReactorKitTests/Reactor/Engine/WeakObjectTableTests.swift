@@ -1,6 +1,6 @@
 import Foundation
+import ReactorKitStreams
 import ReactorKitTesting
-import Synchronization
 import XCTest
 
 @testable import ReactorKit
@@ -156,12 +156,12 @@ final class WeakObjectTableTests: ResourceTestCase {
     _ = table.storage(for: anchor)
     let rounds = StressConfiguration.iterations(20)
     let wait = 10 * Double(StressConfiguration.multiplier)
-    let underLock = Atomic<Int>(0)
+    let underLock = AtomicBox<Int>(0)
     let sendableTable = UncheckedSendableBox(table)
     let sendableAnchor = UncheckedSendableBox(anchor)
     for _ in 0..<rounds {
-      let scanHolds = Atomic<Bool>(false)
-      let released = Atomic<Bool>(false)
+      let scanHolds = AtomicBox<Bool>(false)
+      let released = AtomicBox<Bool>(false)
       var owner: TableUsingOwner? = TableUsingOwner {
         // The table's lock is free unless this runs under it (on the scanning thread): then
         // another thread cannot use the table until the scan unlocks.
@@ -209,7 +209,7 @@ final class WeakObjectTableTests: ResourceTestCase {
     _ = table.storage(for: anchor)
     let rounds = StressConfiguration.iterations(
       StoreStress.isThreadSanitizerActive ? 2_000 : 20_000)
-    let stop = Atomic<Bool>(false)
+    let stop = AtomicBox<Bool>(false)
     let sendableTable = UncheckedSendableBox(table)
     let sendableAnchor = UncheckedSendableBox(anchor)
     // when
