@@ -13,14 +13,6 @@ import Synchronization
 // or run it inline, and the drain.
 
 extension ReactorCore {
-  /// The bits of ``gate``.
-  @usableFromInline
-  enum Gate {
-    @inlinable static var busy: UInt { 1 }
-    @inlinable static var announced: UInt { 2 }
-    @inlinable static var closed: UInt { 4 }
-  }
-
   @usableFromInline
   enum Item {
     /// An action from the action subject, before `transform(action:)`.
@@ -54,12 +46,10 @@ extension ReactorCore {
   @inlinable
   func receive(_ action: Action) {
     // An idle gate was opened by the wiring (releasing), so `config` is readable here.
-    if gate.load(ordering: .acquiring) == 0, config.pointee.usesCurrentThreadScheduler,
+    if gate.isIdle, config.pointee.usesCurrentThreadScheduler,
       CurrentThreadScheduler.runTrampolined(
         if: {
-          guard
-            gate.compareExchange(expected: 0, desired: Gate.busy, ordering: .acquiring).exchanged
-          else { return false }
+          guard gate.tryClaim() else { return false }
           owner.store(currentThreadIdentity(), ordering: .relaxed)
           // No drain runs (the gate was idle), so this thread may write the owner's state.
           owned.pointee.firstAction = action
@@ -149,23 +139,14 @@ extension ReactorCore {
   func scheduleDrainIfNeededLocked() -> Bool {
     guard shared.pointee.isWired, !shared.pointee.isDisposed else { return false }
     let hasWork = !shared.pointee.actionQueue.isEmpty || !shared.pointee.mutationQueue.isEmpty
-    while true {
-      let current = gate.load(ordering: .acquiring)
-      if current == Gate.closed {
-        // Wired just now (with the lock held nothing else opens it): publishes `config`.
-        gate.store(hasWork ? Gate.busy : 0, ordering: .releasing)
-        return hasWork
-      }
-      guard hasWork else { return false }
-      if current & Gate.announced != 0 { return false }
-      let desired = current == 0 ? Gate.busy : current | Gate.announced
-      // Races only with an unlocked claim (`0` → `busy`) or release (`busy` → `0`).
-      if gate.compareExchange(expected: current, desired: desired, ordering: .acquiringAndReleasing)
-        .exchanged
-      {
-        return current == 0
-      }
+    if gate.state.isClosed {
+      // Closed and not disposed: wired just now (with the lock held nothing else opens it).
+      // Opening publishes `config`.
+      gate.openLocked(claiming: hasWork)
+      return hasWork
     }
+    guard hasWork else { return false }
+    return gate.claimOrAnnounceLocked() == .claimed
   }
 
   @inlinable
@@ -195,7 +176,8 @@ extension ReactorCore {
       reactorGone()
       lock.lock()
       owner.store(0, ordering: .relaxed)
-      gate.store(Gate.closed, ordering: .releasing)
+      // Closed by the disposal: released, it stays closed.
+      gate.releaseLocked()
       lock.unlock()
       return
     }
@@ -216,20 +198,18 @@ extension ReactorCore {
         // release the core without the lock.
         owner.store(0, ordering: .relaxed)
         owned.pointee.pinned = nil
-        if gate.compareExchange(expected: Gate.busy, desired: 0, ordering: .releasing).exchanged {
-          break
-        }
+        if gate.tryRelease() { break }
       }
       lock.lock()
       if shared.pointee.isDisposed {
         owner.store(0, ordering: .relaxed)
         owned.pointee.pinned = nil
-        gate.store(Gate.closed, ordering: .releasing)
+        gate.releaseLocked()
         lock.unlock()
         break
       }
       // Everything queued so far is taken from here on; later work announces itself again.
-      gate.store(Gate.busy, ordering: .relaxed)
+      gate.clearAnnouncementLocked()
       owner.store(currentThreadIdentity(), ordering: .relaxed)
       owned.pointee.pinned = pinned
       while !shared.pointee.isDisposed, let item = nextLocked() {

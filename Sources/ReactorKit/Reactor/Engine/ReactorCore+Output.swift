@@ -55,18 +55,16 @@ extension ReactorCore {
         // A subscriber goes away, often with the reactor: look for it soon.
         StorageTables.reactors.touch(core)
       })
-    let gateBits = gate.load(ordering: .acquiring)
+    let gateState = gate.state
     var claimed = false
     var isOwner = false
-    if gateBits & Gate.closed != 0 {
+    if gateState.isClosed {
       // Closed and not disposed: still wiring, and nothing publishes until the gate opens.
     } else if owner.load(ordering: .relaxed) == currentThreadIdentity() {
       // `isDelivering` belongs to the owner, read only once the caller is known to be it.
       isOwner = true
       if owned.pointee.isDelivering { return queueObserverLocked(entry, subscription) }
-    } else if gateBits == 0,
-      gate.compareExchange(expected: 0, desired: Gate.busy, ordering: .acquiring).exchanged
-    {
+    } else if gateState.isIdle, gate.tryClaim() {
       claimed = true
     } else {
       return queueObserverLocked(entry, subscription)
@@ -101,17 +99,15 @@ extension ReactorCore {
   /// Releases a ``gate`` claimed by ``subscribeOutput(_:)``; drains what was queued meanwhile.
   @inlinable
   func releaseClaimedGate() {
-    if gate.compareExchange(expected: Gate.busy, desired: 0, ordering: .releasing).exchanged {
-      return
-    }
+    if gate.tryRelease() { return }
     lock.lock()
     if shared.pointee.isDisposed {
-      gate.store(Gate.closed, ordering: .releasing)
+      gate.releaseLocked()
       lock.unlock()
       return
     }
     // Work was announced: hand the gate, still busy, to a drain.
-    gate.store(Gate.busy, ordering: .relaxed)
+    gate.clearAnnouncementLocked()
     lock.unlock()
     scheduleDrain()
   }

@@ -156,7 +156,7 @@ extension ReactorCore {
       return
     }
     shared.pointee.isDisposed = true
-    gate.bitwiseOr(Gate.closed, ordering: .acquiringAndReleasing)
+    gate.close()
     // Taken whole: what it holds is released or disposed after the lock.
     let rare = shared.pointee.rareStorage.take()
     var mutationQueue = shared.pointee.mutationQueue

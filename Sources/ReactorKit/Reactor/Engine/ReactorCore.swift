@@ -60,22 +60,12 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   // and `lock`. `gate`, `owner` and the other atomic words are atomic; `body`, `teardown`,
   // `baseMutate` and `baseReduce` are immutable.
 
-  /// Who drains, as bits: ``Gate/busy`` while a drain is scheduled or running,
-  /// ``Gate/announced`` once work was queued for that drain, ``Gate/closed`` until the
-  /// pipeline is wired and once the core is disposed. `0` means idle: wired, not disposed,
-  /// nothing queued.
-  ///
-  /// An idle core is claimed (`0` → `busy`) and released (`busy` → `0`) with one
-  /// compare-and-swap each, without the lock; everything else changes the gate with the lock
-  /// held. Whoever queues work with the lock held either claims an idle core or announces the
-  /// work, so a drain that releases the core with its compare-and-swap has left nothing behind.
-  @usableFromInline let gate = Atomic<UInt>(Gate.closed)
   /// The ``currentThreadIdentity()`` of the thread draining the queue, 0 when none. Written by
   /// that thread; read by others only to learn that they are not it.
   @usableFromInline let owner = Atomic<UInt>(0)
-  /// One allocation holding the mutex behind ``lock``, then ``Shared``, ``Config`` and
-  /// ``Owned``, each at its alignment (see ``sharedOffset`` and the following offsets). In
-  /// code specialised for the reactor's types the offsets are constants.
+  /// One allocation holding the mutex behind ``lock``, the word of ``gate``, then ``Shared``,
+  /// ``Config`` and ``Owned``, each at its alignment (see ``gateOffset`` and the following
+  /// offsets). In code specialised for the reactor's types the offsets are constants.
   @usableFromInline let body: UnsafeMutableRawPointer
   /// Runs ``dispose()`` or ``destroyBody()`` specialised for the reactor's types: created by
   /// the (inlined, hence specialised) initialiser, it captures nothing, and spares the
@@ -98,6 +88,15 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   @inlinable var lock: EmbeddedLock {
     EmbeddedLock(body.assumingMemoryBound(to: pthread_mutex_t.self))
   }
+  /// Who drains (the package's `Gate`): `busy` while a drain is scheduled or running,
+  /// `announced` once work was queued for that drain, `closed` until the pipeline is wired and
+  /// once the core is disposed. Idle means wired, not disposed, nothing queued.
+  ///
+  /// An idle core is claimed and released with one compare-and-swap each, without the lock;
+  /// everything else changes the gate with the lock held. Whoever queues work with the lock held
+  /// either claims an idle core or announces the work, so a drain that releases the core with
+  /// its compare-and-swap has left nothing behind.
+  @inlinable var gate: Gate { Gate(at: body + Self.gateOffset) }
   @inlinable var shared: UnsafeMutablePointer<Shared> {
     (body + Self.sharedOffset).assumingMemoryBound(to: Shared.self)
   }
@@ -108,8 +107,11 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
     (body + Self.ownedOffset).assumingMemoryBound(to: Owned.self)
   }
 
+  @inlinable static var gateOffset: Int {
+    aligned(MemoryLayout<pthread_mutex_t>.stride, to: MemoryLayout<UInt>.alignment)
+  }
   @inlinable static var sharedOffset: Int {
-    aligned(MemoryLayout<pthread_mutex_t>.stride, to: MemoryLayout<Shared>.alignment)
+    aligned(gateOffset + MemoryLayout<UInt>.stride, to: MemoryLayout<Shared>.alignment)
   }
   @inlinable static var configOffset: Int {
     aligned(sharedOffset + MemoryLayout<Shared>.stride, to: MemoryLayout<Config>.alignment)
@@ -142,6 +144,7 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
     let body = UnsafeMutableRawPointer.allocate(
       byteCount: Self.ownedOffset + MemoryLayout<Owned>.stride, alignment: alignment)
     _ = EmbeddedLock.initialize(at: body)
+    Gate.initialize(at: body + Self.gateOffset, closed: true)
     (body + Self.sharedOffset).initializeMemory(as: Shared.self, to: Shared())
     (body + Self.configOffset).initializeMemory(as: Config.self, to: Config())
     (body + Self.ownedOffset).initializeMemory(as: Owned.self, to: Owned())
