@@ -55,32 +55,38 @@ extension ObservableType {
     MulticastConnectable(source: asObservable(), makeSubject: makeSubject)
   }
 
-  /// A connectable sequence that shares one subscription through a ``PublishSubject``.
+  /// A connectable sequence that shares one subscription through a ``PublishSubject``; a
+  /// new subject serves each connection after the previous one ended, as in RxSwift.
   ///
   /// - Returns: The connectable sequence; call `connect()` to start it.
   @inlinable
   public func publish() -> ConnectableObservable<Element> {
-    multicast(PublishSubject())
+    multicast(makeSubject: { PublishSubject() })
   }
 
   /// A connectable sequence that shares one subscription through a ``ReplaySubject`` that
   /// replays up to `bufferSize` elements to each new observer.
   ///
+  /// Each connection after the previous one ended (by disposal or by a terminal event) gets
+  /// a new subject, as in RxSwift: observers of an old connection receive nothing from a new
+  /// one, and a new connection replays only its own elements.
+  ///
   /// - Parameter bufferSize: The number of elements to replay.
   /// - Returns: The connectable sequence; call `connect()` to start it.
   @inlinable
   public func replay(_ bufferSize: Int) -> ConnectableObservable<Element> {
-    multicast(ReplaySubject.create(bufferSize: bufferSize))
+    multicast(makeSubject: { ReplaySubject.create(bufferSize: bufferSize) })
   }
 
   /// A connectable sequence that shares one subscription through a ``ReplaySubject`` that
-  /// replays every element to each new observer.
+  /// replays every element to each new observer; a new subject serves each connection, as
+  /// with ``replay(_:)``.
   ///
   /// - Complexity: Memory grows with the number of elements.
   /// - Returns: The connectable sequence; call `connect()` to start it.
   @inlinable
   public func replayAll() -> ConnectableObservable<Element> {
-    multicast(ReplaySubject.createUnbound())
+    multicast(makeSubject: { ReplaySubject.createUnbound() })
   }
 }
 
