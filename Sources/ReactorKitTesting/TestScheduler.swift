@@ -194,15 +194,18 @@ public final class TestScheduler: SchedulerType, @unchecked Sendable {
 
   /// Creates the observable at `created`, subscribes at `subscribed`, disposes at
   /// `disposed`, runs the scheduler and returns what the observer recorded.
-  public func start<Element>(
+  ///
+  /// `create` may return anything convertible to an observable (an `Observable`, a
+  /// `Driver` or `Signal`, a ``TestableObservable``), as in RxTest.
+  public func start<Source: ObservableConvertibleType>(
     created: TestTime, subscribed: TestTime, disposed: TestTime,
-    _ create: @escaping () -> Observable<Element>
-  ) -> TestableObserver<Element> {
-    var source: Observable<Element>?
+    _ create: @escaping () -> Source
+  ) -> TestableObserver<Source.Element> {
+    var source: Observable<Source.Element>?
     var subscription: Disposable?
-    let observer = createObserver(Element.self)
+    let observer = createObserver(Source.Element.self)
     scheduleAbsoluteVirtual((), time: created) { _ in
-      source = create()
+      source = create().asObservable()
       return Disposables.create()
     }
     scheduleAbsoluteVirtual((), time: subscribed) { _ in
@@ -219,15 +222,15 @@ public final class TestScheduler: SchedulerType, @unchecked Sendable {
 
   /// Like ``start(created:subscribed:disposed:_:)`` with creation at 100 and subscription
   /// at 200.
-  public func start<Element>(
-    disposed: TestTime, _ create: @escaping () -> Observable<Element>
-  ) -> TestableObserver<Element> {
+  public func start<Source: ObservableConvertibleType>(
+    disposed: TestTime, _ create: @escaping () -> Source
+  ) -> TestableObserver<Source.Element> {
     start(created: 100, subscribed: 200, disposed: disposed, create)
   }
 
   /// Like ``start(created:subscribed:disposed:_:)`` with the defaults 100, 200 and 1000.
-  public func start<Element>(_ create: @escaping () -> Observable<Element>)
-    -> TestableObserver<Element>
+  public func start<Source: ObservableConvertibleType>(_ create: @escaping () -> Source)
+    -> TestableObserver<Source.Element>
   {
     start(created: 100, subscribed: 200, disposed: 1000, create)
   }

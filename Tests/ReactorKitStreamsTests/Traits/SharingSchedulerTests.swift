@@ -114,7 +114,7 @@ final class SharingSchedulerTests: ResourceTestCase {
     // when
     SharingScheduler.mock(scheduler: clock) {
       let driver = source.asDriver(onErrorJustReturn: 0)
-      observer = clock.start { driver.asObservable() }
+      observer = clock.start { driver }
     }
     // then
     XCTAssertEqual(observer.events, [.next(211, 1), .completed(221)])
