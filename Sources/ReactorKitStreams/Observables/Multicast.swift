@@ -55,6 +55,42 @@ extension ObservableType {
     MulticastConnectable(source: asObservable(), makeSubject: makeSubject)
   }
 
+  /// For each subscription, multicasts the source through a subject made by
+  /// `subjectSelector` into the sequence `selector` builds from it, so the selector can use
+  /// the source several times with one subscription to it.
+  ///
+  /// The selector's sequence is subscribed first, then the source is connected; the result
+  /// ends with the selector's sequence, which disconnects the source. An error thrown by
+  /// either closure fails the result.
+  ///
+  /// - Parameters:
+  ///   - subjectSelector: Makes the subject of one subscription.
+  ///   - selector: Builds the result from the multicast source.
+  /// - Returns: The selector's sequence.
+  public func multicast<Subject: SubjectType, Result>(
+    _ subjectSelector: @escaping () throws -> Subject,
+    selector: @escaping (Observable<Subject.Element>) throws -> Observable<Result>
+  ) -> Observable<Result> where Subject.Observer.Element == Element {
+    let source = asObservable()
+    return Observable { observer in
+      let sink = Sink(observer)
+      let connection = SingleAssignmentDisposable()
+      sink.extra = connection
+      let connectable: ConnectableObservable<Subject.Element>
+      let selected: Observable<Result>
+      do {
+        connectable = source.multicast(try subjectSelector())
+        selected = try selector(connectable.asObservable())
+      } catch {
+        connection.dispose()
+        return sink.run(Observable<Result>.error(error)) { sink.forward($0) }
+      }
+      let subscription = sink.run(selected) { sink.forward($0) }
+      connection.setDisposable(connectable.connect())
+      return subscription
+    }
+  }
+
   /// A connectable sequence that shares one subscription through a ``PublishSubject``; a
   /// new subject serves each connection after the previous one ended, as in RxSwift.
   ///

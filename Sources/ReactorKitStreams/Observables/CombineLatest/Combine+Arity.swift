@@ -5,8 +5,10 @@
 extension ObservableType {
   /// Combines 2 sources through a ``CombineSink`` in `mode`.
   @inlinable
-  static func combine<O1: ObservableConvertibleType, O2: ObservableConvertibleType>(
-    _ mode: CombineMode, _ source1: O1, _ source2: O2,
+  static func combine<
+    Mode: CombineMode, O1: ObservableConvertibleType, O2: ObservableConvertibleType
+  >(
+    _ mode: Mode.Type, _ source1: O1, _ source2: O2,
     select: @escaping (O1.Element, O2.Element) throws -> Element
   ) -> Observable<Element> {
     Observable { observer in
@@ -23,10 +25,11 @@ extension ObservableType {
   /// Combines 3 sources through a ``CombineSink`` in `mode`.
   @inlinable
   static func combine<
+    Mode: CombineMode,
     O1: ObservableConvertibleType, O2: ObservableConvertibleType,
     O3: ObservableConvertibleType
   >(
-    _ mode: CombineMode, _ source1: O1, _ source2: O2, _ source3: O3,
+    _ mode: Mode.Type, _ source1: O1, _ source2: O2, _ source3: O3,
     select: @escaping (O1.Element, O2.Element, O3.Element) throws -> Element
   ) -> Observable<Element> {
     Observable { observer in
@@ -45,10 +48,11 @@ extension ObservableType {
   /// Combines 4 sources through a ``CombineSink`` in `mode`.
   @inlinable
   static func combine<
+    Mode: CombineMode,
     O1: ObservableConvertibleType, O2: ObservableConvertibleType,
     O3: ObservableConvertibleType, O4: ObservableConvertibleType
   >(
-    _ mode: CombineMode, _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4,
+    _ mode: Mode.Type, _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4,
     select: @escaping (O1.Element, O2.Element, O3.Element, O4.Element) throws -> Element
   ) -> Observable<Element> {
     Observable { observer in
@@ -71,11 +75,12 @@ extension ObservableType {
   /// Combines 5 sources through a ``CombineSink`` in `mode`.
   @inlinable
   static func combine<
+    Mode: CombineMode,
     O1: ObservableConvertibleType, O2: ObservableConvertibleType,
     O3: ObservableConvertibleType, O4: ObservableConvertibleType,
     O5: ObservableConvertibleType
   >(
-    _ mode: CombineMode, _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5,
+    _ mode: Mode.Type, _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5,
     select: @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element) throws -> Element
   ) -> Observable<Element> {
     Observable { observer in
@@ -101,11 +106,12 @@ extension ObservableType {
   /// Combines 6 sources through a ``CombineSink`` in `mode`.
   @inlinable
   static func combine<
+    Mode: CombineMode,
     O1: ObservableConvertibleType, O2: ObservableConvertibleType,
     O3: ObservableConvertibleType, O4: ObservableConvertibleType,
     O5: ObservableConvertibleType, O6: ObservableConvertibleType
   >(
-    _ mode: CombineMode, _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5,
+    _ mode: Mode.Type, _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5,
     _ source6: O6,
     select:
       @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element) throws ->
@@ -138,12 +144,13 @@ extension ObservableType {
   /// Combines 7 sources through a ``CombineSink`` in `mode`.
   @inlinable
   static func combine<
+    Mode: CombineMode,
     O1: ObservableConvertibleType, O2: ObservableConvertibleType,
     O3: ObservableConvertibleType, O4: ObservableConvertibleType,
     O5: ObservableConvertibleType, O6: ObservableConvertibleType,
     O7: ObservableConvertibleType
   >(
-    _ mode: CombineMode, _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5,
+    _ mode: Mode.Type, _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5,
     _ source6: O6, _ source7: O7,
     select:
       @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element, O7.Element)
@@ -178,12 +185,13 @@ extension ObservableType {
   /// Combines 8 sources through a ``CombineSink`` in `mode`.
   @inlinable
   static func combine<
+    Mode: CombineMode,
     O1: ObservableConvertibleType, O2: ObservableConvertibleType,
     O3: ObservableConvertibleType, O4: ObservableConvertibleType,
     O5: ObservableConvertibleType, O6: ObservableConvertibleType,
     O7: ObservableConvertibleType, O8: ObservableConvertibleType
   >(
-    _ mode: CombineMode, _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5,
+    _ mode: Mode.Type, _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4, _ source5: O5,
     _ source6: O6, _ source7: O7, _ source8: O8,
     select:
       @escaping (

@@ -17,7 +17,7 @@ extension ObservableType {
     _ source1: O1, _ source2: O2,
     resultSelector: @escaping (O1.Element, O2.Element) throws -> Element
   ) -> Observable<Element> {
-    combine(.latest, source1, source2, select: resultSelector)
+    combine(CombineLatestMode.self, source1, source2, select: resultSelector)
   }
 
   /// Combines the latest elements of 3 sources; see ``combineLatest(_:_:resultSelector:)``.
@@ -29,7 +29,7 @@ extension ObservableType {
     _ source1: O1, _ source2: O2, _ source3: O3,
     resultSelector: @escaping (O1.Element, O2.Element, O3.Element) throws -> Element
   ) -> Observable<Element> {
-    combine(.latest, source1, source2, source3, select: resultSelector)
+    combine(CombineLatestMode.self, source1, source2, source3, select: resultSelector)
   }
 
   /// Combines the latest elements of 4 sources; see ``combineLatest(_:_:resultSelector:)``.
@@ -41,7 +41,7 @@ extension ObservableType {
     _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4,
     resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element) throws -> Element
   ) -> Observable<Element> {
-    combine(.latest, source1, source2, source3, source4, select: resultSelector)
+    combine(CombineLatestMode.self, source1, source2, source3, source4, select: resultSelector)
   }
 
   /// Combines the latest elements of 5 sources; see ``combineLatest(_:_:resultSelector:)``.
@@ -55,7 +55,8 @@ extension ObservableType {
     resultSelector:
       @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element) throws -> Element
   ) -> Observable<Element> {
-    combine(.latest, source1, source2, source3, source4, source5, select: resultSelector)
+    combine(
+      CombineLatestMode.self, source1, source2, source3, source4, source5, select: resultSelector)
   }
 
   /// Combines the latest elements of 6 sources; see ``combineLatest(_:_:resultSelector:)``.
@@ -70,7 +71,9 @@ extension ObservableType {
       @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element) throws ->
       Element
   ) -> Observable<Element> {
-    combine(.latest, source1, source2, source3, source4, source5, source6, select: resultSelector)
+    combine(
+      CombineLatestMode.self, source1, source2, source3, source4, source5, source6,
+      select: resultSelector)
   }
 
   /// Combines the latest elements of 7 sources; see ``combineLatest(_:_:resultSelector:)``.
@@ -88,7 +91,8 @@ extension ObservableType {
       throws -> Element
   ) -> Observable<Element> {
     combine(
-      .latest, source1, source2, source3, source4, source5, source6, source7, select: resultSelector
+      CombineLatestMode.self, source1, source2, source3, source4, source5, source6, source7,
+      select: resultSelector
     )
   }
 
@@ -109,7 +113,8 @@ extension ObservableType {
       ) throws -> Element
   ) -> Observable<Element> {
     combine(
-      .latest, source1, source2, source3, source4, source5, source6, source7, source8,
+      CombineLatestMode.self, source1, source2, source3, source4, source5, source6, source7,
+      source8,
       select: resultSelector)
   }
 
@@ -122,7 +127,7 @@ extension ObservableType {
     resultSelector: @escaping ([Sources.Element.Element]) throws -> Element
   ) -> Observable<Element> where Sources.Element: ObservableConvertibleType {
     Observable { observer in
-      let mode = CombineMode.latest
+      let mode = CombineLatestMode.self
       let sink = CombineSink(
         observer, mode, arity: sources.count,
         slots: Array(repeating: CombineSlot<Sources.Element.Element>(), count: sources.count),

@@ -1,40 +1,40 @@
 /// How a ``CombineSink`` pairs its sources' elements: `combineLatest` keeps the latest element
-/// of each source, `zip` buffers them and pairs them by position.
+/// of each source, `zip` buffers them and pairs them by position. A type rather than a value,
+/// so that the specialised per-element path has no branches on it.
 @usableFromInline
-struct CombineMode: Sendable {
+protocol CombineMode {
   /// Whether each source's elements are queued and consumed by a snapshot (`zip`), rather
   /// than the latest one kept and reused (`combineLatest`).
-  @usableFromInline let buffers: Bool
+  static var buffers: Bool { get }
   /// Whether an element that can never be combined (every other source completed while one
   /// holds nothing) completes the result.
-  @usableFromInline let completesWhenUnpairable: Bool
+  static var completesWhenUnpairable: Bool { get }
   /// Whether an empty collection of sources emits one (empty) snapshot before completing.
-  @usableFromInline let emitsForNoSources: Bool
+  static var emitsForNoSources: Bool { get }
+}
 
-  /// `combineLatest`, fixed arity or collection (RxSwift 6 rules).
-  @inlinable
-  static var latest: CombineMode {
-    CombineMode(buffers: false, completesWhenUnpairable: true, emitsForNoSources: true)
-  }
+/// `combineLatest`, fixed arity or collection (RxSwift 6 rules).
+@usableFromInline
+enum CombineLatestMode: CombineMode {
+  @inlinable static var buffers: Bool { false }
+  @inlinable static var completesWhenUnpairable: Bool { true }
+  @inlinable static var emitsForNoSources: Bool { true }
+}
 
-  /// The fixed-arity `zip`: completes only when every source completed.
-  @inlinable
-  static var zip: CombineMode {
-    CombineMode(buffers: true, completesWhenUnpairable: false, emitsForNoSources: false)
-  }
+/// The fixed-arity `zip`: completes only when every source completed.
+@usableFromInline
+enum ZipMode: CombineMode {
+  @inlinable static var buffers: Bool { true }
+  @inlinable static var completesWhenUnpairable: Bool { false }
+  @inlinable static var emitsForNoSources: Bool { false }
+}
 
-  /// `zip` over a collection: also completes when an element can never be paired.
-  @inlinable
-  static var zipCollection: CombineMode {
-    CombineMode(buffers: true, completesWhenUnpairable: true, emitsForNoSources: false)
-  }
-
-  @inlinable
-  init(buffers: Bool, completesWhenUnpairable: Bool, emitsForNoSources: Bool) {
-    self.buffers = buffers
-    self.completesWhenUnpairable = completesWhenUnpairable
-    self.emitsForNoSources = emitsForNoSources
-  }
+/// `zip` over a collection: also completes when an element can never be paired.
+@usableFromInline
+enum ZipCollectionMode: CombineMode {
+  @inlinable static var buffers: Bool { true }
+  @inlinable static var completesWhenUnpairable: Bool { true }
+  @inlinable static var emitsForNoSources: Bool { false }
 }
 
 /// What a ``CombineSink`` holds of one source: its latest element, or its queued ones.
@@ -48,8 +48,8 @@ struct CombineSlot<Value> {
 
   /// Keeps `value` as the latest element, or queues it when `mode` buffers.
   @inlinable
-  mutating func put(_ value: Value, _ mode: CombineMode) {
-    if mode.buffers {
+  mutating func put<Mode: CombineMode>(_ value: Value, _ mode: Mode.Type) {
+    if Mode.buffers {
       queue.append(value)
     } else {
       latest = value
@@ -58,8 +58,8 @@ struct CombineSlot<Value> {
 
   /// The element for a snapshot: the latest one, or the oldest queued one (removed).
   @inlinable
-  mutating func take(_ mode: CombineMode) -> Value {
-    mode.buffers ? queue.popFirst()! : latest!
+  mutating func take<Mode: CombineMode>(_ mode: Mode.Type) -> Value {
+    Mode.buffers ? queue.popFirst()! : latest!
   }
 }
 
@@ -86,21 +86,19 @@ struct CombineState<Slots> {
 /// The fixed arities and the collection forms differ only in how `Slots` and `Snapshot` are
 /// spelled (a tuple, or an array) and are thin wrappers over this class.
 @usableFromInline
-final class CombineSink<Slots, Snapshot, Element>:
+final class CombineSink<Mode: CombineMode, Slots, Snapshot, Element>:
   MultiSourceSink<Snapshot, Element, CombineState<Slots>>, @unchecked Sendable
 {
-  // Safety: all mutable state is the inherited `state`, guarded by `lock`; `mode` and `take`
-  // are immutable, and `take` is library code (no user code), so it may run under the lock.
-  @usableFromInline let mode: CombineMode
+  // Safety: all mutable state is the inherited `state`, guarded by `lock`; `take` is
+  // immutable library code (no user code), so it may run under the lock.
   @usableFromInline let take: (inout Slots) -> Snapshot
 
   @inlinable
   init(
-    _ observer: AnyObserver<Element>, _ mode: CombineMode, arity: Int, slots: Slots,
+    _ observer: AnyObserver<Element>, _ mode: Mode.Type, arity: Int, slots: Slots,
     take: @escaping (inout Slots) -> Snapshot,
     select: @escaping (Snapshot) throws -> Element
   ) {
-    self.mode = mode
     self.take = take
     super.init(
       observer, arity: arity, extra: CombineState(slots: slots, arity: arity), transform: select)
@@ -121,14 +119,14 @@ final class CombineSink<Slots, Snapshot, Element>:
       if count == 0 {
         state.extra.filled += 1
         state.extra.counts[index] = 1
-      } else if mode.buffers {
+      } else if Mode.buffers {
         state.extra.counts[index] = count + 1
       }
       if state.extra.filled == arity {
         let snapshot = take(&state.extra.slots)
-        if mode.buffers { consumeOneEachLocked() }
+        if Mode.buffers { consumeOneEachLocked() }
         onLocked(.next(snapshot))
-      } else if mode.completesWhenUnpairable
+      } else if Mode.completesWhenUnpairable
         && state.doneCount - (state.isDone[index] ? 1 : 0) == arity - 1
       {
         // Every other source completed, and one of them holds nothing: no more results.
@@ -156,7 +154,7 @@ final class CombineSink<Slots, Snapshot, Element>:
   /// elements first, `zip` only completes. Returns `self` as the disposable.
   @inlinable
   func finishSubscribingCombined() -> Disposable {
-    if arity == 0 && mode.emitsForNoSources {
+    if arity == 0 && Mode.emitsForNoSources {
       lock.lock()
       onLocked(.next(take(&state.extra.slots)))
     }

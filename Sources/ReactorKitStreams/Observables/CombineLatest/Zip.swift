@@ -17,7 +17,7 @@ extension ObservableType {
     _ source1: O1, _ source2: O2,
     resultSelector: @escaping (O1.Element, O2.Element) throws -> Element
   ) -> Observable<Element> {
-    combine(.zip, source1, source2, select: resultSelector)
+    combine(ZipMode.self, source1, source2, select: resultSelector)
   }
 
   /// Pairs the elements of 3 sources by position; see ``zip(_:_:resultSelector:)``.
@@ -29,7 +29,7 @@ extension ObservableType {
     _ source1: O1, _ source2: O2, _ source3: O3,
     resultSelector: @escaping (O1.Element, O2.Element, O3.Element) throws -> Element
   ) -> Observable<Element> {
-    combine(.zip, source1, source2, source3, select: resultSelector)
+    combine(ZipMode.self, source1, source2, source3, select: resultSelector)
   }
 
   /// Pairs the elements of 4 sources by position; see ``zip(_:_:resultSelector:)``.
@@ -41,7 +41,7 @@ extension ObservableType {
     _ source1: O1, _ source2: O2, _ source3: O3, _ source4: O4,
     resultSelector: @escaping (O1.Element, O2.Element, O3.Element, O4.Element) throws -> Element
   ) -> Observable<Element> {
-    combine(.zip, source1, source2, source3, source4, select: resultSelector)
+    combine(ZipMode.self, source1, source2, source3, source4, select: resultSelector)
   }
 
   /// Pairs the elements of 5 sources by position; see ``zip(_:_:resultSelector:)``.
@@ -55,7 +55,7 @@ extension ObservableType {
     resultSelector:
       @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element) throws -> Element
   ) -> Observable<Element> {
-    combine(.zip, source1, source2, source3, source4, source5, select: resultSelector)
+    combine(ZipMode.self, source1, source2, source3, source4, source5, select: resultSelector)
   }
 
   /// Pairs the elements of 6 sources by position; see ``zip(_:_:resultSelector:)``.
@@ -70,7 +70,8 @@ extension ObservableType {
       @escaping (O1.Element, O2.Element, O3.Element, O4.Element, O5.Element, O6.Element) throws ->
       Element
   ) -> Observable<Element> {
-    combine(.zip, source1, source2, source3, source4, source5, source6, select: resultSelector)
+    combine(
+      ZipMode.self, source1, source2, source3, source4, source5, source6, select: resultSelector)
   }
 
   /// Pairs the elements of 7 sources by position; see ``zip(_:_:resultSelector:)``.
@@ -88,7 +89,8 @@ extension ObservableType {
       throws -> Element
   ) -> Observable<Element> {
     combine(
-      .zip, source1, source2, source3, source4, source5, source6, source7, select: resultSelector)
+      ZipMode.self, source1, source2, source3, source4, source5, source6, source7,
+      select: resultSelector)
   }
 
   /// Pairs the elements of 8 sources by position; see ``zip(_:_:resultSelector:)``.
@@ -108,7 +110,7 @@ extension ObservableType {
       ) throws -> Element
   ) -> Observable<Element> {
     combine(
-      .zip, source1, source2, source3, source4, source5, source6, source7, source8,
+      ZipMode.self, source1, source2, source3, source4, source5, source6, source7, source8,
       select: resultSelector)
   }
 
@@ -124,7 +126,7 @@ extension ObservableType {
     resultSelector: @escaping ([Sources.Element.Element]) throws -> Element
   ) -> Observable<Element> where Sources.Element: ObservableConvertibleType {
     Observable { observer in
-      let mode = CombineMode.zipCollection
+      let mode = ZipCollectionMode.self
       let sink = CombineSink(
         observer, mode, arity: sources.count,
         slots: Array(repeating: CombineSlot<Sources.Element.Element>(), count: sources.count),
