@@ -180,4 +180,42 @@ final class MulticastTests: ResourceTestCase {
     XCTAssertEqual(second.events, [.next(310, 1), .completed(320)])
     subscriptions.forEach { $0.dispose() }
   }
+
+  func test_multicastSelector_sharesOneSubscriptionPerSubscriber() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let source = scheduler.createColdObservable([.next(10, 1), .next(20, 2), .completed(30)])
+    var subjects = 0
+    // when
+    let observer = scheduler.start {
+      source.multicast(
+        { () -> PublishSubject<Int> in
+          subjects += 1
+          return PublishSubject()
+        },
+        selector: { shared in Observable.zip(shared, shared.map { $0 * 10 }) { $0 + $1 } })
+    }
+    // then
+    XCTAssertEqual(observer.events, [.next(210, 11), .next(220, 22), .completed(230)])
+    XCTAssertEqual(source.subscriptions, [Subscription(200, 230)])
+    XCTAssertEqual(subjects, 1)
+  }
+
+  func test_multicastSelector_errorsAndDisposal() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let source = scheduler.createHotObservable([.next(210, 1), .next(260, 2)])
+    // when
+    let disposed = scheduler.start(disposed: 250) {
+      source.multicast({ PublishSubject<Int>() }, selector: { $0.map { $0 + 1 } })
+    }
+    let thrown = scheduler.start(created: 1100, subscribed: 1200, disposed: 1300) {
+      source.multicast(
+        { PublishSubject<Int>() }, selector: { _ -> Observable<Int> in throw TestError(4) })
+    }
+    // then
+    XCTAssertEqual(disposed.events, [.next(210, 2)])
+    XCTAssertEqual(source.subscriptions, [Subscription(200, 250)])
+    XCTAssertEqual(thrown.events, [.error(1200, TestError(4))])
+  }
 }

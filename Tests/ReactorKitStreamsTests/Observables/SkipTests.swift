@@ -111,4 +111,44 @@ final class SkipTests: ResourceTestCase {
     XCTAssertEqual(observer.events, [.error(220, TestError(4))])
     XCTAssertEqual(other.subscriptions, [Subscription(200, 220)])
   }
+
+  func test_skipDuration_dropsTheElementsOfTheDuration() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let source = scheduler.createHotObservable([
+      .next(210, 1), .next(240, 2), .next(260, 3), .completed(300),
+    ])
+    // when
+    let observer = scheduler.start { source.skip(.seconds(50), scheduler: scheduler) }
+    // then
+    XCTAssertEqual(observer.events, [.next(260, 3), .completed(300)])
+    XCTAssertEqual(source.subscriptions, [Subscription(200, 300)])
+  }
+
+  func test_skipDuration_forwardsCompletionAndErrorsBeforeTheDuration() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let other = TestScheduler(initialClock: 0)
+    let completes = scheduler.createHotObservable([.next(210, 1), .completed(220)])
+    let fails = other.createHotObservable([.error(230, TestError(1), Int.self)])
+    // when
+    let completed = scheduler.start { completes.skip(.seconds(50), scheduler: scheduler) }
+    let failed = other.start { fails.skip(.seconds(50), scheduler: other) }
+    // then
+    XCTAssertEqual(completed.events, [.completed(220)])
+    XCTAssertEqual(failed.events, [.error(230, TestError(1))])
+  }
+
+  func test_skipDuration_disposalEndsTheSubscription() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let source = scheduler.createHotObservable([.next(260, 1), .next(280, 2)])
+    // when
+    let observer = scheduler.start(disposed: 270) {
+      source.skip(.seconds(50), scheduler: scheduler)
+    }
+    // then
+    XCTAssertEqual(observer.events, [.next(260, 1)])
+    XCTAssertEqual(source.subscriptions, [Subscription(200, 270)])
+  }
 }
