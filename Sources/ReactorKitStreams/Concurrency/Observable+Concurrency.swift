@@ -111,7 +111,7 @@ extension ObservableType {
   }
 
   /// An observable that iterates `sequence` in a new `Task` for each subscriber; see
-  /// ``Observable/init(_:)``.
+  /// ``Observable/init(_:priority:)``.
   public static func from<Source: AsyncSequence & Sendable>(_ sequence: Source)
     -> Observable<Element>
   where Source.Element == Element {
