@@ -161,7 +161,7 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
   public final func advanceTo(_ virtualTime: VirtualTime) {
     precondition(
       converter.compareVirtualTime(virtualTime, clock) != .lessThan,
-      "VirtualTimeScheduler.advanceTo: cannot move back in time.")
+      "\(type(of: self)).advanceTo: cannot move back in time.")
     run(upTo: virtualTime)
   }
 
@@ -173,7 +173,7 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
       let target = converter.offsetVirtualTime(currentClock, offset: virtualInterval)
       precondition(
         converter.compareVirtualTime(target, currentClock) != .lessThan,
-        "VirtualTimeScheduler.sleep: cannot move back in time.")
+        "\(type(of: self)).sleep: cannot move back in time.")
       currentClock = target
     }
   }
