@@ -1,3 +1,4 @@
+import Foundation
 import ReactorKitStreams
 import ReactorKitTesting
 import XCTest
@@ -150,5 +151,38 @@ final class SkipTests: ResourceTestCase {
     // then
     XCTAssertEqual(observer.events, [.next(260, 1)])
     XCTAssertEqual(source.subscriptions, [Subscription(200, 270)])
+  }
+
+  func test_skipUntil_gateOpenedFromAnotherThreadPassesALaterSuffixInOrder() {
+    for _ in 0..<StressConfiguration.iterations(5) {
+      // given
+      let source = PublishSubject<Int>()
+      let other = PublishSubject<Void>()
+      let probe = DeliveryProbe()
+      let received = LockedValues<Int>()
+      let subscription = source.skip(until: other).subscribe(onNext: { value in
+        probe.enter()
+        received.append(value)
+        probe.leave()
+      })
+      // when
+      runConcurrently(threads: 2) { index in
+        if index == 0 {
+          for step in 0..<500 {
+            source.onNext(step)
+            if step % 100 == 0 { sched_yield() }
+          }
+        } else {
+          other.onNext(())
+        }
+      }
+      source.onNext(500)
+      // then
+      let all = received.all
+      XCTAssertEqual(probe.overlaps, 0)
+      XCTAssertEqual(all.last, 500)
+      XCTAssertEqual(all, Array((all.first ?? 500)...500), "not a contiguous suffix")
+      subscription.dispose()
+    }
   }
 }
