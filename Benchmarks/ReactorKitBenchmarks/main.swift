@@ -23,4 +23,6 @@ runBenchmarks(
     rxScanDistinct(),
     rxFlatMapJust(),
     rxMergeTwo(),
+    rxCombineLatest(),
+    rxZip(),
   ], options: options)
