@@ -49,11 +49,11 @@ class OwnedStorage: @unchecked Sendable {
 /// - by ``purge()``;
 /// - on Linux, which offers no deinitialisation hook for arbitrary classes, by sweeps that look
 ///   only at the owners *used* lately: inserted, looked up, or reported by ``touch(_:)``. Each
-///   such owner is looked at ``sweepDelays``-many times, 50 ms, 250 ms, 1.05 s and 4.25 s after
-///   it was last used, then no more until it is used again. So a table whose owners are not
-///   used costs nothing (no timer fires), the work of a sweep is proportional to the owners
-///   used lately, and an owner freed within about 4 s of its last use is released within 50 ms
-///   to 3.2 s; one freed later, by the next insertion scan or ``purge()``.
+///   such owner is looked at ``sweepDelays``-many times, 50 ms, 150 ms, 350 ms, 750 ms, 1.55 s
+///   and 3.15 s after it was last used, then no more until it is used again. So a table whose
+///   owners are not used costs nothing (no timer fires), the work of a sweep is proportional to
+///   the owners used lately, and an owner freed within about 3 s of its last use is released
+///   within 50 ms to 1.6 s; one freed later, by the next insertion scan or ``purge()``.
 ///
 /// All methods are thread-safe. The table never calls back into owners, and it releases
 /// storage (``OwnedStorage/ownerDidDeinitialize()``) outside its lock.
@@ -120,7 +120,7 @@ final class WeakObjectTable: @unchecked Sendable {
   ///
   /// - Parameter sweepDelays: The delays between the last use of an owner and the Linux
   ///   sweeps that look at it, in milliseconds.
-  init(sweepDelays: [UInt64] = [50, 200, 800, 3_200]) {
+  init(sweepDelays: [UInt64] = [50, 100, 200, 400, 800, 1_600]) {
     precondition(!sweepDelays.isEmpty && sweepDelays.count < Int(UInt8.max))
     self.sweepDelays = sweepDelays
     state = .allocate(capacity: 1)
