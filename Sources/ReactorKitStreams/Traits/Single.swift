@@ -234,15 +234,9 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
   }
 
   /// The elements of all `sources`, in order, once all succeeded; `[]` for no sources.
-  public static func zip<Wrapped>(_ sources: [Single<Wrapped>]) -> Single<Element>
-  where Element == [Wrapped] {
+  public static func zip<Sources: Collection, Wrapped>(_ sources: Sources) -> Single<Element>
+  where Sources.Element == Single<Wrapped>, Element == [Wrapped] {
     if sources.isEmpty { return .just([]) }
     return Single(raw: Observable.zip(sources.map(\.source)))
-  }
-
-  /// The elements of all `sources`, in order, once all succeeded; `[]` for no sources.
-  public static func zip<Wrapped>(_ sources: Single<Wrapped>...) -> Single<Element>
-  where Element == [Wrapped] {
-    zip(sources)
   }
 }
