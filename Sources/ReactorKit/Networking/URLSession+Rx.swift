@@ -36,8 +36,7 @@ extension Reactive where Base: URLSession {
   /// - Parameter request: The request to send, once per subscription.
   /// - Returns: The response and data; an error for a transport failure, or
   ///   ``RxCocoaURLError/nonHTTPResponse(response:)`` for a response that is not HTTP.
-  public func response(request: URLRequest) -> Observable<(response: HTTPURLResponse, data: Data)>
-  {
+  public func response(request: URLRequest) -> Observable<(response: HTTPURLResponse, data: Data)> {
     // The session is thread-safe; the observer is used only by the completion handler, which
     // runs once.
     let session = UncheckedSendable(base)

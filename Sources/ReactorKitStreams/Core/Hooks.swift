@@ -19,7 +19,9 @@ public enum Hooks {
 
   private static let recording = Atomic<Bool>(false)
 
-  private static let handlers = LockedBox<(DefaultErrorHandler, CustomCaptureSubscriptionCallstack)>(
+  private static let handlers = LockedBox<
+    (DefaultErrorHandler, CustomCaptureSubscriptionCallstack)
+  >(
     (defaultHandler, defaultCapture))
 
   /// Whether subscriptions without an error closure record their call stack, for

@@ -70,8 +70,7 @@ extension PrimitiveSequence {
   }
 
   /// Delivers the events on `scheduler`.
-  public func observe(on scheduler: ImmediateSchedulerType) -> PrimitiveSequence<Trait, Element>
-  {
+  public func observe(on scheduler: ImmediateSchedulerType) -> PrimitiveSequence<Trait, Element> {
     PrimitiveSequence(raw: source.observe(on: scheduler))
   }
 

@@ -40,7 +40,8 @@ final class HooksTests: ResourceTestCase {
     // given
     let received = Received()
     Hooks.customCaptureSubscriptionCallstack = { ["frame 1", "frame 2"] }
-    Hooks.defaultErrorHandler = { callStack, _ in received.append(callStack.joined(separator: ",")) }
+    Hooks.defaultErrorHandler = { callStack, _ in received.append(callStack.joined(separator: ","))
+    }
     let subject = PublishSubject<Int>()
     // when
     Hooks.recordCallStackOnError = true

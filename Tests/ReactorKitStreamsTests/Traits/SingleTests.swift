@@ -42,7 +42,8 @@ final class SingleTests: ResourceTestCase {
     final class Owner { var values: [Int] = [] }
     let owner = Owner()
     // when
-    _ = Single.just(3).subscribe(with: owner, onSuccess: { owner, value in owner.values.append(value) })
+    _ = Single.just(3).subscribe(
+      with: owner, onSuccess: { owner, value in owner.values.append(value) })
     // then
     XCTAssertEqual(owner.values, [3])
   }
@@ -232,7 +233,9 @@ final class SingleTests: ResourceTestCase {
     // given
     let scheduler = TestScheduler(initialClock: 0)
     // when
-    let observer = scheduler.start { Single<Int>.timer(.seconds(30), scheduler: scheduler).asObservable() }
+    let observer = scheduler.start {
+      Single<Int>.timer(.seconds(30), scheduler: scheduler).asObservable()
+    }
     // then
     XCTAssertEqual(observer.events, [.next(230, 0), .completed(230)])
   }
