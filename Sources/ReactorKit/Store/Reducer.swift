@@ -21,19 +21,29 @@ import Synchronization
 /// Reducers can't throw: model failures as state, or as actions that a middleware dispatches.
 /// A reducer that traps stops the program; the store doesn't catch it.
 ///
-/// > Note: `Reducer` is not `Sendable`, because it holds a closure that is not `@Sendable`.
-/// > A ``Store`` calls its reducer on whichever thread is processing, but never on two threads
-/// > at once. Don't capture mutable state in a reducer that several stores share.
+/// `Reducer` is `Sendable` and its closures are `@Sendable`, so a reducer can be a constant:
+/// `static let reducer = Reducer<AppState>.combine(…)`. A ``Store`` calls its reducer on
+/// whichever thread is processing, never on two threads at once, but one reducer may serve
+/// several stores on several threads. Keep it pure: compute the new state from the state
+/// and the action only, capture nothing mutable, and leave side effects to ``Middleware``.
 @frozen
-public struct Reducer<State> {
-  @usableFromInline let body: (inout State, any Action) -> Void
+public struct Reducer<State>: Sendable {
+  @usableFromInline let body: @Sendable (inout State, any Action) -> Void
 
   /// Creates a reducer that mutates the state in place.
   ///
   /// - Parameter reduce: Applies an action to the state. Ignore actions you don't handle.
   @inlinable
-  public init(_ reduce: @escaping (inout State, any Action) -> Void) {
+  public init(_ reduce: @escaping @Sendable (inout State, any Action) -> Void) {
     body = reduce
+  }
+
+  /// A reducer from a closure that is `Sendable` in all but its type.
+  @inlinable
+  static func assumingSendable(_ reduce: @escaping (inout State, any Action) -> Void)
+    -> Reducer<State>
+  {
+    Reducer(unsafeBitCast(reduce, to: (@Sendable (inout State, any Action) -> Void).self))
   }
 
   /// Creates a reducer from a function that returns the new state (ReactiveReSwift style).
@@ -41,7 +51,7 @@ public struct Reducer<State> {
   /// - Parameter reduce: Returns the state after `action`; return the state unchanged for
   ///   actions you don't handle.
   @inlinable
-  public init(pure reduce: @escaping (any Action, State) -> State) {
+  public init(pure reduce: @escaping @Sendable (any Action, State) -> State) {
     body = { state, action in state = reduce(action, state) }
   }
 
@@ -82,11 +92,14 @@ public struct Reducer<State> {
   ///   - reduce: Applies an action of that type to the state.
   @inlinable
   public static func on<A: Action>(
-    _ type: A.Type, _ reduce: @escaping (inout State, A) -> Void
+    _ type: A.Type, _ reduce: @escaping @Sendable (inout State, A) -> Void
   ) -> Reducer<State> {
     let misses = ActionCastMisses()
-    return Reducer { state, action in
-      if let action = castAction(action, to: A.self, misses: misses) { reduce(&state, action) }
+    // Safety: the closure captures only `Sendable` values and the metatype of `A`, which it
+    // uses for a dynamic cast; Swift 6.2 warns about the metatype (`SendableMetatype` does not
+    // exist in earlier compilers, so `A` can't be constrained to it).
+    return .assumingSendable { state, action in
+      if let action: A = castAction(action, misses: misses) { reduce(&state, action) }
     }
   }
 
@@ -100,7 +113,9 @@ public struct Reducer<State> {
   @inlinable
   public func lift<Root>(_ path: WritableKeyPath<Root, State>) -> Reducer<Root> {
     let body = self.body
-    return Reducer<Root> { root, action in body(&root[keyPath: path], action) }
+    // Safety: a key path is an immutable object.
+    let path = UncheckedSendable(path)
+    return Reducer<Root> { root, action in body(&root[keyPath: path.value], action) }
   }
 
   /// This reducer applied to an optional part of a larger state at `path`, when present.
@@ -112,9 +127,11 @@ public struct Reducer<State> {
   @inlinable
   public func lift<Root>(_ path: WritableKeyPath<Root, State?>) -> Reducer<Root> {
     let body = self.body
+    // Safety: a key path is an immutable object.
+    let path = UncheckedSendable(path)
     return Reducer<Root> { root, action in
-      guard root[keyPath: path] != nil else { return }
-      body(&root[keyPath: path]!, action)
+      guard root[keyPath: path.value] != nil else { return }
+      body(&root[keyPath: path.value]!, action)
     }
   }
 }
@@ -123,7 +140,7 @@ public struct Reducer<State> {
 /// metadata comparison and a copy, ~40 instructions, instead of a runtime cast, ~280), or it
 /// is a type already known not to cast to `A` (a lookup in `misses`).
 @inlinable
-func castAction<A>(_ action: any Action, to type: A.Type, misses: ActionCastMisses) -> A? {
+func castAction<A>(_ action: any Action, misses: ActionCastMisses) -> A? {
   withUnsafeTemporaryAllocation(of: A.self, capacity: 1) { buffer in
     let slot = buffer.baseAddress.unsafelyUnwrapped
     let identity = copyAction(action, ifOfType: A.self, into: UnsafeMutableRawPointer(slot))
