@@ -21,14 +21,19 @@ import Synchronization
 /// Reducers can't throw: model failures as state, or as actions that a middleware dispatches.
 /// A reducer that traps stops the program; the store doesn't catch it.
 ///
-/// `Reducer` is `Sendable` and its closures are `@Sendable`, so a reducer can be a constant:
+/// `Reducer` is `Sendable` and takes `@Sendable` closures, so a reducer can be a constant:
 /// `static let reducer = Reducer<AppState>.combine(…)`. A ``Store`` calls its reducer on
 /// whichever thread is processing, never on two threads at once, but one reducer may serve
 /// several stores on several threads. Keep it pure: compute the new state from the state
 /// and the action only, capture nothing mutable, and leave side effects to ``Middleware``.
 @frozen
-public struct Reducer<State>: Sendable {
-  @usableFromInline let body: @Sendable (inout State, any Action) -> Void
+public struct Reducer<State> {
+  /// Built only from the `@Sendable` closures the initialisers receive, key paths and
+  /// `Sendable` values. Not declared `@Sendable` itself: `Reducer.on`'s closure uses the
+  /// metatype of its action type, which Swift 6.2 can't prove sendable for every compiler
+  /// the package supports, and a cast to `@Sendable` would cost two reabstraction thunks
+  /// per reduction.
+  @usableFromInline let body: (inout State, any Action) -> Void
 
   /// Creates a reducer that mutates the state in place.
   ///
@@ -38,12 +43,11 @@ public struct Reducer<State>: Sendable {
     body = reduce
   }
 
-  /// A reducer from a closure that is `Sendable` in all but its type.
+  /// Creates a reducer from a closure that captures only `Sendable` values, key paths and
+  /// the bodies of other reducers.
   @inlinable
-  static func assumingSendable(_ reduce: @escaping (inout State, any Action) -> Void)
-    -> Reducer<State>
-  {
-    Reducer(unsafeBitCast(reduce, to: (@Sendable (inout State, any Action) -> Void).self))
+  init(unchecked reduce: @escaping (inout State, any Action) -> Void, _: Void) {
+    body = reduce
   }
 
   /// Creates a reducer from a function that returns the new state (ReactiveReSwift style).
@@ -79,9 +83,10 @@ public struct Reducer<State>: Sendable {
       return reducers[0]
     default:
       let bodies = ContiguousArray(reducers.lazy.map(\.body))
-      return Reducer { state, action in
-        for body in bodies { body(&state, action) }
-      }
+      return Reducer(
+        unchecked: { state, action in
+          for body in bodies { body(&state, action) }
+        }, ())
     }
   }
 
@@ -95,12 +100,10 @@ public struct Reducer<State>: Sendable {
     _ type: A.Type, _ reduce: @escaping @Sendable (inout State, A) -> Void
   ) -> Reducer<State> {
     let misses = ActionCastMisses()
-    // Safety: the closure captures only `Sendable` values and the metatype of `A`, which it
-    // uses for a dynamic cast; Swift 6.2 warns about the metatype (`SendableMetatype` does not
-    // exist in earlier compilers, so `A` can't be constrained to it).
-    return .assumingSendable { state, action in
-      if let action: A = castAction(action, misses: misses) { reduce(&state, action) }
-    }
+    return Reducer(
+      unchecked: { state, action in
+        if let action = castAction(action, to: A.self, misses: misses) { reduce(&state, action) }
+      }, ())
   }
 
   /// This reducer applied to the part of a larger state at `path`.
@@ -113,9 +116,7 @@ public struct Reducer<State>: Sendable {
   @inlinable
   public func lift<Root>(_ path: WritableKeyPath<Root, State>) -> Reducer<Root> {
     let body = self.body
-    // Safety: a key path is an immutable object.
-    let path = UncheckedSendable(path)
-    return Reducer<Root> { root, action in body(&root[keyPath: path.value], action) }
+    return Reducer<Root>(unchecked: { root, action in body(&root[keyPath: path], action) }, ())
   }
 
   /// This reducer applied to an optional part of a larger state at `path`, when present.
@@ -127,20 +128,24 @@ public struct Reducer<State>: Sendable {
   @inlinable
   public func lift<Root>(_ path: WritableKeyPath<Root, State?>) -> Reducer<Root> {
     let body = self.body
-    // Safety: a key path is an immutable object.
-    let path = UncheckedSendable(path)
-    return Reducer<Root> { root, action in
-      guard root[keyPath: path.value] != nil else { return }
-      body(&root[keyPath: path.value]!, action)
-    }
+    return Reducer<Root>(
+      unchecked: { root, action in
+        guard root[keyPath: path] != nil else { return }
+        body(&root[keyPath: path]!, action)
+      }, ())
   }
+}
+
+extension Reducer: @unchecked Sendable {
+  // Safety: `body` is made only from `@Sendable` closures, key paths (immutable objects),
+  // `ActionCastMisses` (atomics) and other reducers' bodies; it keeps no other state.
 }
 
 /// `action as? A`, fast in the two common cases: the action's dynamic type is exactly `A` (a
 /// metadata comparison and a copy, ~40 instructions, instead of a runtime cast, ~280), or it
 /// is a type already known not to cast to `A` (a lookup in `misses`).
 @inlinable
-func castAction<A>(_ action: any Action, misses: ActionCastMisses) -> A? {
+func castAction<A>(_ action: any Action, to type: A.Type, misses: ActionCastMisses) -> A? {
   withUnsafeTemporaryAllocation(of: A.self, capacity: 1) { buffer in
     let slot = buffer.baseAddress.unsafelyUnwrapped
     let identity = copyAction(action, ifOfType: A.self, into: UnsafeMutableRawPointer(slot))

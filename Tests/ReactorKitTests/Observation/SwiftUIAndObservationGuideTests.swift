@@ -75,18 +75,16 @@ enum SessionAction: Action {
   case logIn(String)
 }
 
-var guideReducer: Reducer<GuideAppState> {
-  Reducer { state, action in
-    switch action {
-    case TodoAction.add(let title):
-      state.todoList.todos.append(Todo(id: state.todoList.todos.count, title: title))
-    case TodoAction.setShowsDone(let showsDone):
-      state.todoList.showsDone = showsDone
-    case SessionAction.logIn(let name):
-      state.userName = name
-    default:
-      break
-    }
+let guideReducer = Reducer<GuideAppState> { state, action in
+  switch action {
+  case TodoAction.add(let title):
+    state.todoList.todos.append(Todo(id: state.todoList.todos.count, title: title))
+  case TodoAction.setShowsDone(let showsDone):
+    state.todoList.showsDone = showsDone
+  case SessionAction.logIn(let name):
+    state.userName = name
+  default:
+    break
   }
 }
 
