@@ -15,7 +15,7 @@ public enum CompletableEvent {
 }
 
 extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swift.Never {
-  /// The callback a ``Completable`` created with ``create(subscribe:)`` reports its result
+  /// The callback a ``Completable`` created with `create(subscribe:)` reports its result
   /// to.
   public typealias CompletableObserver = (CompletableEvent) -> Void
 

@@ -2,7 +2,7 @@
 /// ``Signal`` it neither shares its subscription nor changes the scheduler.
 ///
 /// This is RxSwift 6's `Infallible`. Make one from a sequence that may fail with
-/// `asInfallible(onErrorJustReturn:)` and its siblings, or with ``create(subscribe:)``.
+/// `asInfallible(onErrorJustReturn:)` and its siblings, or with `create(subscribe:)`.
 public struct Infallible<Element>: InfallibleType {
   let source: Observable<Element>
 

@@ -16,7 +16,7 @@ public enum MaybeEvent<Element> {
 }
 
 extension PrimitiveSequenceType where Trait == MaybeTrait {
-  /// The callback a ``Maybe`` created with ``create(subscribe:)`` reports its result to.
+  /// The callback a ``Maybe`` created with `create(subscribe:)` reports its result to.
   public typealias MaybeObserver = (MaybeEvent<Element>) -> Void
 
   /// Creates a maybe from a subscribe function that reports one result.

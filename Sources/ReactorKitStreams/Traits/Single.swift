@@ -21,7 +21,7 @@ public typealias Single<Element> = PrimitiveSequence<SingleTrait, Element>
 public typealias SingleEvent<Element> = Result<Element, Swift.Error>
 
 extension PrimitiveSequenceType where Trait == SingleTrait {
-  /// The callback a ``Single`` created with ``create(subscribe:)`` reports its result to.
+  /// The callback a ``Single`` created with `create(subscribe:)` reports its result to.
   public typealias SingleObserver = (SingleEvent<Element>) -> Void
 
   /// Creates a single from a subscribe function that reports one result.
