@@ -75,16 +75,18 @@ enum SessionAction: Action {
   case logIn(String)
 }
 
-let guideReducer = Reducer<GuideAppState> { state, action in
-  switch action {
-  case TodoAction.add(let title):
-    state.todoList.todos.append(Todo(id: state.todoList.todos.count, title: title))
-  case TodoAction.setShowsDone(let showsDone):
-    state.todoList.showsDone = showsDone
-  case SessionAction.logIn(let name):
-    state.userName = name
-  default:
-    break
+extension GuideAppState {
+  static let reducer = Reducer<GuideAppState> { state, action in
+    switch action {
+    case TodoAction.add(let title):
+      state.todoList.todos.append(Todo(id: state.todoList.todos.count, title: title))
+    case TodoAction.setShowsDone(let showsDone):
+      state.todoList.showsDone = showsDone
+    case SessionAction.logIn(let name):
+      state.userName = name
+    default:
+      break
+    }
   }
 }
 
@@ -139,7 +141,7 @@ final class SwiftUIAndObservationGuideTests: ResourceTestCase {
   @MainActor
   func test_todoListScreen_rendersAgainOnlyWhenTheTodoListChanged() async {
     // given
-    let store = Store(reducer: guideReducer, state: GuideAppState())
+    let store = Store(reducer: GuideAppState.reducer, state: GuideAppState())
     let screen = TodoListScreen(store: store)
     screen.render()
     // when
@@ -157,7 +159,7 @@ final class SwiftUIAndObservationGuideTests: ResourceTestCase {
     // given
     weak var weakScore: ObservedReactor<ScoreReactor>?
     weak var weakTodos: ObservedStore<TodoListState>?
-    let store = Store(reducer: guideReducer, state: GuideAppState())
+    let store = Store(reducer: GuideAppState.reducer, state: GuideAppState())
     // when
     do {
       let score = ScoreScreen()
