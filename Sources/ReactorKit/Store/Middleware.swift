@@ -47,11 +47,13 @@ public struct Middleware<State>: Sendable {
   /// Connects the middleware to a store, once per store: given the store's `getState` and
   /// `dispatch`, wraps the next stage into this stage.
   @usableFromInline
-  let connect: @Sendable (@escaping GetState, @escaping Dispatch) -> (@escaping Dispatch) -> Dispatch
+  let connect:
+    @Sendable (@escaping GetState, @escaping Dispatch) -> (@escaping Dispatch) -> Dispatch
 
   @inlinable
   init(
-    connect: @escaping @Sendable (@escaping GetState, @escaping Dispatch) -> (@escaping Dispatch)
+    connect:
+      @escaping @Sendable (@escaping GetState, @escaping Dispatch) -> (@escaping Dispatch)
       -> Dispatch
   ) {
     self.connect = connect
@@ -71,9 +73,8 @@ public struct Middleware<State>: Sendable {
   ///   several produce several reductions.
   @inlinable
   public init(
-    _ transform: @escaping @Sendable (@escaping GetState, @escaping Dispatch, any Action) -> [
-      any Action
-    ]
+    _ transform:
+      @escaping @Sendable (@escaping GetState, @escaping Dispatch, any Action) -> [any Action]
   ) {
     connect = { getState, dispatch in
       { next in
@@ -96,7 +97,8 @@ public struct Middleware<State>: Sendable {
   /// - Parameter body: `(getState, dispatch) -> (next) -> (action) -> Void`.
   @inlinable
   public static func redux(
-    _ body: @escaping @Sendable (@escaping GetState, @escaping Dispatch) -> (@escaping Dispatch)
+    _ body:
+      @escaping @Sendable (@escaping GetState, @escaping Dispatch) -> (@escaping Dispatch)
       -> Dispatch
   ) -> Middleware<State> {
     Middleware(connect: body)

@@ -50,7 +50,6 @@ extension ReactiveCompatible {
   /// mutating members of `Reactive` can be used.
   public static var rx: Reactive<Self>.Type {
     get { Reactive<Self>.self }
-    // swift-format-ignore: NoEmptyClosure
     set {}
   }
 
@@ -58,7 +57,6 @@ extension ReactiveCompatible {
   /// mutating members of `Reactive` can be used.
   public var rx: Reactive<Self> {
     get { Reactive(self) }
-    // swift-format-ignore: NoEmptyClosure
     set {}
   }
 }
