@@ -1,6 +1,8 @@
 import Dispatch
+import Foundation
 import ReactorKitStreams
 import ReactorKitTesting
+import Synchronization
 import XCTest
 
 final class DisposablesTests: ResourceTestCase {
@@ -97,6 +99,28 @@ final class DisposablesTests: ResourceTestCase {
     refCount.dispose()
     // then
     XCTAssertEqual(counter.disposed, [1])
+  }
+
+  func test_refCountDisposable_concurrentRetainsAndDisposals_disposeExactlyOnce() {
+    for round in 0..<StressConfiguration.iterations(50) {
+      // given
+      let disposals = Atomic<Int>(0)
+      let refCount = RefCountDisposable(
+        disposable: Disposables.create { disposals.wrappingAdd(1, ordering: .relaxed) })
+      // Disposables are thread-safe; the array itself is never mutated.
+      nonisolated(unsafe) let retained = (0..<4).map { _ in refCount.retain() }
+      // when: the dependents and the primary are disposed from four threads at once
+      runConcurrently(threads: 4) { index in
+        let extra = refCount.retain()
+        sched_yield()
+        retained[index].dispose()
+        extra.dispose()
+        if index == 0 { refCount.dispose() }
+      }
+      // then
+      XCTAssertEqual(disposals.load(ordering: .relaxed), 1, "round \(round)")
+      XCTAssertTrue(refCount.isDisposed)
+    }
   }
 
   func test_scheduledDisposable_disposesOnTheScheduler() {
