@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Global hooks of the stream core, as in RxSwift.
 ///
@@ -17,7 +16,7 @@ public enum Hooks {
   /// Returns the current call stack, one frame a line.
   public typealias CustomCaptureSubscriptionCallstack = @Sendable () -> [String]
 
-  private static let recording = Atomic<Bool>(false)
+  private static let recording = AtomicBox<Bool>(false)
 
   private static let handlers = LockedBox<
     (DefaultErrorHandler, CustomCaptureSubscriptionCallstack)

@@ -1,12 +1,10 @@
-import Synchronization
-
 /// Disposes its disposable on a scheduler: ``dispose()`` schedules the disposal and returns.
 ///
 /// Use it for resources that must be released on a particular thread.
 public final class ScheduledDisposable: Cancelable, @unchecked Sendable {
   // Safety: `disposed` is atomic; `disposable` is read and cleared only by the scheduled
   // action of the single caller that wins `disposed`.
-  private let disposed = Atomic<Bool>(false)
+  private let disposed = AtomicBox<Bool>(false)
   private var disposable: Disposable?
 
   /// The scheduler the disposal runs on.

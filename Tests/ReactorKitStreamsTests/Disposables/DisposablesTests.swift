@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import ReactorKitStreams
 import ReactorKitTesting
-import Synchronization
 import XCTest
 
 final class DisposablesTests: ResourceTestCase {
@@ -104,7 +103,7 @@ final class DisposablesTests: ResourceTestCase {
   func test_refCountDisposable_concurrentRetainsAndDisposals_disposeExactlyOnce() {
     for round in 0..<StressConfiguration.iterations(50) {
       // given
-      let disposals = Atomic<Int>(0)
+      let disposals = AtomicBox<Int>(0)
       let refCount = RefCountDisposable(
         disposable: Disposables.create { disposals.wrappingAdd(1, ordering: .relaxed) })
       // Disposables are thread-safe; the array itself is never mutated.
