@@ -155,8 +155,14 @@ final class SharedSequenceOperatorsTests: ResourceTestCase {
     let replay = ReplayRelay<Int>.create(bufferSize: 2)
     let optionalReplay = ReplayRelay<Int?>.create(bufferSize: 1)
     let optionalPublish = PublishRelay<Int?>()
+    var replayed: [Int] = []
+    var optionalReplayed: [Int?] = []
     var published: [Int?] = []
-    let watcher = optionalPublish.subscribe(onNext: { published.append($0) })
+    let watchers = [
+      replay.subscribe(onNext: { replayed.append($0) }),
+      optionalReplay.subscribe(onNext: { optionalReplayed.append($0) }),
+      optionalPublish.subscribe(onNext: { published.append($0) }),
+    ]
     // when
     let bindings = [
       Driver.of(1, 2, 3).drive(replay),
@@ -165,13 +171,15 @@ final class SharedSequenceOperatorsTests: ResourceTestCase {
       Signal.just(6).emit(to: replay),
       Signal.just(7).emit(to: optionalReplay),
     ]
-    waitUntil { published == [5] }
-    // then
-    // The driver and the signal deliver through the main queue: their order is not fixed.
-    XCTAssertEqual(try replay.take(2).toBlocking(timeout: 5).toArray().sorted(), [3, 6])
-    let latestOptional = try optionalReplay.take(1).toBlocking(timeout: 5).toArray()
-    XCTAssertTrue(latestOptional == [4] || latestOptional == [7])
-    bindings.forEach { $0.dispose() }
-    watcher.dispose()
+    waitUntil { replayed.count == 4 && optionalReplayed.count == 2 && published == [5] }
+    // then: each trait keeps its own order; the relays replay the latest elements
+    XCTAssertEqual(replayed.filter { $0 != 6 }, [1, 2, 3])
+    XCTAssertEqual(Set(replayed), [1, 2, 3, 6])
+    XCTAssertEqual(Set(optionalReplayed), [4, 7])
+    XCTAssertEqual(try replay.take(2).toBlocking(timeout: 5).toArray(), Array(replayed.suffix(2)))
+    XCTAssertEqual(
+      try optionalReplay.take(1).toBlocking(timeout: 5).toArray(), [optionalReplayed.last!])
+    (bindings + watchers).forEach { $0.dispose() }
   }
+
 }
