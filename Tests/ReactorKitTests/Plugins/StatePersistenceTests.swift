@@ -217,7 +217,7 @@ final class StatePersistenceTests: ResourceTestCase {
   func test_persistence_leftoverTemporaryFileFromACrash_isIgnoredAndRemoved() throws {
     // given
     try persistence().save(sample())
-    let leftover = directory.file(".state.json.tmp-123-456")
+    let leftover = directory.file(".state.json.tmp-2147483646-456")
     XCTAssertTrue(
       FileManager.default.createFile(atPath: leftover.path, contents: Data("{\"fo".utf8)))
     let unrelated = directory.file("other.json")

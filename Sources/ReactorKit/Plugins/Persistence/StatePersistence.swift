@@ -127,7 +127,8 @@ public final class StatePersistence<State: Codable & Sendable>: @unchecked Senda
   ///   - interval: The shortest time between two writes; one second by default.
   ///   - scheduler: Where throttled writes run; a background serial queue by default. Use a
   ///     `TestScheduler` in tests.
-  ///   - limits: Bounds on the file when restoring.
+  ///   - limits: Bounds on the file when restoring; a state that would exceed them is not
+  ///     saved (``PersistenceError/unrestorable(path:reason:)``).
   ///   - onError: Called with each failed background write, on the thread that wrote.
   public init(
     url: URL, schemaVersion: Int = 1, interval: RxTimeInterval = .seconds(1),
@@ -329,7 +330,11 @@ public final class StatePersistence<State: Codable & Sendable>: @unchecked Senda
     _ written: (state: State, generation: UInt64), result: Result<Void, PersistenceError>
   ) {
     lock.lock()
-    if case .failure = result, pending == nil, written.generation > abandonedGeneration {
+    // Only a failed write is worth retrying: a state that can't be encoded or restored won't
+    // become writable by trying again.
+    if case .failure(.writeFailed) = result, pending == nil,
+      written.generation > abandonedGeneration
+    {
       pending = written
       failedAttempts += 1
     }
@@ -393,7 +398,24 @@ public final class StatePersistence<State: Codable & Sendable>: @unchecked Senda
         state: state)
       bytes = Array(try encoder.encode(envelope))
     } catch {
-      return .failure(.encodingFailed(path: path, reason: String(describing: error)))
+      return .failure(.encodingFailed(path: path, reason: describeEncodingError(error)))
+    }
+    if bytes.count > limits.maximumFileSize {
+      return .failure(
+        .unrestorable(
+          path: path,
+          reason:
+            "the file would be \(bytes.count) bytes, and restoring accepts at most "
+            + "\(limits.maximumFileSize) (LoadingLimits.maximumFileSize)"))
+    }
+    if JSONNesting.exceeds(limits.maximumNestingDepth, in: bytes[...]) {
+      return .failure(
+        .unrestorable(
+          path: path,
+          reason:
+            "the file would nest JSON deeper than \(limits.maximumNestingDepth) levels, which "
+            + "restoring refuses (LoadingLimits.maximumNestingDepth; the file's envelope is one "
+            + "level, each enum case with a payload two)"))
     }
     writeLock.lock()
     defer { writeLock.unlock() }
