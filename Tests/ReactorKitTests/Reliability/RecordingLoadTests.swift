@@ -42,8 +42,8 @@ final class RecordingLoadTests: ResourceTestCase {
 
   func test_load_fileOfNewlines_peakMemoryIsASmallMultipleOfTheFileSize() throws {
     #if os(Linux)
-      // given: a header and 16 MiB of empty lines
-      let size = 16 * 1024 * 1024
+      // given: a header and 8 MiB of empty lines
+      let size = 8 * 1024 * 1024
       var bytes = Array((ActionRecording.headerLine + "\n").utf8)
       bytes += [UInt8](repeating: UInt8(ascii: "\n"), count: size)
       XCTAssertTrue(FileManager.default.createFile(atPath: url.path, contents: Data(bytes)))

@@ -105,12 +105,12 @@ public struct ActionRecording {
     var start = bytes.startIndex
     // Walk the lines in place: no slice array, so memory stays the file plus one line.
     while start < bytes.endIndex {
-      let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n"))
-      let end = newline ?? bytes.endIndex
-      let line = bytes[start..<end]
+      let bounds = Self.nextLine(in: bytes, from: start)
+      let newline = bounds.newline
+      let line = bytes[start..<bounds.end]
       start = newline.map { $0 + 1 } ?? bytes.endIndex
       lineNumber += 1
-      let trimmed = Self.trimmingWhitespace(line)
+      let trimmed = bytes[bounds.trimmed]
       if trimmed.isEmpty {
         if !sawHeader && lineNumber == 1 { throw .missingHeader(path: source) }
         continue
@@ -192,15 +192,22 @@ public struct ActionRecording {
     }
   }
 
-  private static func trimmingWhitespace(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-    var line = line
-    while let first = line.first, first == 0x20 || first == 0x09 || first == 0x0D {
-      line = line.dropFirst()
+  /// The line starting at `start`: where it ends, where its newline is (`nil` for a last
+  /// line without one), and its content without surrounding spaces, tabs and carriage returns.
+  private static func nextLine(in bytes: [UInt8], from start: Int) -> (
+    end: Int, newline: Int?, trimmed: Range<Int>
+  ) {
+    bytes.withUnsafeBufferPointer { buffer in
+      let base = buffer.baseAddress!
+      var end = start
+      while end < buffer.count, base[end] != 0x0A { end += 1 }
+      var first = start
+      var last = end
+      func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D }
+      while first < last, isSpace(base[first]) { first += 1 }
+      while last > first, isSpace(base[last - 1]) { last -= 1 }
+      return (end, end < buffer.count ? end : nil, first..<last)
     }
-    while let last = line.last, last == 0x20 || last == 0x09 || last == 0x0D {
-      line = line.dropLast()
-    }
-    return line
   }
 
   // MARK: - Writing
