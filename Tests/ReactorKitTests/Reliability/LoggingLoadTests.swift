@@ -56,7 +56,10 @@ final class LoggingLoadTests: ResourceTestCase {
     let first = StoreLockedBox(true)
     let logger = LoggingPlugin(
       sink: LogSink { event in
-        if first.withLock({ value in defer { value = false }; return value }) {
+        if first.withLock({ value in
+          defer { value = false }
+          return value
+        }) {
           _ = release.wait(timeout: .now() + 10)
         }
         lines.append(event, format: .text)
@@ -91,7 +94,12 @@ final class LoggingLoadTests: ResourceTestCase {
       sink: LogSink { _ in
         if Thread.isMainThread { onMain.withLock { $0 += 1 } }
         total.withLock { $0 += 1 }
-        guard isFirst.withLock({ value in defer { value = false }; return value }) else {
+        guard
+          isFirst.withLock({ value in
+            defer { value = false }
+            return value
+          })
+        else {
           return
         }
         let done = DispatchSemaphore(value: 0)

@@ -34,7 +34,9 @@ final class RecordingLoadTests: ResourceTestCase {
       guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)
       else { return nil }
       for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
-        return Int(line.dropFirst(field.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
+        return Int(
+          line.dropFirst(field.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first
+            ?? "")
       }
       return nil
     }

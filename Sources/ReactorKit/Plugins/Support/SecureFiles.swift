@@ -320,9 +320,10 @@ package enum SecureFiles {
 #if !canImport(Darwin)
   /// `renameat2`, which the C library exports but the Swift module doesn't declare.
   private enum LinuxRename {
-    typealias Function = @convention(c) (
-      Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32
-    ) -> Int32
+    typealias Function =
+      @convention(c) (
+        Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32
+      ) -> Int32
 
     static let renameat2: Function? = {
       guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else {
