@@ -70,12 +70,23 @@ public struct RestoredState<State> {
 ///
 /// ## Restoring
 ///
+/// A state that restoring would refuse (larger or more deeply nested than `limits`) is never
+/// written: ``PersistenceError/unrestorable(path:reason:)``.
+///
 /// A missing file means the initial state. A file that is too large, too deeply nested,
 /// empty, truncated, not JSON, of another format or schema version, or whose state doesn't
 /// decode is a ``PersistenceError``: the file is moved aside to `<file>.corrupt-<timestamp>`
 /// (never overwritten), and the ``RecoveryPolicy`` decides between throwing and starting from
 /// the initial state. Size and nesting are checked before anything is decoded, so a hostile
 /// file cannot exhaust memory or the stack; nothing on this path traps.
+///
+/// > Important: The state is written as it is, secrets included (the file is owner-only):
+/// > restoring needs the real values. Keep secrets that must not rest on disk out of the
+/// > persisted state, or in the platform's keychain.
+///
+/// Two processes may share one state file: temporary file names carry the writer's process
+/// id, `restore` removes only those of processes that are no longer running, and a bad file is
+/// moved aside with a rename that never replaces an existing file.
 ///
 /// ## Threading
 ///
