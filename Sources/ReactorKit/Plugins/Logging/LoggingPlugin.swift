@@ -67,6 +67,7 @@ public final class LoggingPlugin: @unchecked Sendable {
   private var lastDropTimestamp = Date(timeIntervalSince1970: 0)
   private var firstDroppedKind = LogEvent.Kind.action
   private let writer = DispatchQueue(label: "ReactorKit.LoggingPlugin", qos: .utility)
+  private let names: RedactedNames
 
   /// How many queued events the thread that produced an event writes, besides its own, before
   /// it hands the rest to the plugin's background queue.
@@ -93,6 +94,7 @@ public final class LoggingPlugin: @unchecked Sendable {
     self.sink = sink
     self.filter = filter
     self.redaction = redaction
+    self.names = RedactedNames(redaction)
     self.clock = clock
     self.maximumChangesPerEvent = max(0, maximumChangesPerEvent)
     self.maximumQueuedEvents = max(1, maximumQueuedEvents)
@@ -218,7 +220,7 @@ public final class LoggingPlugin: @unchecked Sendable {
   private var renderer: ValueRenderer {
     let redaction = self.redaction
     return ValueRenderer(
-      isRedacted: { redaction.isRedacted($0) }, redactedText: redaction.replacement)
+      isRedacted: { [names] in names.isRedacted($0) }, redactedText: redaction.replacement)
   }
 
   private func prepared(_ value: Any) -> Any {
@@ -236,7 +238,7 @@ public final class LoggingPlugin: @unchecked Sendable {
     let redaction = self.redaction
     let (differences, omitted) = cappedValueDifferences(
       from: prepared(before), to: prepared(after), render: renderer.renderPart,
-      isRedacted: { redaction.isRedacted($0) }, redactedText: redaction.replacement,
+      isRedacted: { [names] in names.isRedacted($0) }, redactedText: redaction.replacement,
       skipsEqualValues: true, maximumCount: maximumChangesPerEvent)
     let changes = differences.map(LogEvent.Change.init)
     emit(
@@ -321,5 +323,29 @@ public final class LoggingPlugin: @unchecked Sendable {
     isWriting = false
     drained.broadcast()
     lock.unlock()
+  }
+}
+
+/// ``LogRedaction/isRedacted(_:)`` remembered per name: a program has few field names, and
+/// splitting each into words on every rendering would cost more than the lookup.
+private final class RedactedNames: @unchecked Sendable {
+  // Safety: `known` is guarded by `lock`; `redaction` is immutable.
+  private let redaction: LogRedaction
+  private let lock = Lock()
+  private var known: [String: Bool] = [:]
+  /// Names beyond this many (dictionary keys from data, say) are checked every time.
+  private static let capacity = 4_096
+
+  init(_ redaction: LogRedaction) {
+    self.redaction = redaction
+  }
+
+  func isRedacted(_ name: String) -> Bool {
+    if let answer = lock.withLock({ known[name] }) { return answer }
+    let answer = redaction.isRedacted(name)
+    lock.withLock {
+      if known.count < Self.capacity { known[name] = answer }
+    }
+    return answer
   }
 }
