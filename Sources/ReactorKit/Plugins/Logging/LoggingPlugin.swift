@@ -40,7 +40,7 @@ import Dispatch
 ///
 /// Events are numbered in the order they are produced and handed to the sink in that order,
 /// one at a time. The thread that produces an event while nobody is writing writes it, and
-/// then at most ``writeBatchLimit`` events other threads queued meanwhile; if more are
+/// then at most 64 events other threads queued meanwhile; if more are
 /// waiting, a background queue of the plugin's takes over, so no thread is kept writing
 /// others' events for long. A thread that produces an event while another is writing queues
 /// it and moves on. The queue holds at most `maximumQueuedEvents` events (10,000 by default):

@@ -61,7 +61,7 @@ public struct ActionRecording {
   /// Loads the recording in the file at `url`.
   ///
   /// - Parameters:
-  ///   - url: A recording written by ``write(to:registry:)`` or an ``ActionRecorder``.
+  ///   - url: A recording written by ``write(to:registry:limits:redaction:)`` or an ``ActionRecorder``.
   ///   - registry: The action types the recording may contain.
   ///   - limits: Bounds on the file.
   /// - Throws: ``RecordingError``.
