@@ -62,6 +62,9 @@ public struct RestoredState<State> {
 /// change), and ``flush()`` writes it, or throws if it still can't. Nothing is lost while the
 /// file can't be written, as long as the app flushes before it exits.
 ///
+/// A state that restoring would refuse (larger or more deeply nested than `limits`) is never
+/// written: ``PersistenceError/unrestorable(path:reason:)``.
+///
 /// ## The file
 ///
 /// One JSON object: `{"format":"reactorkit.state","version":1,"schema":<schemaVersion>,
@@ -69,9 +72,6 @@ public struct RestoredState<State> {
 /// `State` type: bump `schemaVersion` when a change to `State` makes old files undecodable.
 ///
 /// ## Restoring
-///
-/// A state that restoring would refuse (larger or more deeply nested than `limits`) is never
-/// written: ``PersistenceError/unrestorable(path:reason:)``.
 ///
 /// A missing file means the initial state. A file that is too large, too deeply nested,
 /// empty, truncated, not JSON, of another format or schema version, or whose state doesn't
