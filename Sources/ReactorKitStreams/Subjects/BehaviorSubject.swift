@@ -80,6 +80,6 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
   /// Unsubscribes every observer; later events are ignored.
   public func dispose() {
     // The observers are released after the lock.
-    _ = core.lock.withLock { core.disposeLocked() }
+    SubjectCore.release(core.lock.withLock { core.disposeLocked() })
   }
 }

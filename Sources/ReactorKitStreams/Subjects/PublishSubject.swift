@@ -60,6 +60,6 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ob
   /// Unsubscribes every observer; later events are ignored and new subscribers get an error.
   public func dispose() {
     // The observers are released after the lock.
-    _ = core.lock.withLock { core.disposeLocked() }
+    SubjectCore.release(core.lock.withLock { core.disposeLocked() })
   }
 }

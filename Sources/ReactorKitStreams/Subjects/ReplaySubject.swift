@@ -113,6 +113,7 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
       swap(&buffer, &replay.pointee)
       return (core.disposeLocked(), buffer)
     }
+    SubjectCore.release(released.0)
     withExtendedLifetime(released) {}
   }
 }

@@ -22,9 +22,12 @@ public protocol SubjectType: ObservableType {
 ///
 /// The entry keeps its core alive (a retained reference in ``coreBits``) until it is disposed
 /// or freed, so `dispose()` is safe however long it outlives the subject. This is no cycle
-/// that outlives the subject: the subject's deinitialiser unregisters every observer.
+/// that outlives the subject: when the subject is freed or disposed it unregisters every
+/// observer and releases each entry (``SubscriptionLink/releaseFromSource()``), so the
+/// subscription holding the entry lets go of it and the entry, its observer and the
+/// subscription are freed even when nobody kept the subscription's disposable.
 @usableFromInline
-final class SubjectEntry<Element>: Disposable, @unchecked Sendable {
+final class SubjectEntry<Element>: SubscriptionLink, Disposable, @unchecked Sendable {
   // Safety: `disposed` and `coreBits` are atomic; `observer` is immutable; the core
   // synchronises itself.
   @usableFromInline let observer: AnyObserver<Element>
@@ -36,6 +39,7 @@ final class SubjectEntry<Element>: Disposable, @unchecked Sendable {
   init(_ observer: AnyObserver<Element>, core: SubjectCore<Element>) {
     self.observer = observer
     coreBits = Atomic(UInt(bitPattern: Unmanaged.passRetained(core).toOpaque()))
+    super.init()
     Resources.incrementTotal()
   }
 
@@ -55,6 +59,7 @@ final class SubjectEntry<Element>: Disposable, @unchecked Sendable {
   @usableFromInline
   func dispose() {
     guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    forgetHolder()
     let bits = coreBits.exchange(0, ordering: .acquiringAndReleasing)
     guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return }
     let core = Unmanaged<SubjectCore<Element>>.fromOpaque(pointer).takeRetainedValue()
@@ -190,7 +195,15 @@ final class SubjectCore<Element>: @unchecked Sendable {
       return removed
     }
     lock.unlock()
-    withExtendedLifetime(removed) {}
+    Self.release(removed)
+  }
+
+  /// Tells each of `entries`, unregistered without a terminal event, that the subject let go
+  /// of it, so the subscriptions holding them are freed. Call without the lock: this runs
+  /// deinitialisers.
+  @inlinable
+  static func release(_ entries: ContiguousArray<SubjectEntry<Element>>) {
+    for entry in entries { entry.releaseFromSource() }
   }
 
   @inlinable var entries: ContiguousArray<SubjectEntry<Element>> {

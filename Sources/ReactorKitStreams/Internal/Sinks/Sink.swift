@@ -9,9 +9,13 @@ import Synchronization
 /// released on the first terminal event or `dispose()`.
 ///
 /// Operators create one sink per subscription and capture it in the closure they subscribe
-/// upstream with; disposing breaks that cycle.
+/// upstream with; disposing breaks that cycle, and so does the source letting go of the
+/// subscription without a terminal event (a subject freed or disposed): the sink is a
+/// ``SubscriptionLink`` and, when it holds no ``extra`` resources that could still emit or
+/// need disposing, drops its upstream subscription and passes the release on downstream. An
+/// ``extra`` that adopts ``UpstreamReleaseHandling`` decides instead.
 @usableFromInline
-final class Sink<Element>: Cancelable, @unchecked Sendable {
+final class Sink<Element>: SubscriptionLink, Cancelable, @unchecked Sendable {
   // Safety: `state` is atomic; `observer` is immutable; `extra` synchronises itself.
   // `upstream` is written by `setUpstream` before it publishes `upstreamAssigned`, then read
   // and cleared only by whichever of `setUpstream` and `disposeUpstream` sets the second of
@@ -33,6 +37,7 @@ final class Sink<Element>: Cancelable, @unchecked Sendable {
   @inlinable
   init(_ observer: AnyObserver<Element>) {
     self.observer = observer
+    super.init()
     Resources.incrementTotal()
   }
 
@@ -45,7 +50,7 @@ final class Sink<Element>: Cancelable, @unchecked Sendable {
   var isOpen: Bool { state.load(ordering: .acquiring) & Self.closedBits == 0 }
 
   @inlinable
-  var isDisposed: Bool { state.load(ordering: .acquiring) & 2 != 0 }
+  var isDisposed: Bool { state.load(ordering: .acquiring) & Self.disposedBit != 0 }
 
   /// Forwards a `.next` event when still open.
   @inlinable
@@ -102,8 +107,31 @@ final class Sink<Element>: Cancelable, @unchecked Sendable {
   func dispose() {
     let previous = state.bitwiseOr(Self.disposedBit, ordering: .acquiringAndReleasing).oldValue
     guard previous & Self.disposedBit == 0 else { return }
+    forgetHolder()
     disposeUpstream()
     extra?.dispose()
+  }
+
+  /// The source let go of the upstream subscription without a terminal event: nothing will
+  /// arrive through it. Without ``extra`` resources, drops it and tells the holder
+  /// (``releaseWithSource()``); an ``extra`` that adopts ``UpstreamReleaseHandling`` decides;
+  /// any other ``extra`` (a timer that may still emit, a second source) keeps the sink as it
+  /// is, to be disposed from downstream.
+  @usableFromInline
+  override func upstreamReleased() {
+    guard let extra else {
+      releaseWithSource()
+      return
+    }
+    (extra as? UpstreamReleaseHandling)?.upstreamReleased(of: self)
+  }
+
+  /// Drops the upstream subscription, its source gone, and tells the holder: the sink is
+  /// freed once nothing else references it.
+  @usableFromInline
+  func releaseWithSource() {
+    disposeUpstream()
+    releaseFromSource()
   }
 
   /// Stores the upstream subscription, once; disposes it at once when ``disposeUpstream()``
@@ -117,7 +145,9 @@ final class Sink<Element>: Cancelable, @unchecked Sendable {
     if previous & Self.upstreamDisposed != 0 {
       upstream = nil
       disposable.dispose()
+      return
     }
+    SubscriptionLink.register(self, asHolderOf: disposable)
   }
 
   /// Disposes the upstream subscription (now, or when it is assigned) without closing the
@@ -142,4 +172,13 @@ final class Sink<Element>: Cancelable, @unchecked Sendable {
     setUpstream(source.subscribe(AnyObserver(eventHandler: handler)))
     return self
   }
+}
+
+/// An ``Sink/extra`` resource that decides what its sink does when the sink's source lets go
+/// of it without a terminal event (see ``SubscriptionLink``).
+@usableFromInline
+protocol UpstreamReleaseHandling: Disposable {
+  /// The source of `sink` let go of it; typically ends with `sink.releaseWithSource()`, now or
+  /// once pending work is done.
+  func upstreamReleased<Element>(of sink: Sink<Element>)
 }
