@@ -59,6 +59,9 @@ final class ObserveOnSubscription<Element>: @unchecked Sendable {
     /// The scheduled drain that has not run yet, to cancel on disposal.
     @usableFromInline var pendingDrain: Disposable?
     @usableFromInline var disposed = false
+    /// The source let go of the subscription: once the queue is delivered, the sink passes
+    /// the release on (see ``SubscriptionLink``).
+    @usableFromInline var sourceReleased = false
 
     @inlinable init() {}
   }
@@ -75,7 +78,7 @@ final class ObserveOnSubscription<Element>: @unchecked Sendable {
     self.scheduler = scheduler
     state = .allocate(capacity: 1)
     state.initialize(to: State())
-    sink.extra = Disposables.create { [weak self] in self?.disposeQueue() }
+    sink.extra = ObserveOnResources(self)
   }
 
   deinit {
@@ -126,7 +129,9 @@ final class ObserveOnSubscription<Element>: @unchecked Sendable {
         state.pointee.queueHead = 0
         state.pointee.drainScheduled = false
         state.pointee.pendingDrain = nil
+        let released = state.pointee.sourceReleased
         lock.unlock()
+        if released { sink.releaseWithSource() }
         return
       }
       let event = state.pointee.queue[state.pointee.queueHead]
@@ -134,6 +139,17 @@ final class ObserveOnSubscription<Element>: @unchecked Sendable {
       lock.unlock()
       sink.forward(event)
     }
+  }
+
+  /// The source let go of the subscription: passes that on now when nothing is queued, or
+  /// once the scheduled drain delivered what is.
+  @usableFromInline
+  func upstreamReleased() {
+    lock.lock()
+    state.pointee.sourceReleased = true
+    let idle = !state.pointee.drainScheduled
+    lock.unlock()
+    if idle { sink.releaseWithSource() }
   }
 
   /// Drops the events not yet delivered and cancels a pending drain.
@@ -148,5 +164,30 @@ final class ObserveOnSubscription<Element>: @unchecked Sendable {
       return pending
     }
     pending?.dispose()
+  }
+}
+
+/// The extra resource of an `observe(on:)` sink: disposing drops the queue; the source letting
+/// go of the subscription is passed on once the queued events are delivered.
+@usableFromInline
+final class ObserveOnResources<Element>: UpstreamReleaseHandling, @unchecked Sendable {
+  // Safety: a weak reference, set once; the subscription synchronises itself.
+  @usableFromInline weak var subscription: ObserveOnSubscription<Element>?
+
+  @inlinable
+  init(_ subscription: ObserveOnSubscription<Element>) {
+    self.subscription = subscription
+  }
+
+  @usableFromInline
+  func dispose() { subscription?.disposeQueue() }
+
+  @usableFromInline
+  func upstreamReleased<Other>(of sink: Sink<Other>) {
+    guard let subscription else {
+      sink.releaseWithSource()
+      return
+    }
+    subscription.upstreamReleased()
   }
 }

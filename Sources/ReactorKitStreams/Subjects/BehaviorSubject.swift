@@ -83,3 +83,8 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
     SubjectCore.release(core.lock.withLock { core.disposeLocked() })
   }
 }
+
+extension BehaviorSubject: ObserverReleasing {
+  @usableFromInline
+  func releaseObservers() { core.operations(core, .detach, nil) }
+}

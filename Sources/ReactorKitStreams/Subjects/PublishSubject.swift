@@ -63,3 +63,8 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ob
     SubjectCore.release(core.lock.withLock { core.disposeLocked() })
   }
 }
+
+extension PublishSubject: ObserverReleasing {
+  @usableFromInline
+  func releaseObservers() { core.operations(core, .detach, nil) }
+}

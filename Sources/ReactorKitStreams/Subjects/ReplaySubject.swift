@@ -117,3 +117,8 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
     withExtendedLifetime(released) {}
   }
 }
+
+extension ReplaySubject: ObserverReleasing {
+  @usableFromInline
+  func releaseObservers() { core.operations(core, .detach, nil) }
+}

@@ -16,6 +16,15 @@ public protocol SubjectType: ObservableType {
   func asObserver() -> Observer
 }
 
+/// A subject that can let go of its observers without a terminal event, as it does when it is
+/// freed: used when nothing can feed the subject any more (a connection's subject after its
+/// source was freed).
+@usableFromInline
+protocol ObserverReleasing: AnyObject {
+  /// Unregisters every observer and releases its subscription (see ``SubscriptionLink``).
+  func releaseObservers()
+}
+
 /// One observer registered with a subject. Disposing it unregisters the observer; once
 /// `dispose()` returns no further event starts, except one already being delivered on
 /// another thread.

@@ -162,14 +162,24 @@ final class SourceReleaseTests: ResourceTestCase {
     }
   }
 
-  func test_driverFromAnObservableOverAFreedSubject_releasesIt() {
-    assertReleasedWhenFreed {
-      PublishSubject<Int>()
-    } feed: {
-      $0.onNext(1)
-    } subscribe: {
-      $0.asDriver(onErrorJustReturn: -1).asObservable()
-    }
+  func test_sharedSequenceOverADisposedSubject_releasesIt() {
+    // given: `share` holds its source, so the subject outlives the dropped subscription
+    let baseline = Resources.total
+    let subject = PublishSubject<Int>()
+    var probe: Probe? = Probe()
+    weak let weakProbe = probe
+    let received = LockedValues<Int>()
+    _ = subject.observe(on: MainScheduler.instance).share(replay: 1).map { $0 + 1 }
+      .subscribe(onNext: { [probe] in received.append($0 + probe!.offset) })
+    probe = nil
+    subject.onNext(1)
+    // when
+    subject.dispose()
+    // then
+    waitUntil(timeout: 2) { weakProbe == nil && Resources.total == baseline + 1 }
+    XCTAssertEqual(received.all, [2])
+    XCTAssertNil(weakProbe, "the shared subscription outlived the subject's disposal")
+    XCTAssertEqual(Resources.total, baseline + 1, "only the subject itself should be left")
   }
 
   func test_signalOverAFreedPublishRelay_releasesIt() {

@@ -134,6 +134,15 @@ final class Sink<Element>: SubscriptionLink, Cancelable, @unchecked Sendable {
     releaseFromSource()
   }
 
+  /// Tells the holder that the source is gone, then disposes the sink, its ``extra``
+  /// resources included: for sinks whose resources must be given back when nothing more can
+  /// arrive (a reference count).
+  @usableFromInline
+  func disposeWithSource() {
+    releaseFromSource()
+    dispose()
+  }
+
   /// Stores the upstream subscription, once; disposes it at once when ``disposeUpstream()``
   /// (or ``dispose()``) came first.
   @inlinable
@@ -181,4 +190,25 @@ protocol UpstreamReleaseHandling: Disposable {
   /// The source of `sink` let go of it; typically ends with `sink.releaseWithSource()`, now or
   /// once pending work is done.
   func upstreamReleased<Element>(of sink: Sink<Element>)
+}
+
+/// An ``Sink/extra`` resource that runs `dispose` once, and disposes its sink (telling the
+/// holder first) when the sink's source lets go of it.
+@usableFromInline
+final class DisposedWithSource: UpstreamReleaseHandling, @unchecked Sendable {
+  // Safety: `disposal` synchronises itself.
+  @usableFromInline let disposal: Cancelable
+
+  @inlinable
+  init(_ dispose: @escaping () -> Void) {
+    disposal = Disposables.create(with: dispose)
+  }
+
+  @inlinable
+  func dispose() { disposal.dispose() }
+
+  @usableFromInline
+  func upstreamReleased<Element>(of sink: Sink<Element>) {
+    sink.disposeWithSource()
+  }
 }
