@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 #if canImport(Darwin)
@@ -88,6 +89,14 @@ final class SubjectEntry<Element>: SubscriptionLink, Disposable, @unchecked Send
 /// gate moved from `0` or announced, only with the lock held; the deliverer leaves with one
 /// compare-and-swap (`delivering` to `0`) and, when that fails, takes the lock and drains.
 ///
+/// The deliverer releases each queued item once delivered. After ``handOffThreshold`` items,
+/// while more are queued, it asks for a hand-off (``HandOff``): the next sender on another
+/// thread accepts, waits (without the lock) until the deliverer finished its current item and
+/// stepped aside, keeping the gate for it, and drains in its place; a sender that waited
+/// ``handOffPatience`` in vain withdraws and returns (the deliverer may be blocked on it,
+/// through another subject). So no caller delivers for ever under sustained senders, and the
+/// order is kept: one deliverer at a time, one queue.
+///
 /// A core made with `lockFreeNext` also delivers a `.next` event without the lock
 /// (``publishNextIfIdle(_:)``): a caller that moves the gate from `0` to ``delivering`` with one
 /// compare-and-swap delivers to ``State/published``, a copy of the observer list that only a
@@ -125,14 +134,37 @@ final class SubjectCore<Element>: @unchecked Sendable {
     /// The current value of a ``BehaviorSubject`` (`nil` in other subjects).
     @usableFromInline var current: Element?
     @usableFromInline var isDisposed = false
-    @usableFromInline var pending: [Work] = []
-    @usableFromInline var pendingHead = 0
+    /// Work queued for the deliverer; each item is released as soon as it is delivered.
+    @usableFromInline var pending = Queue<Work>()
+    /// Where the hand-off of a long drain stands (see ``drainPendingLocked()``).
+    @usableFromInline var handOff = HandOff.none
 
     @inlinable init() {}
   }
 
   @usableFromInline static var delivering: Int { 1 }
   @usableFromInline static var announced: Int { 2 }
+
+  /// How many queued items a deliverer delivers in one call before it asks another thread
+  /// that sends to take over (see ``drainPendingLocked()``).
+  @usableFromInline static var handOffThreshold: Int { 1024 }
+  /// How long a sender that offered to take over waits for the deliverer to finish the event
+  /// it is delivering, in nanoseconds, before it withdraws the offer and returns.
+  @usableFromInline static var handOffPatience: UInt64 { 100_000_000 }
+
+  /// The hand-off of a long drain from the deliverer to a thread that sends meanwhile.
+  @usableFromInline
+  enum HandOff {
+    /// Nobody asked.
+    case none
+    /// The deliverer (on this thread) delivered ``handOffThreshold`` items and more are
+    /// queued: the next sender on another thread is asked to take over.
+    case requested(pthread_t)
+    /// A sender took up the request and waits for the deliverer to step aside.
+    case accepted(pthread_t)
+    /// The deliverer stepped aside, keeping the gate for the sender that accepted.
+    case transferred
+  }
 
   /// What is done outside the per-element path, through a closure made in the (inlinable,
   /// hence specialised) initialiser, so that the unspecialised deinitialisers and `dispose()`
@@ -283,13 +315,9 @@ final class SubjectCore<Element>: @unchecked Sendable {
     get { state.pointee.isDisposed }
     set { state.pointee.isDisposed = newValue }
   }
-  @inlinable var pending: [Work] {
+  @inlinable var pending: Queue<Work> {
     get { state.pointee.pending }
     _modify { yield &state.pointee.pending }
-  }
-  @inlinable var pendingHead: Int {
-    get { state.pointee.pendingHead }
-    set { state.pointee.pendingHead = newValue }
   }
 
   /// Whether anyone is subscribed. Call with the lock held.
@@ -437,6 +465,15 @@ final class SubjectCore<Element>: @unchecked Sendable {
   @inlinable
   func enqueueLocked(_ work: Work) {
     pending.append(work)
+    if case .requested(let deliverer) = state.pointee.handOff,
+      pthread_equal(deliverer, pthread_self()) == 0
+    {
+      // The deliverer has been at it for long and asks for help: take over once it finished
+      // the event it is delivering (it holds the gate for us).
+      state.pointee.handOff = .accepted(deliverer)
+      takeOverLocked(from: deliverer)
+      return
+    }
     while true {
       let current = gate.load(ordering: .acquiring)
       if current == 0 {
@@ -477,19 +514,19 @@ final class SubjectCore<Element>: @unchecked Sendable {
     // The observer lists `published` held before, released after the lock.
     var replaced: [ContiguousArray<SubjectEntry<Element>>] = []
     defer { withExtendedLifetime(replaced) {} }
+    var delivered = 0
     while true {
       // Everything queued so far is taken here, under the lock; work queued from now on
       // announces itself again.
       gate.store(Self.delivering, ordering: .relaxed)
-      while pendingHead < pending.count {
-        let next = pending[pendingHead]
-        pendingHead += 1
+      while let next = pending.popFirst() {
         lock.unlock()
         deliver(next)
         lock.lock()
+        delivered += 1
+        if delivered >= Self.handOffThreshold && !pending.isEmpty && handOffLocked() { return }
       }
-      pending.removeAll(keepingCapacity: pending.count <= 16)
-      pendingHead = 0
+      state.pointee.handOff = .none
       if lockFreeNext && !isPublishedCurrentLocked {
         // Holding the gate and the lock: bring the lock-free deliverers' list up to date.
         replaced.append(state.pointee.published)
@@ -500,6 +537,50 @@ final class SubjectCore<Element>: @unchecked Sendable {
         expected: Self.delivering, desired: 0, ordering: .acquiringAndReleasing)
       if exchanged { return }
       lock.lock()
+    }
+  }
+
+  /// The deliverer, lock held, delivered ``handOffThreshold`` items and more are queued: asks
+  /// the next thread that sends to take over, or, when one accepted, steps aside, leaving the
+  /// gate held for it, and releases the lock.
+  ///
+  /// - Returns: Whether the caller stepped aside (and must return at once).
+  @usableFromInline
+  func handOffLocked() -> Bool {
+    switch state.pointee.handOff {
+    case .none:
+      state.pointee.handOff = .requested(pthread_self())
+      return false
+    case .requested, .transferred:
+      return false
+    case .accepted:
+      state.pointee.handOff = .transferred
+      lock.unlock()
+      return true
+    }
+  }
+
+  /// A sender, lock held, accepted the deliverer's request: waits (without the lock) for the
+  /// deliverer to step aside, then drains; withdraws after ``handOffPatience`` (the deliverer
+  /// may be blocked on this very thread, through another subject). Releases the lock.
+  @usableFromInline
+  func takeOverLocked(from deliverer: pthread_t) {
+    let start = DispatchTime.now().uptimeNanoseconds
+    while true {
+      lock.unlock()
+      sched_yield()
+      lock.lock()
+      if case .transferred = state.pointee.handOff {
+        state.pointee.handOff = .none
+        drainPendingLocked()
+        return
+      }
+      if DispatchTime.now().uptimeNanoseconds - start > Self.handOffPatience {
+        // The deliverer keeps the work (it can't leave before it saw this withdrawal).
+        state.pointee.handOff = .requested(deliverer)
+        lock.unlock()
+        return
+      }
     }
   }
 
