@@ -142,6 +142,8 @@ final class SubjectCore<Element>: @unchecked Sendable {
     @inlinable init() {}
   }
 
+  /// The gate's value while nobody delivers.
+  @usableFromInline static var idle: Int { 0 }
   @usableFromInline static var delivering: Int { 1 }
   @usableFromInline static var announced: Int { 2 }
 
@@ -262,12 +264,12 @@ final class SubjectCore<Element>: @unchecked Sendable {
     _ body: (inout ContiguousArray<SubjectEntry<Element>>) -> Result
   ) -> Result {
     guard lockFreeNext else { return body(&state.pointee.entries) }
-    if gate.compareExchange(expected: 0, desired: Self.delivering, ordering: .acquiring).exchanged {
+    if gate.compareExchange(expected: Self.idle, desired: Self.delivering, ordering: .acquiring).exchanged {
       // Nobody delivers: drop the second reference so the change is made in place.
       state.pointee.published = []
       let result = body(&state.pointee.entries)
       state.pointee.published = state.pointee.entries
-      gate.store(0, ordering: .releasing)
+      gate.store(Self.idle, ordering: .releasing)
       return result
     }
     let result = body(&state.pointee.entries)
@@ -290,13 +292,13 @@ final class SubjectCore<Element>: @unchecked Sendable {
   func announceLocked() {
     while true {
       let current = gate.load(ordering: .acquiring)
-      if current == 0 {
+      if current == Self.idle {
         guard
-          gate.compareExchange(expected: 0, desired: Self.delivering, ordering: .acquiring)
+          gate.compareExchange(expected: Self.idle, desired: Self.delivering, ordering: .acquiring)
             .exchanged
         else { continue }
         state.pointee.published = state.pointee.entries
-        gate.store(0, ordering: .releasing)
+        gate.store(Self.idle, ordering: .releasing)
         return
       }
       if current & Self.announced != 0 { return }
@@ -431,12 +433,12 @@ final class SubjectCore<Element>: @unchecked Sendable {
     if lockFreeNext {
       // A lock-free deliverer may take a zero gate at any time.
       return gate.compareExchange(
-        expected: 0, desired: Self.delivering, ordering: .acquiringAndReleasing
+        expected: Self.idle, desired: Self.delivering, ordering: .acquiringAndReleasing
       ).exchanged
     }
     // With the lock held, only a deliverer leaving can change a non-zero gate, and nothing
     // changes a zero one.
-    guard gate.load(ordering: .acquiring) == 0 else { return false }
+    guard gate.load(ordering: .acquiring) == Self.idle else { return false }
     gate.store(Self.delivering, ordering: .relaxed)
     return true
   }
@@ -448,7 +450,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
   @inlinable
   func publishNextIfIdle(_ event: Event<Element>) -> Bool {
     guard
-      gate.compareExchange(expected: 0, desired: Self.delivering, ordering: .acquiring).exchanged
+      gate.compareExchange(expected: Self.idle, desired: Self.delivering, ordering: .acquiring).exchanged
     else { return false }
     // Holding the gate, this thread alone reads `published`; whoever changes the observer list
     // meanwhile leaves this array alone and alive.
@@ -476,12 +478,12 @@ final class SubjectCore<Element>: @unchecked Sendable {
     }
     while true {
       let current = gate.load(ordering: .acquiring)
-      if current == 0 {
+      if current == Self.idle {
         // The deliverer left before seeing this work: deliver it here (unless a lock-free
         // deliverer took the gate first).
         guard
           gate.compareExchange(
-            expected: 0, desired: Self.delivering, ordering: .acquiringAndReleasing
+            expected: Self.idle, desired: Self.delivering, ordering: .acquiringAndReleasing
           ).exchanged
         else { continue }
         drainPendingLocked()
@@ -501,7 +503,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
   @inlinable
   func finishDelivering() {
     let (exchanged, _) = gate.compareExchange(
-      expected: Self.delivering, desired: 0, ordering: .acquiringAndReleasing)
+      expected: Self.delivering, desired: Self.idle, ordering: .acquiringAndReleasing)
     if exchanged { return }
     lock.lock()
     drainPendingLocked()
@@ -534,7 +536,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
       }
       lock.unlock()
       let (exchanged, _) = gate.compareExchange(
-        expected: Self.delivering, desired: 0, ordering: .acquiringAndReleasing)
+        expected: Self.delivering, desired: Self.idle, ordering: .acquiringAndReleasing)
       if exchanged { return }
       lock.lock()
     }
