@@ -264,7 +264,9 @@ final class SubjectCore<Element>: @unchecked Sendable {
     _ body: (inout ContiguousArray<SubjectEntry<Element>>) -> Result
   ) -> Result {
     guard lockFreeNext else { return body(&state.pointee.entries) }
-    if gate.compareExchange(expected: Self.idle, desired: Self.delivering, ordering: .acquiring).exchanged {
+    if gate.compareExchange(expected: Self.idle, desired: Self.delivering, ordering: .acquiring)
+      .exchanged
+    {
       // Nobody delivers: drop the second reference so the change is made in place.
       state.pointee.published = []
       let result = body(&state.pointee.entries)
@@ -450,7 +452,8 @@ final class SubjectCore<Element>: @unchecked Sendable {
   @inlinable
   func publishNextIfIdle(_ event: Event<Element>) -> Bool {
     guard
-      gate.compareExchange(expected: Self.idle, desired: Self.delivering, ordering: .acquiring).exchanged
+      gate.compareExchange(expected: Self.idle, desired: Self.delivering, ordering: .acquiring)
+        .exchanged
     else { return false }
     // Holding the gate, this thread alone reads `published`; whoever changes the observer list
     // meanwhile leaves this array alone and alive.
