@@ -150,6 +150,38 @@ final class SourceReleaseTests: ResourceTestCase {
     XCTAssertEqual(Resources.total, baseline)
   }
 
+  func test_subjectDisposalRacingDeliveryAndSubscriptionDisposal_releasesEverythingOnce() {
+    for _ in 0..<StressConfiguration.iterations(200) {
+      // given
+      let subject = PublishSubject<Int>()
+      var probe: Probe? = Probe()
+      weak let weakProbe = probe
+      let disposals = LockedValues<Int>()
+      let subscription = UncheckedBox(
+        subject.map { $0 + 1 }.filter { $0 > 0 }.subscribe(
+          onNext: { [probe] _ in _ = probe }, onDisposed: { disposals.append(1) }))
+      probe = nil
+      // when: the subject's disposal, an element and the subscription's disposal race
+      runConcurrently(threads: 3) { index in
+        switch index {
+        case 0: subject.dispose()
+        case 1:
+          subject.onNext(1)
+          sched_yield()
+          subject.onNext(2)
+        default:
+          sched_yield()
+          subscription.value.dispose()
+        }
+      }
+      // then
+      XCTAssertNil(weakProbe)
+      XCTAssertEqual(disposals.all, [1])
+      // The test threads release their closures (and the subject) after they finish, so the
+      // total is checked once, after the loop, by the base class.
+    }
+  }
+
   // MARK: - Traits
 
   func test_driverOverAFreedBehaviorRelay_releasesIt() {
