@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The disposable returned by `subscribe(onNext:onError:onCompleted:onDisposed:)`, and the
 /// subscription's state: whether it is open, the upstream subscription and the closures that
 /// run when it ends.
@@ -28,6 +26,10 @@ final class SubscriptionHandle: SubscriptionLink, Cancelable, @unchecked Sendabl
   // once it set `closed`, and the winner of `disposed`. When both run, each sets its `…Done`
   // bit when finished and whoever sets the second clears it.
 
+  /// The storage of ``state``; an ``AtomicSlot``, so the first stored property after the
+  /// link's (slot 0, see ``SubscriptionLink``): slot 1.
+  @usableFromInline var stateSlot = AtomicSlot(0)
+
   /// A terminal event was accepted; the sink delivers nothing more.
   @usableFromInline static var closed: Int { 1 }
   /// Disposed, by the subscriber or after a terminal event; nothing more is delivered.
@@ -41,7 +43,7 @@ final class SubscriptionHandle: SubscriptionLink, Cancelable, @unchecked Sendabl
   /// The assigned `upstream` was taken, by the disposal or because its source released it.
   private static var upstreamTaken: Int { 32 }
 
-  @usableFromInline let state = Atomic<Int>(0)
+  @inlinable var state: UnsafeAtomic<Int> { UnsafeAtomic(slot: 1, of: self) }
   @exclusivity(unchecked) private var upstream: Disposable?
   /// `onError`, `onCompleted` and `onDisposed`, when any was given; `nil` otherwise, so a
   /// subscription with only `onNext` does not pay for them.

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// An observable sequence that shares one subscription to its source among all its
 /// observers, starting it only when ``connect()`` is called.
 public protocol ConnectableObservableType: ObservableType {
@@ -171,9 +169,12 @@ final class MulticastConnection<Subject: SubjectType>: SubscriptionLink, Observe
   // synchronises itself; `observer` is immutable and receives the source's serial events.
   @usableFromInline typealias Element = Subject.Observer.Element
 
+  /// The storage of ``disposed``; an ``AtomicSlot``, so the first stored property after the
+  /// link's (slot 0, see ``SubscriptionLink``): slot 1.
+  @usableFromInline var disposedSlot = AtomicSlot(false)
   @usableFromInline let lock = Lock()
   @usableFromInline var parent: MulticastConnectable<Subject>?
-  @usableFromInline let disposed = Atomic<Bool>(false)
+  @inlinable var disposed: UnsafeAtomic<Bool> { UnsafeAtomic(slot: 1, of: self) }
   @usableFromInline let observer: Subject.Observer
   @usableFromInline let subscription = SingleAssignmentDisposable()
   /// Whether the subject was made for this connection alone.

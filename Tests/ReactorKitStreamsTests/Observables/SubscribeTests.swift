@@ -1,7 +1,6 @@
 import Foundation
 import ReactorKitStreams
 import ReactorKitTesting
-import Synchronization
 import XCTest
 
 /// The lifetime rules of `subscribe(onNext:onError:onCompleted:onDisposed:)`: the returned
@@ -126,8 +125,8 @@ final class SubscribeTests: ResourceTestCase {
     for _ in 0..<StressConfiguration.iterations(500) {
       // given
       let subject = PublishSubject<Int>()
-      let completions = Atomic<Int>(0)
-      let disposals = Atomic<Int>(0)
+      let completions = AtomicBox<Int>(0)
+      let disposals = AtomicBox<Int>(0)
       var owner: Captured? = Captured()
       weak let weakOwner = owner
       let subscription = SharedSlot<Disposable?>(nil)
@@ -166,10 +165,10 @@ final class SubscribeTests: ResourceTestCase {
   func test_subscribe_subscriptionsDisposedOnOtherThreads_stopDelivery() {
     // given
     let subject = PublishSubject<Int>()
-    let delivered = Atomic<Int>(0)
-    let afterDisposal = Atomic<Int>(0)
-    let disposed = Atomic<Bool>(false)
-    let sentAfterDisposal = Atomic<Int>(0)
+    let delivered = AtomicBox<Int>(0)
+    let afterDisposal = AtomicBox<Int>(0)
+    let disposed = AtomicBox<Bool>(false)
+    let sentAfterDisposal = AtomicBox<Int>(0)
     let deadline = Date().addingTimeInterval(Double(10 * StressConfiguration.multiplier))
     let subscription = SharedSlot<Disposable>(
       subject.subscribe(onNext: { _ in

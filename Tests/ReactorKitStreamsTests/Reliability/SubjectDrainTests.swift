@@ -1,7 +1,6 @@
 import Foundation
 import ReactorKitStreams
 import ReactorKitTesting
-import Synchronization
 import XCTest
 
 #if canImport(Glibc)
@@ -128,19 +127,19 @@ final class SubjectDrainTests: ResourceTestCase {
 
 /// Counts its live instances.
 private final class Tracked: Sendable {
-  static let live = Atomic<Int>(0)
+  static let live = AtomicBox<Int>(0)
   init() { Self.live.wrappingAdd(1, ordering: .relaxed) }
   deinit { Self.live.wrappingSubtract(1, ordering: .relaxed) }
 }
 
 private final class Flag: Sendable {
-  private let storage = Atomic<Bool>(false)
+  private let storage = AtomicBox<Bool>(false)
   var isSet: Bool { storage.load(ordering: .acquiring) }
   func set() { storage.store(true, ordering: .releasing) }
 }
 
 private final class Counter: Sendable {
-  private let storage = Atomic<Int>(0)
+  private let storage = AtomicBox<Int>(0)
   var value: Int { storage.load(ordering: .acquiring) }
   @discardableResult
   func increment() -> Int { storage.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue }

@@ -1,7 +1,6 @@
 import Foundation
 import ReactorKitStreams
 import ReactorKitTesting
-import Synchronization
 import XCTest
 
 /// Random subscribe / emit / dispose interleavings against a plain model of what each
@@ -48,8 +47,8 @@ final class SubjectFuzzTests: ResourceTestCase {
     // given
     let subject = PublishSubject<Int>()
     let rounds = StressConfiguration.iterations(200)
-    let subscribersDone = Atomic<Int>(0)
-    let emitted = Atomic<Int>(0)
+    let subscribersDone = AtomicBox<Int>(0)
+    let emitted = AtomicBox<Int>(0)
     let runs = LockedValues<ReceivedRun>()
     // when: one thread emits, in order, for as long as others subscribe and dispose
     runConcurrently(threads: 4) { index in

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// One link of a subscription chain (a subject's observer entry, an operator's ``Sink``, the
 /// handle `subscribe(onNext:…)` returns) that learns when the source above it lets go of it.
 ///
@@ -17,8 +15,8 @@ import Synchronization
 /// link is released, disposed (``forgetHolder()``) or freed. Nothing here runs per element.
 @usableFromInline
 class SubscriptionLink: @unchecked Sendable {
-  // Safety: `holderBits` is atomic; a retained holder is taken out of it by exactly one
-  // exchange (release, forget) or by the deinitialiser.
+  // Safety: `holderSlot` is only accessed atomically, through `holderBits`; a retained holder
+  // is taken out of it by exactly one exchange (release, forget) or by the deinitialiser.
 
   /// No holder registered yet.
   @usableFromInline static var noHolder: UInt { 0 }
@@ -27,9 +25,13 @@ class SubscriptionLink: @unchecked Sendable {
   /// The link was disposed: a holder registered later is not kept.
   @usableFromInline static var forgottenMark: UInt { 2 }
 
+  /// The storage of ``holderBits``: an ``AtomicSlot``, the first stored property of every link.
+  /// So in a subclass, slot 0 is this one and the subclass's own slots start at 1.
+  @usableFromInline final var holderSlot = AtomicSlot(SubscriptionLink.noHolder)
+
   /// ``noHolder``, ``releasedMark``, ``forgottenMark``, or the holder's address, retained
   /// (objects are aligned, so an address never equals a mark).
-  @usableFromInline final let holderBits = Atomic<UInt>(0)
+  @inlinable final var holderBits: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 0, of: self) }
 
   @inlinable
   init() {}
