@@ -86,11 +86,12 @@ final class SubjectEntry<Element>: SubscriptionLink, Disposable, @unchecked Send
 /// becomes the deliverer and drains a FIFO queue; others (and reentrant calls from inside an
 /// observer) enqueue and return. Observers are never called with the lock held.
 ///
-/// Who delivers is decided by ``gate``, an atomic word, so that a deliverer that finds nothing
-/// queued stops without taking the lock again: `0` idle, ``delivering`` while someone
-/// delivers, plus ``announced`` once work was queued for that deliverer. Work is queued, and the
-/// gate moved from `0` or announced, only with the lock held; the deliverer leaves with one
-/// compare-and-swap (`delivering` to `0`) and, when that fails, takes the lock and drains.
+/// Who delivers is decided by ``gate``, the package's one ``Gate`` (its claim / announce /
+/// release protocol and memory orderings are documented there), so that a deliverer that
+/// finds nothing queued stops without taking the lock again: busy while someone delivers,
+/// announced once work (or an observer-list change) was queued for that deliverer. Work is
+/// queued, and the gate claimed or announced, only with the lock held; the deliverer leaves
+/// with one unlocked release and, when that fails, takes the lock and drains.
 ///
 /// The deliverer releases each queued item once delivered. After ``handOffThreshold`` items,
 /// while more are queued, it asks for a hand-off (``HandOff``): the next sender on another
@@ -101,8 +102,8 @@ final class SubjectEntry<Element>: SubscriptionLink, Disposable, @unchecked Send
 /// order is kept: one deliverer at a time, one queue.
 ///
 /// A core made with `lockFreeNext` also delivers a `.next` event without the lock
-/// (``publishNextIfIdle(_:)``): a caller that moves the gate from `0` to ``delivering`` with one
-/// compare-and-swap delivers to ``State/published``, a copy of the observer list that only a
+/// (``publishNextIfIdle(_:)``): a caller that claims the idle gate with one compare-and-swap
+/// delivers to ``State/published``, a copy of the observer list that only a
 /// holder of the gate reads or writes. Whoever changes the list while nobody holds the gate
 /// takes the gate for the change and updates the copy; while someone delivers, the change makes
 /// a new list (the deliverer's copy stays intact) and announces itself, so the deliverer updates
@@ -125,7 +126,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
   struct State {
     @usableFromInline var entries = ContiguousArray<SubjectEntry<Element>>()
     /// `entries` as of the last time nobody delivered: what a lock-free deliverer visits. The
-    /// same array as `entries` whenever the gate is `0` (only in a `lockFreeNext` core).
+    /// same array as `entries` whenever the gate is idle (only in a `lockFreeNext` core).
     @usableFromInline var published = ContiguousArray<SubjectEntry<Element>>() {
       didSet { publishedEntries = published.withUnsafeBufferPointer { $0 } }
     }
@@ -144,11 +145,6 @@ final class SubjectCore<Element>: @unchecked Sendable {
 
     @inlinable init() {}
   }
-
-  /// The gate's value while nobody delivers.
-  @usableFromInline static var idle: Int { 0 }
-  @usableFromInline static var delivering: Int { 1 }
-  @usableFromInline static var announced: Int { 2 }
 
   /// How many queued items a deliverer delivers in one call before it asks another thread
   /// that sends to take over (see ``drainPendingLocked()``).
@@ -185,12 +181,14 @@ final class SubjectCore<Element>: @unchecked Sendable {
   }
 
   /// The storage of ``gate``; an ``AtomicSlot``, so the first stored property.
-  @usableFromInline var gateSlot = AtomicSlot(0)
+  @usableFromInline var gateSlot = AtomicSlot(Gate.idle)
   /// One allocation holding the mutex, then the ``State``.
   @usableFromInline let body: UnsafeMutableRawPointer
   @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
   @usableFromInline let state: UnsafeMutablePointer<State>
-  @inlinable var gate: UnsafeAtomic<Int> { UnsafeAtomic(slot: 0, of: self) }
+  /// Who delivers: ``Gate/busy`` while someone does, ``Gate/announced`` once work or an
+  /// observer-list change was queued for that deliverer (see ``Gate``).
+  @inlinable var gate: Gate { Gate(slot: 0, of: self) }
   /// Whether `.next` events may be delivered without the lock (see the type's comment).
   @usableFromInline let lockFreeNext: Bool
   @usableFromInline
@@ -269,14 +267,12 @@ final class SubjectCore<Element>: @unchecked Sendable {
     _ body: (inout ContiguousArray<SubjectEntry<Element>>) -> Result
   ) -> Result {
     guard lockFreeNext else { return body(&state.pointee.entries) }
-    if gate.compareExchange(expected: Self.idle, desired: Self.delivering, ordering: .acquiring)
-      .exchanged
-    {
+    if gate.tryClaim() {
       // Nobody delivers: drop the second reference so the change is made in place.
       state.pointee.published = []
       let result = body(&state.pointee.entries)
       state.pointee.published = state.pointee.entries
-      gate.store(Self.idle, ordering: .releasing)
+      gate.releaseLocked()
       return result
     }
     let result = body(&state.pointee.entries)
@@ -297,24 +293,9 @@ final class SubjectCore<Element>: @unchecked Sendable {
   /// the deliverer left meanwhile, updates `published` here. Call with the lock held.
   @inlinable
   func announceLocked() {
-    while true {
-      let current = gate.load(ordering: .acquiring)
-      if current == Self.idle {
-        guard
-          gate.compareExchange(expected: Self.idle, desired: Self.delivering, ordering: .acquiring)
-            .exchanged
-        else { continue }
-        state.pointee.published = state.pointee.entries
-        gate.store(Self.idle, ordering: .releasing)
-        return
-      }
-      if current & Self.announced != 0 { return }
-      if gate.compareExchange(
-        expected: current, desired: current | Self.announced, ordering: .acquiringAndReleasing
-      ).exchanged {
-        return
-      }
-    }
+    guard gate.claimOrAnnounceLocked() == .claimed else { return }
+    state.pointee.published = state.pointee.entries
+    gate.releaseLocked()
   }
   @inlinable var stopEvent: Event<Element>? {
     get { state.pointee.stopEvent }
@@ -437,17 +418,9 @@ final class SubjectCore<Element>: @unchecked Sendable {
   /// Makes the caller the deliverer if nobody delivers. Call with the lock held.
   @inlinable
   func startDeliveringLocked() -> Bool {
-    if lockFreeNext {
-      // A lock-free deliverer may take a zero gate at any time.
-      return gate.compareExchange(
-        expected: Self.idle, desired: Self.delivering, ordering: .acquiringAndReleasing
-      ).exchanged
-    }
-    // With the lock held, only a deliverer leaving can change a non-zero gate, and nothing
-    // changes a zero one.
-    guard gate.load(ordering: .acquiring) == Self.idle else { return false }
-    gate.store(Self.delivering, ordering: .relaxed)
-    return true
+    // A lock-free deliverer may take an idle gate at any time; otherwise, with the lock held,
+    // only a deliverer leaving can change a busy gate, and nothing changes an idle one.
+    lockFreeNext ? gate.tryClaim() : gate.tryClaimLockedWithoutContention()
   }
 
   /// Delivers a `.next` event without the lock when nobody delivers, and returns `true`;
@@ -456,10 +429,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
   /// After a terminal event or disposal the observer list is empty, so nothing is delivered.
   @inlinable
   func publishNextIfIdle(_ event: Event<Element>) -> Bool {
-    guard
-      gate.compareExchange(expected: Self.idle, desired: Self.delivering, ordering: .acquiring)
-        .exchanged
-    else { return false }
+    guard gate.tryClaim() else { return false }
     // Holding the gate, this thread alone reads `published`; whoever changes the observer list
     // meanwhile leaves this array alone and alive.
     let buffer = state.pointee.publishedEntries
@@ -484,24 +454,10 @@ final class SubjectCore<Element>: @unchecked Sendable {
       takeOverLocked(from: deliverer)
       return
     }
-    while true {
-      let current = gate.load(ordering: .acquiring)
-      if current == Self.idle {
-        // The deliverer left before seeing this work: deliver it here (unless a lock-free
-        // deliverer took the gate first).
-        guard
-          gate.compareExchange(
-            expected: Self.idle, desired: Self.delivering, ordering: .acquiringAndReleasing
-          ).exchanged
-        else { continue }
-        drainPendingLocked()
-        return
-      }
-      if current & Self.announced != 0 { break }
-      let (exchanged, _) = gate.compareExchange(
-        expected: Self.delivering, desired: Self.delivering | Self.announced,
-        ordering: .acquiringAndReleasing)
-      if exchanged { break }
+    if gate.claimOrAnnounceLocked() == .claimed {
+      // The deliverer left before seeing this work: deliver it here.
+      drainPendingLocked()
+      return
     }
     lock.unlock()
   }
@@ -510,9 +466,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
   /// the lock.
   @inlinable
   func finishDelivering() {
-    let (exchanged, _) = gate.compareExchange(
-      expected: Self.delivering, desired: Self.idle, ordering: .acquiringAndReleasing)
-    if exchanged { return }
+    if gate.tryRelease() { return }
     lock.lock()
     drainPendingLocked()
   }
@@ -528,7 +482,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
     while true {
       // Everything queued so far is taken here, under the lock; work queued from now on
       // announces itself again.
-      gate.store(Self.delivering, ordering: .relaxed)
+      gate.clearAnnouncementLocked()
       while let next = pending.popFirst() {
         lock.unlock()
         deliver(next)
@@ -543,9 +497,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
         state.pointee.published = state.pointee.entries
       }
       lock.unlock()
-      let (exchanged, _) = gate.compareExchange(
-        expected: Self.delivering, desired: Self.idle, ordering: .acquiringAndReleasing)
-      if exchanged { return }
+      if gate.tryRelease() { return }
       lock.lock()
     }
   }
