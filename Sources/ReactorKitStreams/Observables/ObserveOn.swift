@@ -51,8 +51,8 @@ final class ObserveOnSubscription<Element>: @unchecked Sendable {
   // `sink`.
   @usableFromInline
   struct State {
-    @usableFromInline var queue: [Event<Element>] = []
-    @usableFromInline var queueHead = 0
+    /// Events not yet delivered; each is released once delivered.
+    @usableFromInline var queue = Queue<Event<Element>>()
     @usableFromInline var drainScheduled = false
     /// Counts scheduled drains, to tell whether `pendingDrain` belongs to the current one.
     @usableFromInline var drainGeneration: UInt64 = 0
@@ -123,10 +123,9 @@ final class ObserveOnSubscription<Element>: @unchecked Sendable {
   func drain() {
     while true {
       lock.lock()
-      let pending = state.pointee.queue.count
-      guard state.pointee.queueHead < pending, !sink.isDisposed else {
-        state.pointee.queue.removeAll(keepingCapacity: pending <= 16)
-        state.pointee.queueHead = 0
+      guard !sink.isDisposed, let event = state.pointee.queue.popFirst() else {
+        // Disposed: drop what is left (an empty queue keeps its storage for the next event).
+        if !state.pointee.queue.isEmpty { state.pointee.queue.removeAll() }
         state.pointee.drainScheduled = false
         state.pointee.pendingDrain = nil
         let released = state.pointee.sourceReleased
@@ -134,8 +133,6 @@ final class ObserveOnSubscription<Element>: @unchecked Sendable {
         if released { sink.releaseWithSource() }
         return
       }
-      let event = state.pointee.queue[state.pointee.queueHead]
-      state.pointee.queueHead += 1
       lock.unlock()
       sink.forward(event)
     }
@@ -157,8 +154,7 @@ final class ObserveOnSubscription<Element>: @unchecked Sendable {
   func disposeQueue() {
     let pending = lock.withLock {
       state.pointee.disposed = true
-      state.pointee.queue = []
-      state.pointee.queueHead = 0
+      state.pointee.queue.removeAll()
       let pending = state.pointee.pendingDrain
       state.pointee.pendingDrain = nil
       return pending
