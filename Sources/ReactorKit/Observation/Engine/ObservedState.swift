@@ -1,7 +1,6 @@
 import Dispatch
 import Observation
 import ReactorKitStreams
-import Synchronization
 
 /// The state behind ``ObservedReactor`` and ``ObservedStore``, with property-level
 /// observation tracking.
@@ -32,6 +31,9 @@ final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
   // Safety: `current` and `tracking` are used only on the main thread: by the models, which
   // are main-actor isolated, and by `apply`, which only the holder of `gate` calls, on the main
   // thread. `pending` is guarded by `lock`. `gate` is atomic; see ``ObservedGate``.
+
+  /// The storage of ``gate``; an ``AtomicSlot``, so the first stored property.
+  @usableFromInline var gateSlot = AtomicSlot(UInt(0))
 
   /// Whether the value at one key path differs between two states (old, new).
   @usableFromInline
@@ -89,7 +91,7 @@ final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
   /// 0 when idle, ``ObservedGate/busy`` while a state is being applied or a drain is queued,
   /// plus ``ObservedGate/announced`` once a state was left pending for it, or
   /// ``ObservedGate/cancelled`` once the model is gone.
-  @usableFromInline let gate = Atomic<UInt>(0)
+  @inlinable var gate: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 0, of: self) }
   @usableFromInline let registrar = ObservationRegistrar()
   /// `\State.self`, made once so that reading the whole state finds its member by identity.
   @usableFromInline let wholeState: KeyPath<State, State> = \.self

@@ -1,5 +1,4 @@
 import ReactorKitStreams
-import Synchronization
 
 #if canImport(Darwin)
   import Darwin
@@ -57,6 +56,17 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   // ownership passes between threads through `gate` (acquiring claims, releasing releases)
   // and `lock`. `gate`, `owner` and the other atomic words are atomic; `body`, `teardown`,
   // `baseMutate` and `baseReduce` are immutable.
+
+  /// The storage of the atomic words below: ``AtomicSlot``s, the first stored properties after
+  /// ``OwnedStorage/storageOwner`` (word 0), so slots 1 to 8.
+  @usableFromInline var gateSlot = AtomicSlot(Gate.closed)
+  @usableFromInline var ownerSlot = AtomicSlot(UInt(0))
+  @usableFromInline var actionSlot = AtomicSlot(UInt(0))
+  @usableFromInline var stateSlot = AtomicSlot(UInt(0))
+  @usableFromInline var stubRecorderSlot = AtomicSlot(UInt(0))
+  @usableFromInline var stubObjectSlot = AtomicSlot(UInt(0))
+  @usableFromInline var wiringSlot = AtomicSlot(UInt8(0))
+  @usableFromInline var stubFlagSlot = AtomicSlot(false)
 
   /// What the core calls on its reactor while ``ReactorHook``s are installed: its `mutate`
   /// and `reduce` wrapped in the hooks (without hooks, ``baseMutate`` and ``baseReduce``).
@@ -225,10 +235,10 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   /// compare-and-swap each, without the lock; everything else changes the gate with the lock
   /// held. Whoever queues work with the lock held either claims an idle core or announces the
   /// work, so a drain that releases the core with its compare-and-swap has left nothing behind.
-  @usableFromInline let gate = Atomic<UInt>(Gate.closed)
+  @inlinable var gate: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 1, of: self) }
   /// The ``currentThreadIdentity()`` of the thread draining the queue, 0 when none. Written by
   /// that thread; read by others only to learn that they are not it.
-  @usableFromInline let owner = Atomic<UInt>(0)
+  @inlinable var owner: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 2, of: self) }
   /// One allocation holding the mutex behind ``lock``, then ``Shared``, ``Config`` and
   /// ``Owned``, each at its alignment (see ``sharedOffset`` and the following offsets). In
   /// code specialised for the reactor's types the offsets are constants.
@@ -242,13 +252,13 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   // The reactor's streams and stub, created on first use and published through atomic words
   // holding retained references (see ReactorStorage.swift). The action subject and the state
   // stream refer to the core, so ``ownerDidDeinitialize()`` releases them to break the cycle.
-  @usableFromInline let actionBits = Atomic<UInt>(0)
-  @usableFromInline let stateBits = Atomic<UInt>(0)
-  @usableFromInline let stubRecorderBits = Atomic<UInt>(0)
-  @usableFromInline let stubObjectBits = Atomic<UInt>(0)
+  @inlinable var actionBits: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 3, of: self) }
+  @inlinable var stateBits: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 4, of: self) }
+  @inlinable var stubRecorderBits: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 5, of: self) }
+  @inlinable var stubObjectBits: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 6, of: self) }
   /// ``Wiring`` state of the streams.
-  @usableFromInline let wiring = Atomic<UInt8>(0)
-  @usableFromInline let stubFlag = Atomic<Bool>(false)
+  @inlinable var wiring: UnsafeAtomic<UInt8> { UnsafeAtomic(slot: 7, of: self) }
+  @inlinable var stubFlag: UnsafeAtomic<Bool> { UnsafeAtomic(slot: 8, of: self) }
 
   @usableFromInline
   enum Teardown {
@@ -1225,15 +1235,17 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   @usableFromInline
   final class OutputObserver: Disposable, @unchecked Sendable {
     // Safety: `coreBits` is atomic; `observer` is immutable; the core synchronises itself.
+    /// The storage of ``coreBits``; an ``AtomicSlot``, so the first stored property.
+    @usableFromInline var coreSlot: AtomicSlot
     @usableFromInline let observer: AnyObserver<State>
     /// The core, retained (`Unmanaged.passRetained`), until the subscriber is disposed; `0`
     /// after, which also stops delivery.
-    @usableFromInline let coreBits: Atomic<UInt>
+    @inlinable var coreBits: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 0, of: self) }
 
     @inlinable
     init(_ observer: AnyObserver<State>, core: ReactorCore) {
       self.observer = observer
-      coreBits = Atomic(UInt(bitPattern: Unmanaged.passRetained(core).toOpaque()))
+      coreSlot = AtomicSlot(UInt(bitPattern: Unmanaged.passRetained(core).toOpaque()))
       Resources.incrementTotal()
     }
 
