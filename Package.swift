@@ -18,12 +18,15 @@ let package = Package(
     .library(name: "ReactorKit", targets: ["ReactorKit"]),
     .library(name: "ReactorKitStreams", targets: ["ReactorKitStreams"]),
     .library(name: "ReactorKitTesting", targets: ["ReactorKitTesting"]),
+    .library(name: "ReactorKitInspector", targets: ["ReactorKitInspector"]),
   ],
   targets: [
     .target(name: "ReactorKitStreams", swiftSettings: swiftSettings),
     .target(name: "ReactorKit", dependencies: ["ReactorKitStreams"], swiftSettings: swiftSettings),
     .target(
       name: "ReactorKitTesting", dependencies: ["ReactorKit"], swiftSettings: swiftSettings),
+    .target(
+      name: "ReactorKitInspector", dependencies: ["ReactorKit"], swiftSettings: swiftSettings),
     .target(name: "MallocCounter", path: "Benchmarks/MallocCounter"),
     .executableTarget(
       name: "ReactorKitBenchmarks", dependencies: ["ReactorKit", "MallocCounter"],
@@ -35,6 +38,10 @@ let package = Package(
     .testTarget(
       name: "ReactorKitTests",
       dependencies: ["ReactorKit", "ReactorKitTesting"],
+      swiftSettings: swiftSettings),
+    .testTarget(
+      name: "ReactorKitInspectorTests",
+      dependencies: ["ReactorKitInspector", "ReactorKitTesting"],
       swiftSettings: swiftSettings),
     // Examples: a shared terminal layer, each app's logic in a library, thin executables.
     .target(name: "ExampleSupport", path: "Examples/ExampleSupport", swiftSettings: swiftSettings),
