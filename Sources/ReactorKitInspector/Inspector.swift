@@ -116,8 +116,7 @@ public final class Inspector: Sendable {
   /// - Parameters:
   ///   - base: The store's reducer.
   ///   - source: The name given to ``middleware(source:redacting:)``.
-  public func reducer<State>(_ base: Reducer<State>, source: String = "store") -> Reducer<State>
-  {
+  public func reducer<State>(_ base: Reducer<State>, source: String = "store") -> Reducer<State> {
     core.markJumpable(source)
     return .timeTravelling(base)
   }

@@ -26,7 +26,8 @@ struct EventStream {
     var cursor = since
     if batch.missed > 0 {
       cursor += batch.missed
-      text += "id: \(cursor)\ndata: \(EventRenderer.gapJSON(missed: batch.missed, before: cursor))\n\n"
+      text +=
+        "id: \(cursor)\ndata: \(EventRenderer.gapJSON(missed: batch.missed, before: cursor))\n\n"
     }
     for (event, cached) in zip(batch.events, batch.rendered) {
       let json: String

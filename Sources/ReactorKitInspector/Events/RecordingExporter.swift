@@ -17,8 +17,7 @@ struct RecordingExporter {
       let batch = core.ring.events(after: cursor, limit: 1_024)
       guard let last = batch.events.last else { break }
       for event in batch.events
-      where event.kind == .action && event.source.name == name && event.source.kindName == "store"
-      {
+      where event.kind == .action && event.source.name == name && event.source.kindName == "store" {
         guard let action = event.value as? any Action else { continue }
         if registry.name(of: action) == nil {
           skipped += 1
@@ -59,7 +58,8 @@ struct RecordingExporter {
     if let object = value as? [String: Any] {
       var copy: [String: Any] = [:]
       for (key, inner) in object {
-        copy[key] = redaction.isRedacted(key) ? redaction.replacement : redact(inner, redaction: redaction)
+        copy[key] =
+          redaction.isRedacted(key) ? redaction.replacement : redact(inner, redaction: redaction)
       }
       return copy
     }

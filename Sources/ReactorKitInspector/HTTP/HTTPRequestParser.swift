@@ -186,7 +186,9 @@ struct HTTPRequestParser: Sendable {
     guard value.allSatisfy({ $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }) else { return nil }
     while let first = value.first, first == 0x20 || first == 0x09 { value = value.dropFirst() }
     while let last = value.last, last == 0x20 || last == 0x09 { value = value.dropLast() }
-    return (String(decoding: name, as: UTF8.self).lowercased(), String(decoding: value, as: UTF8.self))
+    return (
+      String(decoding: name, as: UTF8.self).lowercased(), String(decoding: value, as: UTF8.self)
+    )
   }
 
   private static func splitTarget(_ target: String) -> (String, [String: String])? {
@@ -195,7 +197,8 @@ struct HTTPRequestParser: Sendable {
     guard let path = PercentDecoding.decode(rawPath, plusIsSpace: false) else { return nil }
     var query: [String: String] = [:]
     if pieces.count == 2 {
-      let rawQuery = pieces[1].split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
+      let rawQuery = pieces[1].split(
+        separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
       for pair in rawQuery.split(separator: "&") {
         let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
         guard let name = PercentDecoding.decode(parts[0], plusIsSpace: true),

@@ -225,7 +225,10 @@ struct InspectorRouter: Sendable {
     guard let registry = core.registry else {
       return .error(409, "exporting needs an ActionRegistry: pass one to Inspector(registry:)")
     }
-    guard let name = request.query["source"] ?? core.allSources.first(where: { $0.kindName == "store" })?.name else {
+    guard
+      let name = request.query["source"]
+        ?? core.allSources.first(where: { $0.kindName == "store" })?.name
+    else {
       return .error(404, "no store is attached")
     }
     let exporter = RecordingExporter(core: core, registry: registry)

@@ -74,8 +74,9 @@ final class StoreSource<State>: InspectedSource, @unchecked Sendable {
     }
   }
 
-  private func record(kind: InspectorEventKind, value: Any?, before: Any?, after: Any?, note: String?)
-  {
+  private func record(
+    kind: InspectorEventKind, value: Any?, before: Any?, after: Any?, note: String?
+  ) {
     core.ring.append { sequence in
       RecordedEvent(
         sequence: sequence, time: RecordedEvent.now(), kind: kind, source: self, value: value,
