@@ -62,7 +62,8 @@ let package = Package(
       name: "TodosKit", dependencies: ["ReactorKit", "ExampleSupport"],
       path: "Examples/Todos/TodosKit", swiftSettings: swiftSettings),
     .executableTarget(
-      name: "Todos", dependencies: ["TodosKit", "ExampleSupport", "ReactorKit"],
+      name: "Todos",
+      dependencies: ["TodosKit", "ExampleSupport", "ReactorKit", "ReactorKitInspector"],
       path: "Examples/Todos/Todos", swiftSettings: swiftSettings),
     .testTarget(
       name: "ExamplesTests",

@@ -102,6 +102,7 @@ struct StateTree {
         .sorted { $0.3 < $1.3 }.enumerated().map { ("\($0.offset)", $0.element.1, false) }
     }
     node.field("n", children.count)
+    if isDictionary || isSet || mirror.displayStyle == .collection { node.field("s", "items") }
     node.key("c")
     node.array { list in
       for child in children {
