@@ -29,7 +29,8 @@ let package = Package(
       name: "ReactorKitInspector", dependencies: ["ReactorKit"], swiftSettings: swiftSettings),
     .target(name: "MallocCounter", path: "Benchmarks/MallocCounter"),
     .executableTarget(
-      name: "ReactorKitBenchmarks", dependencies: ["ReactorKit", "MallocCounter"],
+      name: "ReactorKitBenchmarks",
+      dependencies: ["ReactorKit", "ReactorKitInspector", "MallocCounter"],
       path: "Benchmarks/ReactorKitBenchmarks", swiftSettings: swiftSettings),
     .testTarget(
       name: "ReactorKitStreamsTests",

@@ -86,6 +86,9 @@ enum Target {
   case allocationsPerOp(Double)
   /// ns/op of the library at most `factor` times the ns/op of the workload `name`.
   case relative(to: String, factor: Double)
+  /// ns/op of the library minus ns/op of the baseline at most this (for an add-on measured
+  /// against the same work without it).
+  case addedNanoseconds(Double)
 
   var description: String {
     switch self {
@@ -95,6 +98,7 @@ enum Target {
     case .allocationsPerOp(let limit): return "allocs/op < \(format(limit, digits: 2))"
     case .relative(let name, let factor):
       return "ns/op ≤ \(format(factor, digits: 1)) × \(name)"
+    case .addedNanoseconds(let limit): return "ns/op − baseline ≤ \(format(limit, digits: 0))"
     }
   }
 }
@@ -353,6 +357,9 @@ func evaluateTargets(_ workloads: [Workload], results: [Result]) -> [TargetResul
       case .relative(let name, let factor):
         guard let other = byName[name]?.ns_per_op else { continue }
         (measured, limit, unit) = (result.ns_per_op.map { $0 / other }, factor, "x")
+      case .addedNanoseconds(let value):
+        guard let ours = result.ns_per_op, let base = result.baseline_ns_per_op else { continue }
+        (measured, limit, unit) = (ours - base, value, " ns")
       }
       guard let measured else { continue }
       let met: Bool

@@ -22,4 +22,6 @@ runBenchmarks(
     rxScanDistinct(),
     rxFlatMapJust(),
     rxMergeTwo(),
+    inspectorIdleDispatch(),
+    inspectorDispatchOneClient(),
   ], options: options)

@@ -116,9 +116,22 @@ public final class Inspector: Sendable {
   /// - Parameters:
   ///   - base: The store's reducer.
   ///   - source: The name given to ``middleware(source:redacting:)``.
+  @inlinable
   public func reducer<State>(_ base: Reducer<State>, source: String = "store") -> Reducer<State> {
+    markJumpable(source)
+    // Inlinable so that the check each action pays is specialised in the app's module.
+    return Reducer { state, action in
+      if type(of: action) == InspectorTimeTravel.self {
+        InspectorTimeTravel.restore(action, into: &state)
+        return
+      }
+      base.reduce(&state, action)
+    }
+  }
+
+  @usableFromInline
+  func markJumpable(_ source: String) {
     core.markJumpable(source)
-    return .timeTravelling(base)
   }
 
   // MARK: - Reactors

@@ -5,6 +5,8 @@ import ReactorKit
 /// ``LogRedaction/redactValue``.
 struct EventRenderer {
   let redaction: LogRedaction
+  /// Where a store's previous state is found for the diff of an action recorded without it.
+  var ring: EventRing?
 
   private var renderer: ValueRenderer {
     let redaction = self.redaction
@@ -53,7 +55,10 @@ struct EventRenderer {
       if let note = event.note { json.field("note", note) }
       if let after = event.after {
         let preparedAfter = prepared(after, source: event.source)
-        if let before = event.before {
+        let before =
+          event.before
+          ?? (event.kind == .action ? ring?.stateBefore(event.sequence, source: event.source) : nil)
+        if let before {
           let redaction = self.redaction
           let changes = valueDifferences(
             from: prepared(before, source: event.source), to: preparedAfter,

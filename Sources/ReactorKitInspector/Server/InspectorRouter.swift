@@ -19,7 +19,7 @@ struct InspectorRouter: Sendable {
   let authorization: RequestAuthorization
   let page: [UInt8]
 
-  private var renderer: EventRenderer { EventRenderer(redaction: core.redaction) }
+  private var renderer: EventRenderer { EventRenderer(redaction: core.redaction, ring: core.ring) }
 
   func handle(_ request: HTTPRequest, server: HTTPServer?) -> RouteResult {
     switch authorization.check(request) {

@@ -42,6 +42,9 @@ final class StoreSource<State>: InspectedSource, @unchecked Sendable {
         self.getState = getState
         self.send = dispatch
       }
+      // The first entry: the state the store starts from (the first action's diff is taken
+      // against it).
+      record(kind: .note, value: nil, before: nil, after: getState(), note: "\(name): initial state")
       return { next in
         { [self] action in handle(action, getState: getState, next: next) }
       }
@@ -62,15 +65,16 @@ final class StoreSource<State>: InspectedSource, @unchecked Sendable {
           ?? "\(name): back to live")
       return
     }
-    let before = getState()
+    // No copy of the state before: the diff is taken from the previous entry of this store
+    // when a page renders it (every reduction passes through here when this middleware is
+    // the last).
     next(action)
     let after = getState()
     if jumped.load(ordering: .relaxed) != 0 { continueFromPast() }
-    let core = self.core
     core.ring.append { sequence in
       RecordedEvent(
         sequence: sequence, time: RecordedEvent.now(), kind: .action, source: self, value: action,
-        before: before, after: after)
+        after: after)
     }
   }
 
@@ -157,19 +161,12 @@ struct UncheckedState: @unchecked Sendable {
   init(_ value: Any) { self.value = value }
 }
 
-extension Reducer {
-  /// `base`, also handling ``InspectorTimeTravel`` by replacing the state.
-  static func timeTravelling(_ base: Reducer<State>) -> Reducer<State> {
-    Reducer { state, action in
-      if type(of: action) == InspectorTimeTravel.self {
-        if let travel = action as? InspectorTimeTravel,
-          let restored = travel.state.value as? State
-        {
-          state = restored
-        }
-        return
-      }
-      base.reduce(&state, action)
+extension InspectorTimeTravel {
+  /// Replaces `state` with the travel's state (called by the reducer ``Inspector`` wraps).
+  @usableFromInline
+  static func restore<State>(_ action: any Action, into state: inout State) {
+    if let travel = action as? InspectorTimeTravel, let restored = travel.state.value as? State {
+      state = restored
     }
   }
 }

@@ -13,9 +13,11 @@ final class InspectorEndToEndTests: XCTestCase {
     store.dispatch(NotesAction.add("milk"))
     store.dispatch(NotesAction.increment)
     // then
-    let events = client.events()
+    let all = client.events()
+    XCTAssertEqual(all.first?["note"] as? String, "store: initial state")
+    let events = Array(all.dropFirst())
     XCTAssertEqual(events.count, 2, "two actions were dispatched: \(events)")
-    XCTAssertEqual(events.map { $0["seq"] as? Int }, [1, 2])
+    XCTAssertEqual(events.map { $0["seq"] as? Int }, [2, 3])
     XCTAssertEqual(events.first?["action"] as? String, #"NotesAction.add("milk")"#)
     XCTAssertEqual(events.first?["source"] as? String, "store")
     XCTAssertEqual(events.first?["kind"] as? String, "action")
@@ -29,17 +31,18 @@ final class InspectorEndToEndTests: XCTestCase {
     // given
     let (inspector, store) = try makeInspectedStore()
     let client = HTTPClient(inspector: inspector)
-    store.dispatch(NotesAction.increment)  // #1: count 1
-    store.dispatch(NotesAction.increment)  // #2: count 2
-    store.dispatch(NotesAction.increment)  // #3: count 3
+    // #1 is the initial state
+    store.dispatch(NotesAction.increment)  // #2: count 1
+    store.dispatch(NotesAction.increment)  // #3: count 2
+    store.dispatch(NotesAction.increment)  // #4: count 3
     // when
-    let jump = client.post("/api/jump", json: #"{"source":"store","seq":1}"#)
+    let jump = client.post("/api/jump", json: #"{"source":"store","seq":2}"#)
     // then
     XCTAssertEqual(jump?.status, 200, jump?.text ?? "no response")
     XCTAssertEqual(store.currentState.count, 1)
     let state = client.get("/api/state?source=store")
     XCTAssertEqual(state?.json["live"] as? Bool, false)
-    XCTAssertEqual(state?.json["jumpedTo"] as? Int, 1)
+    XCTAssertEqual(state?.json["jumpedTo"] as? Int, 2)
     // when
     let live = client.post("/api/jump", json: #"{"source":"store","live":true}"#)
     // then
@@ -47,7 +50,7 @@ final class InspectorEndToEndTests: XCTestCase {
     XCTAssertEqual(store.currentState.count, 3)
     XCTAssertEqual(client.get("/api/state?source=store")?.json["live"] as? Bool, true)
     let kinds = client.events().compactMap { $0["kind"] as? String }
-    XCTAssertEqual(kinds, ["action", "action", "action", "jump", "jump"])
+    XCTAssertEqual(kinds, ["note", "action", "action", "action", "jump", "jump"])
   }
 
   func test_jump_thenAnAppAction_continuesFromThePastState() throws {
@@ -56,7 +59,7 @@ final class InspectorEndToEndTests: XCTestCase {
     let client = HTTPClient(inspector: inspector)
     store.dispatch(NotesAction.increment)
     store.dispatch(NotesAction.increment)
-    XCTAssertEqual(client.post("/api/jump", json: #"{"source":"store","seq":1}"#)?.status, 200)
+    XCTAssertEqual(client.post("/api/jump", json: #"{"source":"store","seq":2}"#)?.status, 200)
     // when
     store.dispatch(NotesAction.add("from the past"))
     // then
@@ -130,10 +133,10 @@ final class InspectorEndToEndTests: XCTestCase {
     XCTAssertEqual(client.post("/api/pause", json: "")?.status, 200)
     store.dispatch(NotesAction.increment)
     store.dispatch(NotesAction.increment)
-    XCTAssertEqual(client.events().count, 0)
+    XCTAssertEqual(client.events().count, 1, "only the initial state")
     XCTAssertEqual(client.post("/api/resume", json: "")?.status, 200)
     store.dispatch(NotesAction.increment)
-    let events = client.events()
+    let events = Array(client.events().dropFirst())
     XCTAssertEqual(events.compactMap { $0["kind"] as? String }, ["note", "action"])
     XCTAssertTrue((events.first?["note"] as? String ?? "").contains("2 events"))
     XCTAssertEqual(store.currentState.count, 3)
@@ -165,13 +168,14 @@ final class InspectorEndToEndTests: XCTestCase {
     client.send(
       "GET /api/events?since=0&token=\(inspector.token) HTTP/1.1\r\nHost: 127.0.0.1:\(inspector.port)\r\n\r\n"
     )
-    XCTAssertTrue(client.read(until: "reactorkit inspector").contains("text/event-stream"))
+    let head = client.read(until: "reactorkit inspector")
+    XCTAssertTrue(head.contains("text/event-stream"))
     // when
     for _ in 0..<5 { store.dispatch(NotesAction.increment) }
     // then
-    let text = client.read(until: "id: 5\n")
+    let text = head + client.read(until: "id: 6\n")
     let ids = text.split(separator: "\n").filter { $0.hasPrefix("id: ") }.map { $0.dropFirst(4) }
-    XCTAssertEqual(ids, ["1", "2", "3", "4", "5"])
+    XCTAssertEqual(ids, ["1", "2", "3", "4", "5", "6"])
   }
 }
 

@@ -67,7 +67,7 @@ final class InspectorServerTests: XCTestCase {
         + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)")
     XCTAssertEqual(RawClient.status(of: response.text), 403)
     store.dispatch(NotesAction.increment)
-    XCTAssertEqual(HTTPClient(inspector: inspector).events().count, 2, "not paused")
+    XCTAssertEqual(HTTPClient(inspector: inspector).events().count, 3, "not paused")
   }
 
   func test_routing_unknownPathIs404AndWrongMethodIs405() throws {
@@ -86,7 +86,7 @@ final class InspectorServerTests: XCTestCase {
       middleware: [inspector.middleware(source: "plain")])
     store.dispatch(NotesAction.increment)
     let response = HTTPClient(inspector: inspector).post(
-      "/api/jump", json: #"{"source":"plain","seq":1}"#)
+      "/api/jump", json: #"{"source":"plain","seq":2}"#)
     XCTAssertEqual(response?.status, 409)
   }
 
@@ -197,7 +197,7 @@ final class InspectorServerTests: XCTestCase {
     let events = HTTPClient(inspector: inspector).events(since: 0)
     // then
     XCTAssertEqual(events.first?["kind"] as? String, "gap")
-    XCTAssertEqual(events.first?["missed"] as? Int, 6)
-    XCTAssertEqual(events.dropFirst().compactMap { $0["seq"] as? Int }, [7, 8, 9, 10])
+    XCTAssertEqual(events.first?["missed"] as? Int, 7, "the initial state and six actions")
+    XCTAssertEqual(events.dropFirst().compactMap { $0["seq"] as? Int }, [8, 9, 10, 11])
   }
 }
