@@ -24,4 +24,5 @@ runBenchmarks(
     rxMergeTwo(),
     inspectorIdleDispatch(),
     inspectorDispatchOneClient(),
+    tmpIdentity(),
   ], options: options)

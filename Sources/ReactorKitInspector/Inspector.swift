@@ -121,7 +121,7 @@ public final class Inspector: Sendable {
     markJumpable(source)
     // Inlinable so that the check each action pays is specialised in the app's module.
     return Reducer { state, action in
-      if type(of: action) == InspectorTimeTravel.self {
+      if InspectorTimeTravel.isTimeTravel(action) {
         InspectorTimeTravel.restore(action, into: &state)
         return
       }

@@ -83,7 +83,7 @@ final class InspectorCore: @unchecked Sendable {
 
   /// Records a note from the inspector itself.
   func note(_ text: String, source: (any InspectedSource)? = nil) {
-    let source = source ?? InspectorNoteSource.shared
+    let source = source?.info ?? InspectorNoteSource.shared.info
     ring.append { sequence in
       RecordedEvent(
         sequence: sequence, time: RecordedEvent.now(), kind: .note, source: source, note: text)
@@ -94,9 +94,7 @@ final class InspectorCore: @unchecked Sendable {
 /// The source of the inspector's own notes.
 final class InspectorNoteSource: InspectedSource {
   static let shared = InspectorNoteSource()
-  let name = "inspector"
-  let kindName = "inspector"
-  func redacted(_ state: Any) -> Any { state }
+  let info = SourceInfo(name: "inspector", kindName: "inspector")
   func currentState() -> Any? { nil }
   let canJump = false
   let canDispatch = false

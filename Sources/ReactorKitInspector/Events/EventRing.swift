@@ -127,7 +127,7 @@ final class EventRing: @unchecked Sendable {
 
   /// The state after the newest event of `source` before `sequence` (looking back at most
   /// `limit` events), for the diff of an event recorded without its state before.
-  func stateBefore(_ sequence: UInt64, source: any InspectedSource, limit: Int = 4_096) -> Any? {
+  func stateBefore(_ sequence: UInt64, source: SourceInfo, limit: Int = 4_096) -> Any? {
     lock.withLock {
       var current = sequence
       var looked = 0

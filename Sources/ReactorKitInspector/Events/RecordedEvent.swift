@@ -29,7 +29,7 @@ struct RecordedEvent {
   /// Seconds since 1970.
   var time: Double
   var kind: InspectorEventKind
-  var source: any InspectedSource
+  var source: SourceInfo
   /// The action or mutation.
   var value: Any?
   /// The state before, when the entry changed one.

@@ -27,13 +27,13 @@ struct EventRenderer {
   }
 
   /// A state with the source's redactions and ``LogRedaction/redactValue`` applied.
-  func prepared(_ state: Any, source: any InspectedSource) -> Any {
+  func prepared(_ state: Any, source: SourceInfo) -> Any {
     let redacted = source.redacted(state)
     return redaction.redactValue?(redacted) ?? redacted
   }
 
   /// The JSON tree of a state.
-  func stateJSON(_ state: Any, source: any InspectedSource) -> String {
+  func stateJSON(_ state: Any, source: SourceInfo) -> String {
     tree.json(prepared(state, source: source))
   }
 

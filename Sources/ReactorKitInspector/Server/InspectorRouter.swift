@@ -146,7 +146,7 @@ struct InspectorRouter: Sendable {
       json.field("seq", core.ring.latestSequence)
       json.field("live", source.jumpTarget == nil)
       if let target = source.jumpTarget { json.field("jumpedTo", target) }
-      json.field("state", raw: renderer.stateJSON(current, source: source))
+      json.field("state", raw: renderer.stateJSON(current, source: source.info))
     }
     return .json(200, json.text)
   }
@@ -177,7 +177,7 @@ struct InspectorRouter: Sendable {
       return .json(200, #"{"live":true}"#)
     }
     guard let sequence = body.seq else { return .error(400, "seq is missing") }
-    guard let event = core.ring.event(sequence), event.source === source, let state = event.after
+    guard let event = core.ring.event(sequence), event.source === source.info, let state = event.after
     else {
       return .error(404, "event #\(sequence) of \(name) with a state is not in the timeline")
     }

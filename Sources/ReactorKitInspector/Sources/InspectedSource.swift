@@ -3,12 +3,12 @@ import ReactorKit
 /// A store or reactor that an inspector watches: what the server needs from it, whatever its
 /// state type.
 protocol InspectedSource: AnyObject, Sendable {
+  /// What the source's events carry.
+  var info: SourceInfo { get }
   /// The name in the timeline.
   var name: String { get }
   /// `"store"` or `"reactor"`.
   var kindName: String { get }
-  /// A copy of `state` with the source's own redactions applied.
-  func redacted(_ state: Any) -> Any
   /// The current state, read on a server thread.
   func currentState() -> Any?
   /// Whether the source can move to a recorded state (a store whose reducer the inspector
@@ -24,6 +24,27 @@ protocol InspectedSource: AnyObject, Sendable {
   func goLive() -> Bool
   /// Dispatches `action` into the source; false if it can't.
   func dispatch(_ action: any Action) -> Bool
+}
+
+extension InspectedSource {
+  var name: String { info.name }
+  var kindName: String { info.kindName }
+}
+
+/// What each event holds of its source: its name, kind and redactions. A small object of its
+/// own, held strongly by the events, while the inspector's list holds the sources weakly (a
+/// weakly referenced object's retains and releases all take the slow path).
+final class SourceInfo: Sendable {
+  let name: String
+  let kindName: String
+  /// A copy of a state with the source's own redactions applied.
+  let redacted: @Sendable (Any) -> Any
+
+  init(name: String, kindName: String, redacted: @escaping @Sendable (Any) -> Any = { $0 }) {
+    self.name = name
+    self.kindName = kindName
+    self.redacted = redacted
+  }
 }
 
 /// A weakly held source, for the inspector's list: a store or reactor that goes away leaves

@@ -4,17 +4,20 @@ import ReactorKit
 /// receives and each mutation with the states before and after it.
 final class ReactorSource<R: Reactor>: InspectedSource, @unchecked Sendable {
   // Safety: `lastState` is guarded by `lock`; the rest is immutable.
-  let name: String
-  let kindName = "reactor"
+  let info: SourceInfo
   private let core: InspectorCore
-  private let redactions: [Redaction<R.State>]
   private let lock = Lock()
   private var lastState: R.State?
 
   init(name: String, core: InspectorCore, redactions: [Redaction<R.State>], initial: R.State) {
-    self.name = name
+    let redacting = UncheckedRedactions(redactions)
+    info = SourceInfo(
+      name: name, kindName: "reactor",
+      redacted: { state in
+        guard !redacting.redactions.isEmpty, let state = state as? R.State else { return state }
+        return redacting.redactions.redacting(state)
+      })
     self.core = core
-    self.redactions = redactions
     lastState = initial
   }
 
@@ -24,7 +27,7 @@ final class ReactorSource<R: Reactor>: InspectedSource, @unchecked Sendable {
         if core.isRecording {
           core.ring.append { sequence in
             RecordedEvent(
-              sequence: sequence, time: RecordedEvent.now(), kind: .action, source: self,
+              sequence: sequence, time: RecordedEvent.now(), kind: .action, source: info,
               value: action)
           }
         }
@@ -36,17 +39,12 @@ final class ReactorSource<R: Reactor>: InspectedSource, @unchecked Sendable {
         if core.isRecording {
           core.ring.append { sequence in
             RecordedEvent(
-              sequence: sequence, time: RecordedEvent.now(), kind: .mutation, source: self,
+              sequence: sequence, time: RecordedEvent.now(), kind: .mutation, source: info,
               value: mutation, before: state, after: newState)
           }
         }
         return newState
       })
-  }
-
-  func redacted(_ state: Any) -> Any {
-    guard !redactions.isEmpty, let state = state as? R.State else { return state }
-    return redactions.redacting(state)
   }
 
   func currentState() -> Any? { lock.withLock { lastState } }

@@ -19,10 +19,8 @@ public struct InspectorTimeTravel: Action, CustomReflectable {
 final class StoreSource<State>: InspectedSource, @unchecked Sendable {
   // Safety: `getState`, `send` and `liveState` are guarded by `lock`; `jumped` is atomic;
   // the rest is immutable. The closures are the store's own thread-safe accessors.
-  let name: String
-  let kindName = "store"
+  let info: SourceInfo
   private let core: InspectorCore
-  private let redactions: [Redaction<State>]
   private let lock = Lock()
   private var getState: (() -> State)?
   private var send: ((any Action) -> Void)?
@@ -30,9 +28,14 @@ final class StoreSource<State>: InspectedSource, @unchecked Sendable {
   private let jumped = Atomic<UInt64>(0)
 
   init(name: String, core: InspectorCore, redactions: [Redaction<State>]) {
-    self.name = name
+    let redacting = UncheckedRedactions(redactions)
+    info = SourceInfo(
+      name: name, kindName: "store",
+      redacted: { state in
+        guard !redacting.redactions.isEmpty, let state = state as? State else { return state }
+        return redacting.redactions.redacting(state)
+      })
     self.core = core
-    self.redactions = redactions
   }
 
   /// The middleware that records into this source.
@@ -55,7 +58,7 @@ final class StoreSource<State>: InspectedSource, @unchecked Sendable {
     _ action: any Action, getState: () -> State, next: (any Action) -> Void
   ) {
     guard core.isRecording else { return next(action) }
-    if type(of: action) == InspectorTimeTravel.self {
+    if InspectorTimeTravel.isTimeTravel(action) {
       next(action)
       let target = (action as? InspectorTimeTravel)?.target
       let after = getState()
@@ -73,7 +76,7 @@ final class StoreSource<State>: InspectedSource, @unchecked Sendable {
     if jumped.load(ordering: .relaxed) != 0 { continueFromPast() }
     core.ring.append { sequence in
       RecordedEvent(
-        sequence: sequence, time: RecordedEvent.now(), kind: .action, source: self, value: action,
+        sequence: sequence, time: RecordedEvent.now(), kind: .action, source: info, value: action,
         after: after)
     }
   }
@@ -83,7 +86,7 @@ final class StoreSource<State>: InspectedSource, @unchecked Sendable {
   ) {
     core.ring.append { sequence in
       RecordedEvent(
-        sequence: sequence, time: RecordedEvent.now(), kind: kind, source: self, value: value,
+        sequence: sequence, time: RecordedEvent.now(), kind: kind, source: info, value: value,
         before: before, after: after, note: note)
     }
   }
@@ -104,11 +107,6 @@ final class StoreSource<State>: InspectedSource, @unchecked Sendable {
   }
 
   // MARK: - InspectedSource
-
-  func redacted(_ state: Any) -> Any {
-    guard !redactions.isEmpty, let state = state as? State else { return state }
-    return redactions.redacting(state)
-  }
 
   func currentState() -> Any? {
     lock.withLock { getState }?()
@@ -153,6 +151,13 @@ final class StoreSource<State>: InspectedSource, @unchecked Sendable {
   }
 }
 
+/// A source's redactions, for its ``SourceInfo``.
+struct UncheckedRedactions<State>: @unchecked Sendable {
+  // Safety: immutable; the closures only edit the copies of states they are given.
+  let redactions: [Redaction<State>]
+  init(_ redactions: [Redaction<State>]) { self.redactions = redactions }
+}
+
 /// A state handed back to the store it came from.
 struct UncheckedState: @unchecked Sendable {
   // Safety: the value is only moved from the server thread into the store's reducer, which
@@ -162,6 +167,17 @@ struct UncheckedState: @unchecked Sendable {
 }
 
 extension InspectorTimeTravel {
+  /// Whether `action` is an ``InspectorTimeTravel``: the existential is opened and its type
+  /// compared by identity (a few instructions, where `type(of:)` or a cast would look the
+  /// dynamic type up in the runtime).
+  @usableFromInline
+  static func isTimeTravel(_ action: any Action) -> Bool {
+    func check<Opened: Action>(_: Opened) -> Bool {
+      ObjectIdentifier(Opened.self) == ObjectIdentifier(InspectorTimeTravel.self)
+    }
+    return check(action)
+  }
+
   /// Replaces `state` with the travel's state (called by the reducer ``Inspector`` wraps).
   @usableFromInline
   static func restore<State>(_ action: any Action, into state: inout State) {

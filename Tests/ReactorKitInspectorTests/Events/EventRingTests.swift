@@ -8,7 +8,7 @@ final class EventRingTests: XCTestCase {
     for index in 0..<count {
       ring.append { sequence in
         RecordedEvent(
-          sequence: sequence, time: 0, kind: .note, source: InspectorNoteSource.shared,
+          sequence: sequence, time: 0, kind: .note, source: InspectorNoteSource.shared.info,
           note: "n\(index)")
       }
     }
