@@ -86,20 +86,3 @@ enum EventStreamReader {
     thread.start()
   }
 }
-
-func tmpIdentity() -> Workload {
-  Workload(
-    name: "tmp_identity_middleware",
-    subject: Measured {
-      let store = Store(reducer: counterReducer(), state: Counter(), middleware: [Middleware<Counter>.redux { _, _ in { next in { action in next(action) } } }])
-      var total = 0
-      let subscription = store.state.subscribe(onNext: { total &+= $0.count })
-      return { count in
-        let start = total
-        for _ in 0..<count { store.dispatch(CounterAction.increment) }
-        withExtendedLifetime(subscription) {}
-        return total &- start
-      }
-    },
-    baseline: counterStore(inspector: nil))
-}

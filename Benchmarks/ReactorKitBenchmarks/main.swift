@@ -24,5 +24,4 @@ runBenchmarks(
     rxMergeTwo(),
     inspectorIdleDispatch(),
     inspectorDispatchOneClient(),
-    tmpIdentity(),
   ], options: options)

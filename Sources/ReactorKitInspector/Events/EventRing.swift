@@ -16,7 +16,7 @@ final class EventRing: @unchecked Sendable {
   private let slots: UnsafeMutablePointer<RecordedEvent>
   private let rendered: UnsafeMutablePointer<String?>
   /// `[0]`: the next sequence number; `[1]`: how many slots are initialised; `[2]`: the
-  /// sequence number that went (or goes) into slot 0.
+  /// sequence number that went (or goes) into slot 0; `[3]`: the slot of the next event.
   private let counters: UnsafeMutablePointer<UInt64>
   private let latest = Atomic<UInt64>(0)
 
@@ -25,8 +25,8 @@ final class EventRing: @unchecked Sendable {
     slots = .allocate(capacity: self.capacity)
     rendered = .allocate(capacity: self.capacity)
     rendered.initialize(repeating: nil, count: self.capacity)
-    counters = .allocate(capacity: 3)
-    counters.initialize(repeating: 0, count: 3)
+    counters = .allocate(capacity: 4)
+    counters.initialize(repeating: 0, count: 4)
     counters[0] = 1
     counters[2] = 1
   }
@@ -48,7 +48,9 @@ final class EventRing: @unchecked Sendable {
     lock.lock()
     let sequence = counters[0]
     counters[0] = sequence &+ 1
-    let index = Int((sequence - counters[2]) % UInt64(capacity))
+    // The next slot, without a division on the app's thread.
+    let index = Int(counters[3])
+    counters[3] = index + 1 == capacity ? 0 : counters[3] + 1
     let slot = slots + index
     // The event displaced here is released after the lock: its values' deinitialisers are
     // the app's code.
@@ -76,6 +78,7 @@ final class EventRing: @unchecked Sendable {
     counters[1] = 0
     // Sequence numbers continue; slots fill again from slot 0.
     counters[2] = counters[0]
+    counters[3] = 0
     rendered.update(repeating: nil, count: capacity)
     lock.unlock()
     _ = dropped

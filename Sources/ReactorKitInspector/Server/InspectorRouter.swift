@@ -177,7 +177,8 @@ struct InspectorRouter: Sendable {
       return .json(200, #"{"live":true}"#)
     }
     guard let sequence = body.seq else { return .error(400, "seq is missing") }
-    guard let event = core.ring.event(sequence), event.source === source.info, let state = event.after
+    guard let event = core.ring.event(sequence), event.source === source.info,
+      let state = event.after
     else {
       return .error(404, "event #\(sequence) of \(name) with a state is not in the timeline")
     }

@@ -47,7 +47,8 @@ final class StoreSource<State>: InspectedSource, @unchecked Sendable {
       }
       // The first entry: the state the store starts from (the first action's diff is taken
       // against it).
-      record(kind: .note, value: nil, before: nil, after: getState(), note: "\(name): initial state")
+      record(
+        kind: .note, value: nil, before: nil, after: getState(), note: "\(name): initial state")
       return { next in
         { [self] action in handle(action, getState: getState, next: next) }
       }

@@ -37,6 +37,21 @@ final class EventRingTests: XCTestCase {
     XCTAssertEqual(ring.event(7)?.note, "n6")
   }
 
+  func test_removeAll_thenAppend_numbersContinueAndSlotsRefill() {
+    // given
+    let ring = EventRing(capacity: 3)
+    Self.append(5, to: ring)
+    // when
+    ring.removeAll()
+    Self.append(4, to: ring)
+    // then
+    let batch = ring.events(after: 0)
+    XCTAssertEqual(batch.events.map(\.sequence), [7, 8, 9])
+    XCTAssertEqual(batch.missed, 6)
+    XCTAssertNil(ring.event(5))
+    XCTAssertEqual(ring.event(9)?.note, "n3")
+  }
+
   func test_events_limit_returnsTheOldestFirst() {
     let ring = EventRing(capacity: 100)
     Self.append(50, to: ring)

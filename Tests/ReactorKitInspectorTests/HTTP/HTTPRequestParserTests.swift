@@ -21,7 +21,8 @@ final class HTTPRequestParserTests: XCTestCase {
 
   func test_parse_getWithQuery_decodesPathQueryAndHeaders() throws {
     // given
-    let text = "GET /api/events?since=3&token=a%20b+c HTTP/1.1\r\nHost: 127.0.0.1:9\r\nX-A:  v \r\n\r\n"
+    let text =
+      "GET /api/events?since=3&token=a%20b+c HTTP/1.1\r\nHost: 127.0.0.1:9\r\nX-A:  v \r\n\r\n"
     // when
     let (request, consumed) = try XCTUnwrap(request(text))
     // then
@@ -55,13 +56,15 @@ final class HTTPRequestParserTests: XCTestCase {
   }
 
   func test_parse_oversizedHeaders_is431() {
-    XCTAssertEqual(status("GET / HTTP/1.1\r\nHost: h\r\nX: " + String(repeating: "a", count: 300)), 431)
+    XCTAssertEqual(
+      status("GET / HTTP/1.1\r\nHost: h\r\nX: " + String(repeating: "a", count: 300)), 431)
     XCTAssertEqual(
       status("GET /" + String(repeating: "a", count: 300) + " HTTP/1.1\r\nHost: h\r\n\r\n"), 431)
   }
 
   func test_parse_tooManyHeaderFields_is431() {
-    let small = HTTPRequestParser(maximumHeaderBytes: 8_192, maximumHeaderCount: 3, maximumBodyBytes: 1)
+    let small = HTTPRequestParser(
+      maximumHeaderBytes: 8_192, maximumHeaderCount: 3, maximumBodyBytes: 1)
     let text = "GET / HTTP/1.1\r\nHost: h\r\nA: 1\r\nB: 2\r\nC: 3\r\n\r\n"
     guard case .failure(431, _) = small.parse(Array(text.utf8)) else {
       return XCTFail("four fields over a limit of three must be refused with 431")

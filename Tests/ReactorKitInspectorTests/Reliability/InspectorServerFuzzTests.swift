@@ -146,7 +146,8 @@ final class InspectorServerFuzzTests: XCTestCase {
     XCTAssertLessThan(Date().timeIntervalSince(started), 0.5)
     XCTAssertEqual(group.wait(timeout: .now() + 20), .success)
     for status in statuses.withLock({ $0 }) {
-      XCTAssertTrue(status == 200 || status == 408, "a slow writer got \(String(describing: status))")
+      XCTAssertTrue(
+        status == 200 || status == 408, "a slow writer got \(String(describing: status))")
     }
   }
 

@@ -26,7 +26,8 @@ final class RequestAuthorizationTests: XCTestCase {
 
   func test_check_hostMustBeLoopbackWithThePort() {
     for host in ["127.0.0.1:4242", "localhost:4242", "LOCALHOST:4242", "[::1]:4242"] {
-      XCTAssertEqual(authorization.check(request(headers: [("Host", host), bearer])), .allowed, host)
+      XCTAssertEqual(
+        authorization.check(request(headers: [("Host", host), bearer])), .allowed, host)
     }
     for host in ["evil.example:4242", "127.0.0.1", "127.0.0.1:80", "localhost.evil:4242", ""] {
       guard case .forbidden = authorization.check(request(headers: [("Host", host), bearer])) else {
@@ -47,11 +48,14 @@ final class RequestAuthorizationTests: XCTestCase {
       .allowed)
     XCTAssertEqual(
       authorization.check(
-        request(headers: [host, ("Cookie", "x=1; rkinspector_4242=0123456789abcdef0123456789abcdef")])),
+        request(headers: [
+          host, ("Cookie", "x=1; rkinspector_4242=0123456789abcdef0123456789abcdef"),
+        ])),
       .allowed)
     XCTAssertEqual(authorization.check(request(headers: [host])), .unauthorized)
     XCTAssertEqual(
-      authorization.check(request(headers: [host, ("Authorization", "Bearer 0123")])), .unauthorized)
+      authorization.check(request(headers: [host, ("Authorization", "Bearer 0123")])), .unauthorized
+    )
     XCTAssertEqual(
       authorization.check(
         request(headers: [host, ("Cookie", "rkinspector_4243=0123456789abcdef0123456789abcdef")])),
@@ -73,13 +77,16 @@ final class RequestAuthorizationTests: XCTestCase {
       authorization.check(
         request("POST", "/api/jump", headers: [host, bearer, ("Origin", "http://localhost:4242")])),
       .allowed)
-    for origin in ["http://evil.example", "http://127.0.0.1:4243", "null", "https://127.0.0.1:4242"] {
+    for origin in [
+      "http://evil.example", "http://127.0.0.1:4243", "null", "https://127.0.0.1:4242",
+    ] {
       guard
         case .forbidden = authorization.check(
           request("POST", "/api/jump", headers: [host, bearer, ("Origin", origin)]))
       else { return XCTFail("the Origin \(origin) must be refused") }
     }
-    guard case .forbidden = authorization.check(request("POST", "/api/jump", headers: [host, bearer]))
+    guard
+      case .forbidden = authorization.check(request("POST", "/api/jump", headers: [host, bearer]))
     else { return XCTFail("a POST without Origin must be refused") }
   }
 
