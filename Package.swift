@@ -50,7 +50,8 @@ let package = Package(
       name: "CounterKit", dependencies: ["ReactorKit", "ExampleSupport"],
       path: "Examples/Counter/CounterKit", swiftSettings: swiftSettings),
     .executableTarget(
-      name: "Counter", dependencies: ["CounterKit", "ExampleSupport", "ReactorKit"],
+      name: "Counter",
+      dependencies: ["CounterKit", "ExampleSupport", "ReactorKit", "ReactorKitInspector"],
       path: "Examples/Counter/Counter", swiftSettings: swiftSettings),
     .target(
       name: "GitHubSearchKit", dependencies: ["ReactorKit", "ExampleSupport"],
