@@ -19,6 +19,10 @@ final class RawClient {
       let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     #endif
     guard descriptor >= 0 else { return nil }
+    // No send or connect waits longer than ten seconds.
+    var limit = timeval(tv_sec: 10, tv_usec: 0)
+    _ = setsockopt(
+      descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = port.bigEndian
