@@ -1,7 +1,7 @@
 import Foundation
 import ReactorKit
+import ReactorKitStreams
 import ReactorKitTesting
-import Synchronization
 import XCTest
 
 final class StoreConcurrencyTests: ResourceTestCase {
@@ -337,7 +337,7 @@ enum StoreStress {
 
 /// Runs `body(index)` on `threads` new threads started together; returns when all finished.
 func runConcurrently(threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
-  let ready = Atomic<Int>(0)
+  let ready = AtomicBox<Int>(0)
   let finished = DispatchGroup()
   for index in 0..<threads {
     finished.enter()
