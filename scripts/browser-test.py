@@ -100,7 +100,7 @@ try:
         fail("after the jump the app's screen is not the old list:\n" + screen)
     print("browser-test: after the jump the app shows the state after #" + second_seq)
 
-    time.sleep(0.5)
+    time.sleep(3)  # the "Jumped" notice fades out
     driver.save_screenshot(SCREENSHOT)
 
     # Back to live.
