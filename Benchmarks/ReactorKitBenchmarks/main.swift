@@ -22,6 +22,8 @@ runBenchmarks(
     rxScanDistinct(),
     rxFlatMapJust(),
     rxMergeTwo(),
+    rxCombineLatest(),
+    rxZip(),
     inspectorIdleDispatch(),
     inspectorDispatchOneClient(),
   ], options: options)
