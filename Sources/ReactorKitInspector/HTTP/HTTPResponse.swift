@@ -24,15 +24,16 @@ struct HTTPResponse: Sendable {
     return .json(status, json.text)
   }
 
-  /// The status line, the headers (the server's own after `headers`) and the body.
-  func serialized(keepAlive: Bool) -> [UInt8] {
+  /// The status line, the headers (the server's own after `headers`) and the body (left out,
+  /// with its length still announced, for a `HEAD` request).
+  func serialized(keepAlive: Bool, includesBody: Bool = true) -> [UInt8] {
     var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"
     for (name, value) in headers { head += "\(name): \(value)\r\n" }
     head += "Content-Length: \(body.count)\r\n"
     head += keepAlive ? "Connection: keep-alive\r\n" : "Connection: close\r\n"
     head += Self.commonHeaders
     head += "\r\n"
-    return Array(head.utf8) + body
+    return includesBody ? Array(head.utf8) + body : Array(head.utf8)
   }
 
   /// Headers on every response: nothing is cached, sniffed, framed or sent as a referrer.

@@ -135,7 +135,9 @@ final class HTTPServer: @unchecked Sendable {
         let keepAlive = request.keepsAlive && !peerClosed
         switch handler(request) {
         case .response(let response):
-          guard Socket.write(descriptor, response.serialized(keepAlive: keepAlive)), keepAlive
+          let bytes = response.serialized(
+            keepAlive: keepAlive, includesBody: request.method != "HEAD")
+          guard Socket.write(descriptor, bytes), keepAlive
           else { return }
           idleStart = .now
         case .stream(let headers, let body):

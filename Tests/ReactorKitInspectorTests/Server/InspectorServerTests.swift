@@ -36,6 +36,15 @@ final class InspectorServerTests: XCTestCase {
     XCTAssertTrue(page.headers["content-security-policy"]?.contains("default-src 'none'") ?? false)
   }
 
+  func test_head_answersWithTheHeadersOnly() throws {
+    let inspector = try Inspector(limits: .testing)
+    let response = exchange(
+      inspector, "HEAD / HTTP/1.1\r\n\(host(inspector))Connection: close\r\n\r\n")
+    XCTAssertEqual(RawClient.status(of: response.text), 200)
+    XCTAssertTrue(response.text.contains("Content-Length: \(InspectorPage.bytes.count)"))
+    XCTAssertTrue(response.text.hasSuffix("\r\n\r\n"), "no body after the headers")
+  }
+
   func test_api_withoutToken_is401() throws {
     let inspector = try Inspector(limits: .testing)
     let client = HTTPClient(inspector: inspector)
