@@ -1,15 +1,15 @@
 // `Maybe.zip` for 2 to 8 sources, as RxSwift's: thin wrappers over the observable arities.
 
 extension PrimitiveSequenceType where Trait == MaybeTrait {
-  /// The 2 elements as a tuple once every maybe succeeded; completes empty as soon as one
-  /// completes without an element.
+  /// The 2 elements as a tuple once every maybe succeeded; completes empty, once all
+  /// finished, when one completed without an element.
   public static func zip<E1, E2>(_ source1: Maybe<E1>, _ source2: Maybe<E2>) -> Maybe<(E1, E2)>
   where Element == (E1, E2) {
     Maybe(raw: Observable.zip(source1.source, source2.source))
   }
 
   /// The result of `resultSelector` for the 2 elements once every maybe succeeded; completes
-  /// empty as soon as one completes without an element.
+  /// empty, once all finished, when one completed without an element.
   public static func zip<E1, E2>(
     _ source1: Maybe<E1>, _ source2: Maybe<E2>,
     resultSelector: @escaping (E1, E2) throws -> Element
@@ -17,8 +17,8 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     Maybe(raw: Observable.zip(source1.source, source2.source, resultSelector: resultSelector))
   }
 
-  /// The 3 elements as a tuple once every maybe succeeded; completes empty as soon as one
-  /// completes without an element.
+  /// The 3 elements as a tuple once every maybe succeeded; completes empty, once all
+  /// finished, when one completed without an element.
   public static func zip<E1, E2, E3>(
     _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>
   ) -> Maybe<(E1, E2, E3)>
@@ -27,7 +27,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
   }
 
   /// The result of `resultSelector` for the 3 elements once every maybe succeeded; completes
-  /// empty as soon as one completes without an element.
+  /// empty, once all finished, when one completed without an element.
   public static func zip<E1, E2, E3>(
     _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>,
     resultSelector: @escaping (E1, E2, E3) throws -> Element
@@ -37,8 +37,8 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
         source1.source, source2.source, source3.source, resultSelector: resultSelector))
   }
 
-  /// The 4 elements as a tuple once every maybe succeeded; completes empty as soon as one
-  /// completes without an element.
+  /// The 4 elements as a tuple once every maybe succeeded; completes empty, once all
+  /// finished, when one completed without an element.
   public static func zip<E1, E2, E3, E4>(
     _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>
   ) -> Maybe<(E1, E2, E3, E4)>
@@ -47,7 +47,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
   }
 
   /// The result of `resultSelector` for the 4 elements once every maybe succeeded; completes
-  /// empty as soon as one completes without an element.
+  /// empty, once all finished, when one completed without an element.
   public static func zip<E1, E2, E3, E4>(
     _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>,
     resultSelector: @escaping (E1, E2, E3, E4) throws -> Element
@@ -58,8 +58,8 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
         resultSelector: resultSelector))
   }
 
-  /// The 5 elements as a tuple once every maybe succeeded; completes empty as soon as one
-  /// completes without an element.
+  /// The 5 elements as a tuple once every maybe succeeded; completes empty, once all
+  /// finished, when one completed without an element.
   public static func zip<E1, E2, E3, E4, E5>(
     _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>,
     _ source5: Maybe<E5>
@@ -71,7 +71,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
   }
 
   /// The result of `resultSelector` for the 5 elements once every maybe succeeded; completes
-  /// empty as soon as one completes without an element.
+  /// empty, once all finished, when one completed without an element.
   public static func zip<E1, E2, E3, E4, E5>(
     _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>,
     _ source5: Maybe<E5>,
@@ -83,8 +83,8 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
         resultSelector: resultSelector))
   }
 
-  /// The 6 elements as a tuple once every maybe succeeded; completes empty as soon as one
-  /// completes without an element.
+  /// The 6 elements as a tuple once every maybe succeeded; completes empty, once all
+  /// finished, when one completed without an element.
   public static func zip<E1, E2, E3, E4, E5, E6>(
     _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>,
     _ source5: Maybe<E5>, _ source6: Maybe<E6>
@@ -97,7 +97,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
   }
 
   /// The result of `resultSelector` for the 6 elements once every maybe succeeded; completes
-  /// empty as soon as one completes without an element.
+  /// empty, once all finished, when one completed without an element.
   public static func zip<E1, E2, E3, E4, E5, E6>(
     _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>,
     _ source5: Maybe<E5>, _ source6: Maybe<E6>,
@@ -109,8 +109,8 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
         source6.source, resultSelector: resultSelector))
   }
 
-  /// The 7 elements as a tuple once every maybe succeeded; completes empty as soon as one
-  /// completes without an element.
+  /// The 7 elements as a tuple once every maybe succeeded; completes empty, once all
+  /// finished, when one completed without an element.
   public static func zip<E1, E2, E3, E4, E5, E6, E7>(
     _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>,
     _ source5: Maybe<E5>, _ source6: Maybe<E6>, _ source7: Maybe<E7>
@@ -123,7 +123,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
   }
 
   /// The result of `resultSelector` for the 7 elements once every maybe succeeded; completes
-  /// empty as soon as one completes without an element.
+  /// empty, once all finished, when one completed without an element.
   public static func zip<E1, E2, E3, E4, E5, E6, E7>(
     _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>,
     _ source5: Maybe<E5>, _ source6: Maybe<E6>, _ source7: Maybe<E7>,
@@ -135,8 +135,8 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
         source6.source, source7.source, resultSelector: resultSelector))
   }
 
-  /// The 8 elements as a tuple once every maybe succeeded; completes empty as soon as one
-  /// completes without an element.
+  /// The 8 elements as a tuple once every maybe succeeded; completes empty, once all
+  /// finished, when one completed without an element.
   public static func zip<E1, E2, E3, E4, E5, E6, E7, E8>(
     _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>,
     _ source5: Maybe<E5>, _ source6: Maybe<E6>, _ source7: Maybe<E7>, _ source8: Maybe<E8>
@@ -149,7 +149,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
   }
 
   /// The result of `resultSelector` for the 8 elements once every maybe succeeded; completes
-  /// empty as soon as one completes without an element.
+  /// empty, once all finished, when one completed without an element.
   public static func zip<E1, E2, E3, E4, E5, E6, E7, E8>(
     _ source1: Maybe<E1>, _ source2: Maybe<E2>, _ source3: Maybe<E3>, _ source4: Maybe<E4>,
     _ source5: Maybe<E5>, _ source6: Maybe<E6>, _ source7: Maybe<E7>, _ source8: Maybe<E8>,
