@@ -1,3 +1,5 @@
+import CReactorKitAtomics
+
 /// Counts live stream resources (observables, subscriptions, sinks) so tests can prove that
 /// everything a test created was released.
 ///
@@ -6,20 +8,22 @@
 /// resource, never per element. Observables that hold only constant values (`just`, `empty`)
 /// are not counted: they own nothing to release, and a reactor makes one per action.
 public enum Resources {
-  @usableFromInline static let counter = AtomicBox<Int>(0)
+  /// A process-wide word of the C atomics target: no lazy initialiser to check per access.
+  @inlinable static var counter: UnsafeAtomic<Int> { UnsafeAtomic(at: rk_atomic_global_word(0)) }
 
   /// The number of live resources right now.
   public static var total: Int { counter.load(ordering: .relaxed) }
 
-  /// Records that a resource was created. Call once per resource, balanced by ``decrementTotal()``.
+  /// Records that a resource was created. Call once per resource, balanced by
+  /// ``decrementTotal()``. For the package's own resources only.
   @inlinable
-  public static func incrementTotal() {
+  package static func incrementTotal() {
     counter.wrappingAdd(1, ordering: .relaxed)
   }
 
-  /// Records that a resource was released.
+  /// Records that a resource was released. For the package's own resources only.
   @inlinable
-  public static func decrementTotal() {
+  package static func decrementTotal() {
     counter.wrappingSubtract(1, ordering: .relaxed)
   }
 }

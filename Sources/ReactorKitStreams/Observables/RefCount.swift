@@ -35,7 +35,7 @@ final class RefCountState<Source: ConnectableObservableType>: @unchecked Sendabl
   @usableFromInline var count = 0
   @usableFromInline var connectionID: UInt64 = 0
   @usableFromInline var connection: SingleAssignmentDisposable?
-  @usableFromInline var work: [Work] = []
+  @usableFromInline var work = Queue<Work>()
   @usableFromInline var working = false
 
   @inlinable
@@ -48,7 +48,9 @@ final class RefCountState<Source: ConnectableObservableType>: @unchecked Sendabl
     let sink = Sink(observer)
     // The connection this observer counts towards, known once it is registered.
     let snapshot = LockedBox<UInt64?>(nil)
-    sink.extra = Disposables.create { self.release(snapshot.withLock { $0 }) }
+    // When the subject lets go of the observer without a terminal event (its connection's
+    // source is gone), the observer counts no more.
+    sink.extra = DisposedWithSource { self.release(snapshot.withLock { $0 }) }
     let subscription = sink.run(source) { event in
       if event.isStopEvent { self.connectionTerminated(snapshot.withLock { $0 }) }
       sink.forward(event)
@@ -108,8 +110,7 @@ final class RefCountState<Source: ConnectableObservableType>: @unchecked Sendabl
       return
     }
     working = true
-    while !work.isEmpty {
-      let next = work.removeFirst()
+    while let next = work.popFirst() {
       lock.unlock()
       switch next {
       case .connect(let pending): pending.setDisposable(source.connect())
