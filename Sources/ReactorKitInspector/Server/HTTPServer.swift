@@ -95,7 +95,7 @@ final class HTTPServer: @unchecked Sendable {
       if activeConnections.add(1, ordering: .acquiringAndReleasing).newValue
         > limits.maximumConnections
       {
-        activeConnections.subtract(1, ordering: .acquiringAndReleasing)
+        activeConnections.wrappingSubtract(1, ordering: .acquiringAndReleasing)
         refuse(descriptor)
         continue
       }
@@ -104,7 +104,7 @@ final class HTTPServer: @unchecked Sendable {
         serve(descriptor)
         lock.withLock { _ = open.remove(descriptor) }
         Socket.close(descriptor)
-        activeConnections.subtract(1, ordering: .acquiringAndReleasing)
+        activeConnections.wrappingSubtract(1, ordering: .acquiringAndReleasing)
       }
       thread.name = "ReactorKitInspector.connection"
       thread.start()
