@@ -533,6 +533,15 @@ public final class Store<State>: @unchecked Sendable {
     }
   }
 
+  /// Work items queued but not started, and the slots the dispatch queue's storage holds (for
+  /// tests of its memory).
+  package var queueStorage: (queued: Int, slots: Int) {
+    lock.withLock {
+      let machine = locked.pointee.machine
+      return (machine.queue.count - machine.head, machine.queue.count)
+    }
+  }
+
   /// Calls `observer` after each reduction with the action and the states before and after,
   /// on the processing thread, before other subscribers are notified.
   package func observeReductions(_ observer: @escaping (StoreReduction<State>) -> Void)
