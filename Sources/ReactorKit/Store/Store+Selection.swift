@@ -92,20 +92,3 @@ extension Store {
     select(selector, isDuplicate: { $0 == $1 })
   }
 }
-
-/// The identity of one `select` observable, used as its selection group's key. The key holds
-/// it, so its identity cannot be reused while the group exists.
-@usableFromInline
-final class SelectionKey: Hashable, @unchecked Sendable {
-  // Safety: no state.
-  @inlinable
-  init() {}
-
-  @inlinable
-  static func == (lhs: SelectionKey, rhs: SelectionKey) -> Bool { lhs === rhs }
-
-  @inlinable
-  func hash(into hasher: inout Hasher) {
-    hasher.combine(ObjectIdentifier(self))
-  }
-}

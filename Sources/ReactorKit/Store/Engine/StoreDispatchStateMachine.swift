@@ -240,3 +240,15 @@ struct StoreDispatchStateMachine {
     return .process(item.work, tag: item.tag, completed: completed)
   }
 }
+
+/// The lock-guarded part of a store.
+@usableFromInline
+struct StoreLockedState {
+  @usableFromInline var machine = StoreDispatchStateMachine()
+  /// Subscriptions disposed while the store was busy, unregistered between two items.
+  @usableFromInline var pendingRemovals: [(subscription: AnyObject, list: StoreSubscriptionList)] =
+    []
+
+  @inlinable
+  init() {}
+}
