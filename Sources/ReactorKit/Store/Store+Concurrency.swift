@@ -12,7 +12,7 @@ extension Store {
   /// - Parameter action: The action to dispatch.
   public func send(_ action: sending any Action) async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      submitContended(.dispatch(action), tag: 0, continuation: continuation)
+      core.submitContended(.dispatch(action), tag: 0, continuation: continuation)
     }
   }
 }

@@ -1,8 +1,9 @@
 import Foundation
-import ReactorKit
 import ReactorKitTesting
 import Synchronization
 import XCTest
+
+@testable import ReactorKit
 
 /// Sustained load on a store from tasks awaiting `send`: a synchronous `dispatch` still
 /// returns within a bounded number of other callers' actions, and the dispatch queue's memory
@@ -57,7 +58,7 @@ final class StoreFairnessTests: ResourceTestCase {
     var largestStorage = 0
     var largestWaiting = 0
     while !load.isFinished {
-      let sample = store.queueStorage
+      let sample = store.core.queueStorage
       largestStorage = max(largestStorage, sample.slots)
       largestWaiting = max(largestWaiting, sample.queued)
       usleep(500)
