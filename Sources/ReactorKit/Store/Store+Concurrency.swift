@@ -11,9 +11,7 @@ extension Store {
   ///
   /// - Parameter action: The action to dispatch.
   public func send(_ action: sending any Action) async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      core.submitContended(.dispatch(action), tag: 0, continuation: continuation)
-    }
+    await core.send(action)
   }
 }
 

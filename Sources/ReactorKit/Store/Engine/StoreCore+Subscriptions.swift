@@ -86,8 +86,7 @@ extension StoreCore {
   /// tests of the threading contract).
   var queueDiagnostics: (queued: Int, blockedThreads: Int) {
     lock.withLock {
-      let machine = locked.pointee.machine
-      return (machine.queue.count - machine.head, machine.blockedRounds.count)
+      (locked.pointee.machine.queuedCount, locked.pointee.machine.blockedThreadCount)
     }
   }
 
@@ -95,8 +94,7 @@ extension StoreCore {
   /// tests of its memory).
   var queueStorage: (queued: Int, slots: Int) {
     lock.withLock {
-      let machine = locked.pointee.machine
-      return (machine.queue.count - machine.head, machine.queue.count)
+      (locked.pointee.machine.queuedCount, locked.pointee.machine.queueSlotCount)
     }
   }
 }

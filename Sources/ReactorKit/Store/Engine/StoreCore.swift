@@ -25,7 +25,8 @@ final class StoreCore<State>: @unchecked Sendable {
   ///
   /// An idle store is claimed (0 → busy) and, when nothing was queued meanwhile, released
   /// (busy → 0) with one compare-and-swap each, without the lock: the machine is not told
-  /// about such a turn (its `owner` stays 0) unless someone queues work for it. Everything
+  /// about such a turn (it stays idle, or records the queued work as
+  /// `claimedWithoutLock`) unless someone queues work for it. Everything
   /// else changes the gate with the lock held. Whoever queues work, blocks for a round or
   /// defers a removal with the lock held first claims an idle gate, or sees an owner known to
   /// the machine (which finishes under the lock), or announces the work; a releasing
@@ -86,7 +87,7 @@ final class StoreCore<State>: @unchecked Sendable {
   @usableFromInline
   func finishClaimedTurn(thread: UInt) {
     lock.lock()
-    if locked.pointee.machine.owner == 0 {
+    if !locked.pointee.machine.isTurnRecorded {
       locked.pointee.machine.beginInline(thread: thread)
     }
     if locked.pointee.pendingRemovals.isEmpty
@@ -96,16 +97,17 @@ final class StoreCore<State>: @unchecked Sendable {
       lock.unlock()
       return
     }
-    continueDrainingLocked()
+    drainLocked(then: nil)
   }
 
   /// With the lock held: claims the turn if the store is idle and returns `true`; otherwise
   /// makes sure the turn holder will see, under the lock, whatever the caller is about to
   /// change in the machine or the pending removals, and returns `false`.
   ///
-  /// An owner the machine knows finishes under the lock anyway. A turn claimed without the
-  /// lock is announced, so its releasing compare-and-swap fails; when the caller is that
-  /// turn's owner (a reentrant call), the machine is told about it here, before it queues.
+  /// A holder the machine knows finishes under the lock anyway (an heir takes the turn under
+  /// the lock). A turn claimed without the lock is announced, so its releasing
+  /// compare-and-swap fails; when the caller is that turn's holder (a reentrant call), the
+  /// machine is told about it here, before it queues.
   @usableFromInline
   func claimOrAnnounceLocked(thread: UInt) -> Bool {
     var current = gate.load(ordering: .relaxed)
@@ -117,8 +119,7 @@ final class StoreCore<State>: @unchecked Sendable {
         current = original
         continue
       }
-      // An owner the machine knows finishes under the lock.
-      if locked.pointee.machine.owner != 0 { return false }
+      if locked.pointee.machine.isTurnRecorded { return false }
       if current & StoreGate.announced == 0 {
         let (exchanged, original) = gate.compareExchange(
           expected: current, desired: current | StoreGate.announced, ordering: .relaxed)
@@ -136,10 +137,11 @@ final class StoreCore<State>: @unchecked Sendable {
   }
 
   /// Submits `work` when the store may be busy: processes it now, queues it, or waits for it
-  /// (blocking the thread, or, with a `continuation`, resuming it when done).
+  /// (blocking the thread, or, with a `continuation`, resuming the task when it is done or
+  /// handed the turn).
   @usableFromInline
   func submitContended(
-    _ work: StoreWork, tag: UInt64, continuation: CheckedContinuation<Void, Never>?
+    _ work: StoreWork, tag: UInt64, continuation: CheckedContinuation<StoreResumption, Never>?
   ) {
     let thread = currentThreadIdentity()
     lock.lock()
@@ -148,80 +150,127 @@ final class StoreCore<State>: @unchecked Sendable {
       lock.unlock()
       process(work, tag: tag)
       lock.lock()
-      continueDrainingLocked()
-      continuation?.resume()
+      drainLocked(then: nil)
+      continuation?.resume(returning: .done)
       return
     }
-    let action = locked.pointee.machine.submit(
+    let submitted = locked.pointee.machine.submit(
       work, tag: tag, thread: thread, isAsync: continuation != nil)
-    switch action {
+    switch submitted {
     case .runReentrant:
       lock.unlock()
       if case .run(let body) = work { body() }
     case .enqueued:
       lock.unlock()
     case .needsRound:
-      if let continuation {
-        locked.pointee.machine.enqueue(
-          work, tag: tag, round: StoreRound(continuation: continuation))
-        lock.unlock()
-      } else {
-        let round = StoreRound(blockingThread: thread)
-        locked.pointee.machine.enqueue(work, tag: tag, round: round)
-        waitLocked(for: round)
+      let round = continuation.map { StoreRound(continuation: $0) } ?? StoreRound()
+      switch locked.pointee.machine.enqueue(work, tag: tag, round: round, thread: thread) {
+      case .wait:
+        if continuation != nil {
+          lock.unlock()
+        } else {
+          waitLocked(for: round, thread: thread)
+        }
+      case .done:
+        preconditionFailure("StoreCore: a new round is done before it was processed")
+      case .takeTurn(let next):
+        // The caller took over a turn being handed off; its task resumes once it drained.
+        round.continuation = nil
+        drainLocked(then: next)
+        continuation?.resume(returning: .done)
       }
     }
   }
 
-  /// Blocks until `round` is done or its thread is handed the turn, then processes if it
-  /// was. Called with the lock held; returns with it released.
+  /// Blocks until `round` is done, or takes the turn when it is handed to it and drains.
+  /// Called with the lock held; returns with it released.
   @usableFromInline
-  func waitLocked(for round: StoreRound) {
-    while !round.isDone && !round.isGranted {
-      round.condition!.wait(lock)
-    }
-    guard round.isGranted else {
-      lock.unlock()
-      return
-    }
-    switch locked.pointee.machine.takeNextAfterHandOff() {
-    case .process(let work, let tag, _):
-      lock.unlock()
-      process(work, tag: tag)
-      lock.lock()
-      continueDrainingLocked()
-    case .stop:
-      gate.store(0, ordering: .releasing)
-      lock.unlock()
+  func waitLocked(for round: StoreRound, thread: UInt) {
+    while true {
+      switch locked.pointee.machine.heirArrived(round, thread: thread) {
+      case .wait:
+        round.condition!.wait(lock)
+      case .done:
+        lock.unlock()
+        return
+      case .takeTurn(let next):
+        drainLocked(then: next)
+        return
+      }
     }
   }
 
-  /// Finishes the item just processed and processes whatever the machine hands out next,
-  /// until it says stop. Called with the lock held; returns with it released.
+  /// The task of a `send` whose round was handed the turn comes back for it: takes the turn
+  /// and drains, or finds the round done, or (another caller took the turn first) waits
+  /// again with `continuation`.
+  @usableFromInline
+  func arriveAsHeir(_ round: StoreRound, continuation: CheckedContinuation<StoreResumption, Never>)
+  {
+    lock.lock()
+    switch locked.pointee.machine.heirArrived(round, thread: currentThreadIdentity()) {
+    case .wait:
+      round.continuation = continuation
+      lock.unlock()
+    case .done:
+      lock.unlock()
+      continuation.resume(returning: .done)
+    case .takeTurn(let next):
+      drainLocked(then: next)
+      continuation.resume(returning: .done)
+    }
+  }
+
+  /// Dispatches `action` from a task: processes it at once when the store is idle, otherwise
+  /// suspends until it is done, taking the turn when it is handed to this task.
+  @usableFromInline
+  func send(_ action: sending any Action) async {
+    var resumption = await withCheckedContinuation {
+      (continuation: CheckedContinuation<StoreResumption, Never>) in
+      submitContended(.dispatch(action), tag: 0, continuation: continuation)
+    }
+    while case .turn(let round) = resumption {
+      resumption = await withCheckedContinuation {
+        (continuation: CheckedContinuation<StoreResumption, Never>) in
+        arriveAsHeir(round, continuation: continuation)
+      }
+    }
+  }
+
+  /// Carries out `first`, or, when it is `nil`, finishes the item just processed; then
+  /// processes whatever the machine hands out next, until it says stop. Called with the lock
+  /// held; returns with it released.
   @inlinable
-  func continueDrainingLocked() {
+  func drainLocked(then first: StoreDispatchStateMachine.NextAction?) {
+    var pending = first
     while true {
       var garbage: [AnyObject] = []
       if !locked.pointee.pendingRemovals.isEmpty {
         garbage = applyPendingRemovalsLocked()
       }
-      switch locked.pointee.machine.finishItem() {
+      let next = pending ?? locked.pointee.machine.finishItem()
+      pending = nil
+      switch next {
       case .process(let work, let tag, let completed):
         completed?.condition?.signal()
+        let resumed = completed?.takeContinuation()
         lock.unlock()
-        completed?.continuation?.resume()
+        resumed?.resume(returning: .done)
         withExtendedLifetime(garbage) {}
         process(work, tag: tag)
         lock.lock()
       case .stop(let completed, let heir):
         completed?.condition?.signal()
+        let resumed = completed?.takeContinuation()
+        var handedTo: CheckedContinuation<StoreResumption, Never>?
         if let heir {
           heir.condition?.signal()
+          handedTo = heir.takeContinuation()
         } else {
           gate.store(0, ordering: .releasing)
         }
         lock.unlock()
-        completed?.continuation?.resume()
+        resumed?.resume(returning: .done)
+        if let heir { handedTo?.resume(returning: .turn(heir)) }
         withExtendedLifetime(garbage) {}
         return
       }
@@ -266,7 +315,7 @@ extension Store {
   /// Submits `work` to the engine (see ``StoreCore/submitContended(_:tag:continuation:)``).
   @usableFromInline
   func submitContended(
-    _ work: StoreWork, tag: UInt64, continuation: CheckedContinuation<Void, Never>?
+    _ work: StoreWork, tag: UInt64, continuation: CheckedContinuation<StoreResumption, Never>?
   ) {
     core.submitContended(work, tag: tag, continuation: continuation)
   }
