@@ -21,14 +21,18 @@
 /// - `dispatch(_:)` is synchronous. Called from outside the store's processing,
 ///   it returns after its action, and everything processing it dispatched, has been reduced
 ///   and every subscriber notified. If another thread is processing, it blocks until that
-///   work is done (the processing thread may process it for it).
+///   work is done (the processing thread may process it for it, or hand it the turn).
+/// - Waiting is bounded: a caller whose own work is done processes at most a fixed number of
+///   other callers' actions, then hands the turn to the longest-waiting blocked thread (or,
+///   when none, task in `send`) and returns.
 /// - Called from inside the store's processing (a middleware, the reducer, or a subscriber
 ///   called by the store), `dispatch` queues the action and returns at once; the action runs
 ///   from the top of the middleware chain after the current one is finished, including the
 ///   notification of all subscribers. Queued actions run in FIFO order; nothing recurses or
 ///   is lost.
 /// - Middleware, the reducer and subscribers are called on the thread that is processing,
-///   which is the thread of a `dispatch` call in progress, never with a lock held.
+///   which is the thread of a `dispatch` call (or of a task in `send`) in progress, never
+///   with a lock held.
 /// - Subscribing runs under the same rules: the subscriber receives the current value, then
 ///   every later change, without gaps or duplicates.
 /// - Subscriptions hold the store weakly (the observables hold it strongly). When the store
@@ -110,7 +114,8 @@ public final class Store<State>: @unchecked Sendable {
   /// - Called from outside the store's processing, it returns after `action`, and everything
   ///   processing it dispatched, has been reduced and every subscriber notified. While
   ///   another thread is processing, it blocks (on a condition variable) until its action
-  ///   is done.
+  ///   is done, or until it is handed the turn; it then processes the queued actions, its
+  ///   own among them, in order, and hands the turn on after a bounded number of others'.
   /// - Called from inside the store's processing (a middleware, the reducer, a subscriber
   ///   called by the store), it queues `action` and returns at once. The action runs from
   ///   the top of the middleware chain after the current one is finished, including the

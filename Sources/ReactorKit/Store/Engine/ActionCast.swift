@@ -1,8 +1,8 @@
 import Synchronization
 
 /// `action as? A`, fast in the two common cases: the action's dynamic type is exactly `A` (a
-/// metadata comparison and a copy, ~40 instructions, instead of a runtime cast, ~280), or it
-/// is a type already known not to cast to `A` (a lookup in `misses`).
+/// metadata comparison and a copy instead of a runtime cast), or it is a type already known
+/// not to cast to `A` (a lookup in `misses`).
 @inlinable
 func castAction<A>(_ action: any Action, to type: A.Type, misses: ActionCastMisses) -> A? {
   withUnsafeTemporaryAllocation(of: A.self, capacity: 1) { buffer in
@@ -57,8 +57,16 @@ final class ActionCastMisses: Sendable {
   @inlinable
   init() {}
 
+  /// The number of slots (a power of two).
+  @inlinable static var slotCount: UInt { 8 }
+  /// Low bits of a metadata address that are the same for every type (its alignment), so
+  /// they are skipped when picking a slot.
+  @inlinable static var alignmentBits: UInt { 4 }
+
   @inlinable
-  func slot(for identity: UInt) -> Int { Int(truncatingIfNeeded: (identity >> 4) & 7) }
+  func slot(for identity: UInt) -> Int {
+    Int(truncatingIfNeeded: (identity >> Self.alignmentBits) & (Self.slotCount - 1))
+  }
 
   /// Whether `identity` (a type's metadata address) is known not to cast.
   @inlinable
