@@ -213,6 +213,7 @@ struct StoreDispatchStateMachine {
     let item = StoreWorkItem(work: work, tag: tag, round: round)
     switch state {
     case .idle:
+      // The caller found the gate busy: a thread claimed it without the lock.
       var backlog = Backlog()
       backlog.append(item, waiting: round)
       state = .claimedWithoutLock(backlog)
