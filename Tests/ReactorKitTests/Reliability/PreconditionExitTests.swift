@@ -4,39 +4,56 @@ import ReactorKitTesting
 import Testing
 
 /// The documented preconditions of ReactorKit and its test support stop the program: each
-/// test runs its body in a child process that must exit with a failure.
+/// test runs its body in a child process that must exit with a failure and print the
+/// precondition's own message on standard error (any other crash fails the test).
 @Suite struct PreconditionExitTests {
+  /// Checks that the child process's standard error names `message`.
+  private func expectMessage(
+    _ result: ExitTest.Result?, _ message: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    let standardError = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) }
+    #expect(
+      standardError?.contains(message) == true,
+      "standard error: \(standardError ?? "none")", sourceLocation: sourceLocation)
+  }
+
   @Test func actionRegistry_nameTakenByAnotherType_stopsTheProgram() async {
-    await #expect(processExitsWith: .failure) {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       var registry = ActionRegistry()
       registry.register(FirstAction.self, as: "shared")
       registry.register(SecondAction.self, as: "shared")
     }
+    expectMessage(result, "the name \"shared\" is already registered for another type")
   }
 
   @Test func actionRegistry_typeRegisteredUnderAnotherName_stopsTheProgram() async {
-    await #expect(processExitsWith: .failure) {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       var registry = ActionRegistry()
       registry.register(FirstAction.self, as: "one")
       registry.register(FirstAction.self, as: "two")
     }
+    expectMessage(result, "FirstAction is already registered as \"one\"")
   }
 
   @Test func testScheduler_advancingBackInTime_stopsTheProgram() async {
-    await #expect(processExitsWith: .failure) {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let scheduler = TestScheduler(initialClock: 0)
       scheduler.advanceTo(100)
       scheduler.advanceTo(50)
     }
+    expectMessage(result, "TestScheduler.advanceTo: cannot move back in time.")
   }
 
   #if DEBUG
     @Test func reactorStateBoundWithAnError_stopsTheProgramInDebugBuilds() async {
-      await #expect(processExitsWith: .failure) {
+      let result = await #expect(
+        processExitsWith: .failure, observing: [\.standardErrorContent]
+      ) {
         let reactor = FailingTransformReactor()
         _ = reactor.state.bind(onNext: { _ in })
         reactor.action.onNext(13)
       }
+      expectMessage(result, "Binding error: CancellationError()")
     }
   #endif
 }
