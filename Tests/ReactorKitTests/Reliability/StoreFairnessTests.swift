@@ -72,6 +72,62 @@ final class StoreFairnessTests: ResourceTestCase {
     XCTAssertEqual(store.currentState, senders * perSender)
   }
 
+  func test_dispatch_whileTheTurnIsHandedToATaskThatCannotRun_takesTheTurnInstead() {
+    // given: a thread holds the turn while 33 tasks wait in `send`
+    let holding = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let store = Store(
+      reducer: Reducer<Int> { state, action in
+        if action is Hold {
+          holding.signal()
+          release.wait()
+        }
+        state += 1
+      }, state: 0)
+    let core = store.core
+    Thread { store.dispatch(Hold()) }.start()
+    XCTAssertEqual(holding.wait(timeout: .now() + 10), .success)
+    let waitingTasks = StoreDispatchStateMachine.handOffBudget + 1
+    let tasksDone = ReductionCounter()
+    for _ in 0..<waitingTasks {
+      Task.detached {
+        await store.send(StoreCounterAction.increment)
+        tasksDone.increment()
+      }
+    }
+    XCTAssertTrue(waitUntil { core.queueDiagnostics.queued == waitingTasks })
+    // and every thread of the tasks' executor blocks on something else
+    let poolWidth = ProcessInfo.processInfo.activeProcessorCount
+    let blockers = DispatchSemaphore(value: 0)
+    let blocked = ReductionCounter()
+    for _ in 0..<poolWidth {
+      Task.detached {
+        blocked.increment()
+        blockers.wait()
+      }
+    }
+    XCTAssertTrue(waitUntil { blocked.value == poolWidth })
+    // when: the holder finishes, processes the budget for others and hands the turn to the
+    // last task, which cannot run; then a thread dispatches
+    release.signal()
+    XCTAssertTrue(waitUntil { isHandingOff(core) }, "the turn must be handed to the last task")
+    usleep(50_000)
+    XCTAssertTrue(isHandingOff(core), "the heir ran: the executor was not saturated")
+    let returned = DispatchSemaphore(value: 0)
+    Thread {
+      store.dispatch(StoreCounterAction.increment)
+      returned.signal()
+    }.start()
+    // then: the thread takes the turn instead of waiting for the task, and processes the
+    // task's action too
+    let threadReturned = returned.wait(timeout: .now() + 10) == .success
+    XCTAssertEqual(store.currentState, 1 + waitingTasks + 1)
+    for _ in 0..<poolWidth { blockers.signal() }
+    XCTAssertTrue(threadReturned, "the dispatch waited for a task that cannot run")
+    XCTAssertTrue(
+      waitUntil { tasksDone.value == waitingTasks }, "every task resumes")
+  }
+
   // MARK: - Helpers
 
   /// Sends per task: enough that an unfair store visibly overshoots the bounds below.
@@ -90,7 +146,18 @@ final class StoreFairnessTests: ResourceTestCase {
   private static let queueStorageBound = 256
 }
 
-/// Reductions counted by the reducer, readable from any thread.
+/// An action whose reduction blocks until the test releases it.
+private struct Hold: Action {}
+
+/// Whether `core`'s turn is being handed off right now.
+private func isHandingOff<State>(_ core: StoreCore<State>) -> Bool {
+  core.lock.withLock {
+    if case .handingOff = core.locked.pointee.machine.state { return true }
+    return false
+  }
+}
+
+/// A counter readable from any thread (reductions, tasks).
 private final class ReductionCounter: Sendable {
   private let count = Atomic<Int>(0)
   var value: Int { count.load(ordering: .acquiring) }
