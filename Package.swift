@@ -20,7 +20,11 @@ let package = Package(
     .library(name: "ReactorKitTesting", targets: ["ReactorKitTesting"]),
   ],
   targets: [
-    .target(name: "ReactorKitStreams", swiftSettings: swiftSettings),
+    // C11 atomics for `AtomicCell` (ReactorKitStreams/Internal/Synchronization).
+    .target(name: "CReactorKitAtomics"),
+    .target(
+      name: "ReactorKitStreams", dependencies: ["CReactorKitAtomics"],
+      swiftSettings: swiftSettings),
     .target(name: "ReactorKit", dependencies: ["ReactorKitStreams"], swiftSettings: swiftSettings),
     .target(
       name: "ReactorKitTesting", dependencies: ["ReactorKit"], swiftSettings: swiftSettings),

@@ -1,6 +1,6 @@
 import Foundation
 import ReactorKit
-import Synchronization
+import ReactorKitStreams
 
 /// How strictly a ``TestStore`` checks.
 public enum Exhaustivity: Equatable, Sendable {
@@ -302,7 +302,7 @@ public final class TestStore<State: Equatable> {
 }
 
 /// Tags that mark the actions a test store sent, unique in the process.
-private let tagCounter = Atomic<UInt64>(0)
+private let tagCounter = AtomicBox<UInt64>(0)
 
 private func nextTag() -> UInt64 {
   tagCounter.add(1, ordering: .relaxed).newValue

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A resource that can be released, typically a subscription.
 ///
 /// `dispose()` may be called from any thread, any number of times; only the first call has
@@ -55,7 +53,9 @@ struct NopDisposable: Disposable, Sendable {
 @usableFromInline
 final class AnonymousDisposable: Cancelable, @unchecked Sendable {
   // Safety: `action` is read and cleared only by the single caller that wins `disposed`.
-  @usableFromInline let disposed = Atomic<Bool>(false)
+  /// The storage of ``disposed``; an ``AtomicSlot``, so the first stored property.
+  @usableFromInline var disposedSlot = AtomicSlot(false)
+  @inlinable var disposed: UnsafeAtomic<Bool> { UnsafeAtomic(slot: 0, of: self) }
   @usableFromInline var action: (() -> Void)?
 
   @inlinable
@@ -78,11 +78,13 @@ final class AnonymousDisposable: Cancelable, @unchecked Sendable {
 /// A disposable whose only state is whether it was disposed.
 public final class BooleanDisposable: Cancelable, @unchecked Sendable {
   // Safety: the state is atomic.
-  private let disposed: Atomic<Bool>
+  /// The storage of `disposed`; an ``AtomicSlot``, so the first stored property.
+  private var disposedSlot: AtomicSlot
+  private var disposed: UnsafeAtomic<Bool> { UnsafeAtomic(slot: 0, of: self) }
 
   /// Creates a disposable, already disposed when `isDisposed` is `true`.
   public init(isDisposed: Bool = false) {
-    disposed = Atomic(isDisposed)
+    disposedSlot = AtomicSlot(isDisposed)
   }
 
   /// Whether ``dispose()`` was called.

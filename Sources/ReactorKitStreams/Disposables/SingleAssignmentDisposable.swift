@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Holds one disposable that is assigned later; disposing before assignment disposes the
 /// assigned one as soon as it arrives.
 ///
@@ -9,10 +7,14 @@ public final class SingleAssignmentDisposable: Cancelable, @unchecked Sendable {
   // the assigned bit (release) and read or cleared only by whichever of `setDisposable` and
   // `dispose` sets the second of the two bits (acquire), so exactly one thread touches it
   // after assignment.
+
+  /// The storage of ``state``; an ``AtomicSlot``, so the first stored property.
+  @usableFromInline var stateSlot = AtomicSlot(0)
+
   @usableFromInline static var assignedBit: Int { 1 }
   @usableFromInline static var disposedBit: Int { 2 }
 
-  @usableFromInline let state = Atomic<Int>(0)
+  @inlinable var state: UnsafeAtomic<Int> { UnsafeAtomic(slot: 0, of: self) }
   @exclusivity(unchecked) @usableFromInline var current: Disposable?
 
   /// Creates an empty container.

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The disposable returned by `subscribe(onNext:onError:onCompleted:onDisposed:)`, and the
 /// subscription's state: whether it is open, the upstream subscription and the closures that
 /// run when it ends.
@@ -23,6 +21,9 @@ final class SubscriptionHandle: Cancelable, @unchecked Sendable {
   // once it set `closed`, and the winner of `disposed`. When both run, each sets its `…Done`
   // bit when finished and whoever sets the second clears it.
 
+  /// The storage of ``state``; an ``AtomicSlot``, so the first stored property.
+  @usableFromInline var stateSlot = AtomicSlot(0)
+
   /// A terminal event was accepted; the sink delivers nothing more.
   @usableFromInline static var closed: Int { 1 }
   /// Disposed, by the subscriber or after a terminal event; nothing more is delivered.
@@ -34,7 +35,7 @@ final class SubscriptionHandle: Cancelable, @unchecked Sendable {
   /// The winner of `disposed` finished with `closures` while the terminal path ran.
   private static var disposalDone: Int { 16 }
 
-  @usableFromInline let state = Atomic<Int>(0)
+  @inlinable var state: UnsafeAtomic<Int> { UnsafeAtomic(slot: 0, of: self) }
   @exclusivity(unchecked) private var upstream: Disposable?
   /// `onError`, `onCompleted` and `onDisposed`, when any was given; `nil` otherwise, so a
   /// subscription with only `onNext` does not pay for them.

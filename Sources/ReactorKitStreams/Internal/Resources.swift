@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Counts live stream resources (observables, subscriptions, sinks) so tests can prove that
 /// everything a test created was released.
 ///
@@ -8,7 +6,7 @@ import Synchronization
 /// resource, never per element. Observables that hold only constant values (`just`, `empty`)
 /// are not counted: they own nothing to release, and a reactor makes one per action.
 public enum Resources {
-  @usableFromInline static let counter = Atomic<Int>(0)
+  @usableFromInline static let counter = AtomicBox<Int>(0)
 
   /// The number of live resources right now.
   public static var total: Int { counter.load(ordering: .relaxed) }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// An observable sequence that shares one subscription to its source among all its
 /// observers, starting it only when ``connect()`` is called.
 public protocol ConnectableObservableType: ObservableType {
@@ -161,9 +159,11 @@ final class MulticastConnection<Subject: SubjectType>: ObserverType, Cancelable,
   // synchronises itself; `observer` is immutable and receives the source's serial events.
   @usableFromInline typealias Element = Subject.Observer.Element
 
+  /// The storage of ``disposed``; an ``AtomicSlot``, so the first stored property.
+  @usableFromInline var disposedSlot = AtomicSlot(false)
   @usableFromInline let lock = Lock()
   @usableFromInline var parent: MulticastConnectable<Subject>?
-  @usableFromInline let disposed = Atomic<Bool>(false)
+  @inlinable var disposed: UnsafeAtomic<Bool> { UnsafeAtomic(slot: 0, of: self) }
   @usableFromInline let observer: Subject.Observer
   @usableFromInline let subscription = SingleAssignmentDisposable()
 

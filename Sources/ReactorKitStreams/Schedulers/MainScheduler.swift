@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// Runs work on the main thread (the main dispatch queue).
 ///
@@ -23,7 +22,7 @@ public final class MainScheduler: SchedulerType {
 
   private let alwaysAsync: Bool
   private let configuration = DispatchQueueScheduling(queue: .main, leeway: .nanoseconds(0))
-  private let enqueued = Atomic<Int>(0)
+  private let enqueued = AtomicBox<Int>(0)
 
   private init(alwaysAsync: Bool) {
     self.alwaysAsync = alwaysAsync

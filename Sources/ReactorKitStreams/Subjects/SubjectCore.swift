@@ -1,5 +1,3 @@
-import Synchronization
-
 #if canImport(Darwin)
   import Darwin
 #elseif canImport(Glibc)
@@ -27,15 +25,19 @@ public protocol SubjectType: ObservableType {
 final class SubjectEntry<Element>: Disposable, @unchecked Sendable {
   // Safety: `disposed` and `coreBits` are atomic; `observer` is immutable; the core
   // synchronises itself.
+  /// The storage of ``disposed`` and ``coreBits``: ``AtomicSlot``s, so the first stored
+  /// properties.
+  @usableFromInline var disposedSlot = AtomicSlot(false)
+  @usableFromInline var coreSlot: AtomicSlot
   @usableFromInline let observer: AnyObserver<Element>
-  @usableFromInline let disposed = Atomic<Bool>(false)
+  @inlinable var disposed: UnsafeAtomic<Bool> { UnsafeAtomic(slot: 0, of: self) }
   /// The core, retained (`Unmanaged.passRetained`), until the entry is disposed; `0` after.
-  @usableFromInline let coreBits: Atomic<UInt>
+  @inlinable var coreBits: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 1, of: self) }
 
   @inlinable
   init(_ observer: AnyObserver<Element>, core: SubjectCore<Element>) {
     self.observer = observer
-    coreBits = Atomic(UInt(bitPattern: Unmanaged.passRetained(core).toOpaque()))
+    coreSlot = AtomicSlot(UInt(bitPattern: Unmanaged.passRetained(core).toOpaque()))
     Resources.incrementTotal()
   }
 
@@ -133,11 +135,13 @@ final class SubjectCore<Element>: @unchecked Sendable {
     case destroy
   }
 
+  /// The storage of ``gate``; an ``AtomicSlot``, so the first stored property.
+  @usableFromInline var gateSlot = AtomicSlot(0)
   /// One allocation holding the mutex, then the ``State``.
   @usableFromInline let body: UnsafeMutableRawPointer
   @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
   @usableFromInline let state: UnsafeMutablePointer<State>
-  @usableFromInline let gate = Atomic<Int>(0)
+  @inlinable var gate: UnsafeAtomic<Int> { UnsafeAtomic(slot: 0, of: self) }
   /// Whether `.next` events may be delivered without the lock (see the type's comment).
   @usableFromInline let lockFreeNext: Bool
   @usableFromInline

@@ -1,13 +1,12 @@
 import ReactorKitStreams
 import ReactorKitTesting
-import Synchronization
 import XCTest
 
 final class SingleAssignmentDisposableTests: ResourceTestCase {
   func test_singleAssignmentDisposable_disposesTheAssignedDisposableOnce() {
     // given
     let container = SingleAssignmentDisposable()
-    let disposals = Atomic<Int>(0)
+    let disposals = AtomicBox<Int>(0)
     container.setDisposable(Disposables.create { disposals.wrappingAdd(1, ordering: .relaxed) })
     // when
     container.dispose()
@@ -20,7 +19,7 @@ final class SingleAssignmentDisposableTests: ResourceTestCase {
   func test_singleAssignmentDisposable_disposedBeforeAssignment_disposesTheLateOneAtOnce() {
     // given
     let container = SingleAssignmentDisposable()
-    let disposals = Atomic<Int>(0)
+    let disposals = AtomicBox<Int>(0)
     container.dispose()
     // when
     container.setDisposable(Disposables.create { disposals.wrappingAdd(1, ordering: .relaxed) })
@@ -33,7 +32,7 @@ final class SingleAssignmentDisposableTests: ResourceTestCase {
   func test_singleAssignmentDisposable_isNotDisposedUntilDisposed() {
     // given
     let container = SingleAssignmentDisposable()
-    let disposals = Atomic<Int>(0)
+    let disposals = AtomicBox<Int>(0)
     // when
     container.setDisposable(Disposables.create { disposals.wrappingAdd(1, ordering: .relaxed) })
     // then
@@ -65,7 +64,7 @@ final class SingleAssignmentDisposableTests: ResourceTestCase {
     for _ in 0..<StressConfiguration.iterations(2_000) {
       // given
       let container = SingleAssignmentDisposable()
-      let disposals = Atomic<Int>(0)
+      let disposals = AtomicBox<Int>(0)
       // when: one thread assigns while another disposes
       runConcurrently(threads: 2) { thread in
         if thread == 0 {

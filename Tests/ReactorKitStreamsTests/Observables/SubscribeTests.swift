@@ -1,7 +1,6 @@
 import Foundation
 import ReactorKitStreams
 import ReactorKitTesting
-import Synchronization
 import XCTest
 
 /// The lifetime rules of `subscribe(onNext:onError:onCompleted:onDisposed:)`: the returned
@@ -126,8 +125,8 @@ final class SubscribeTests: ResourceTestCase {
     for _ in 0..<StressConfiguration.iterations(500) {
       // given
       let subject = PublishSubject<Int>()
-      let completions = Atomic<Int>(0)
-      let disposals = Atomic<Int>(0)
+      let completions = AtomicBox<Int>(0)
+      let disposals = AtomicBox<Int>(0)
       var owner: Captured? = Captured()
       weak let weakOwner = owner
       let subscription = SharedSlot<Disposable?>(nil)
@@ -166,8 +165,8 @@ final class SubscribeTests: ResourceTestCase {
   func test_subscribe_subscriptionsDisposedOnOtherThreads_stopDelivery() {
     // given
     let subject = PublishSubject<Int>()
-    let afterDisposal = Atomic<Int>(0)
-    let disposed = Atomic<Bool>(false)
+    let afterDisposal = AtomicBox<Int>(0)
+    let disposed = AtomicBox<Bool>(false)
     let subscription = SharedSlot<Disposable>(
       subject.subscribe(onNext: { _ in
         if disposed.load(ordering: .acquiring) {

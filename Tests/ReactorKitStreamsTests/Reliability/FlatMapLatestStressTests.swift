@@ -1,7 +1,6 @@
 import Foundation
 import ReactorKitStreams
 import ReactorKitTesting
-import Synchronization
 import XCTest
 
 /// `flatMapLatest` switched rapidly from several threads while other threads emit on the
@@ -20,7 +19,7 @@ final class FlatMapLatestStressTests: ResourceTestCase {
     let outer = PublishSubject<Int>()
     let delivered = LockedValues<Tagged>()
     let probe = DeliveryProbe()
-    let completed = Atomic<Bool>(false)
+    let completed = AtomicBox<Bool>(false)
     let subscription = outer.flatMapLatest { _ in inners.makeInner() }
       .subscribe(
         onNext: { element in
@@ -28,8 +27,8 @@ final class FlatMapLatestStressTests: ResourceTestCase {
           delivered.append(element)
           probe.leave()
         }, onCompleted: { completed.store(true, ordering: .releasing) })
-    let staleEmissions = Atomic<Int>(0)
-    let switching = Atomic<Int>(3)
+    let staleEmissions = AtomicBox<Int>(0)
+    let switching = AtomicBox<Int>(3)
     let switches = StressConfiguration.iterations(200)
     let emissions = StressConfiguration.iterations(1_500)
     // when: three threads switch while two emit on recent inners, replaced or current
@@ -75,16 +74,16 @@ final class FlatMapLatestStressTests: ResourceTestCase {
     // given
     let inners = InnerRegistry()
     let outer = PublishSubject<Int>()
-    let received = Atomic<Int>(0)
-    let disposed = Atomic<Bool>(false)
-    let late = Atomic<Int>(0)
+    let received = AtomicBox<Int>(0)
+    let disposed = AtomicBox<Bool>(false)
+    let late = AtomicBox<Int>(0)
     let subscription = outer.flatMapLatest { _ in inners.makeInner() }
       .subscribe(onNext: { _ in
         if disposed.load(ordering: .acquiring) { late.wrappingAdd(1, ordering: .relaxed) }
         received.wrappingAdd(1, ordering: .relaxed)
       })
     let box = UncheckedBox(subscription)
-    let stop = Atomic<Bool>(false)
+    let stop = AtomicBox<Bool>(false)
     // when: one thread disposes while the others keep switching and emitting
     runConcurrently(threads: 4) { thread in
       var generator = SeededRandomNumberGenerator(seed: StressConfiguration.seed &+ UInt64(thread))
@@ -147,7 +146,7 @@ private final class InnerRegistry: @unchecked Sendable {
 
   private let lock = NSLock()
   private var inners: [Inner] = []
-  private let newest = Atomic<Int>(0)
+  private let newest = AtomicBox<Int>(0)
 
   /// The generation of the newest inner that `flatMapLatest` subscribed.
   var latest: Int { newest.load(ordering: .acquiring) }

@@ -1,7 +1,6 @@
 import Foundation
 import ReactorKitStreams
 import ReactorKitTesting
-import Synchronization
 import XCTest
 
 /// Elements from eight producer threads hopping between schedulers with `observe(on:)`.
@@ -66,9 +65,9 @@ final class SchedulerHopStressTests: ResourceTestCase {
       let first = SerialDispatchQueueScheduler(internalSerialQueueName: "test.hop.first")
       let second = SerialDispatchQueueScheduler(internalSerialQueueName: "test.hop.second")
       let subject = PublishSubject<Int>()
-      let disposed = Atomic<Bool>(false)
-      let delivered = Atomic<Int>(0)
-      let late = Atomic<Int>(0)
+      let disposed = AtomicBox<Bool>(false)
+      let delivered = AtomicBox<Int>(0)
+      let late = AtomicBox<Int>(0)
       let subscription =
         subject
         .observe(on: first).map { $0 + 1 }.observe(on: second).observe(on: first)

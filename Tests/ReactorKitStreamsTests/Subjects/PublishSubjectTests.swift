@@ -1,7 +1,6 @@
 import Foundation
 import ReactorKitStreams
 import ReactorKitTesting
-import Synchronization
 import XCTest
 
 #if canImport(Glibc)
@@ -86,8 +85,8 @@ final class PublishSubjectTests: ResourceTestCase {
     let subject = PublishSubject<Int>()
     let threads = 4
     let perThread = StressConfiguration.iterations(3_000)
-    let active = Atomic<Int>(0)
-    let overlaps = Atomic<Int>(0)
+    let active = AtomicBox<Int>(0)
+    let overlaps = AtomicBox<Int>(0)
     let received = LockedValues<Int>()
     let subscription = subject.subscribe(onNext: { value in
       if active.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue != 1 {
@@ -156,7 +155,7 @@ final class PublishSubjectTests: ResourceTestCase {
     let publish = PublishSubject<Int>()
     let behavior = BehaviorSubject(value: 0)
     let replay = ReplaySubject<Int>.create(bufferSize: 1)
-    let released = Atomic<Int>(0)
+    let released = AtomicBox<Int>(0)
     for subject in [publish.asObservable(), behavior.asObservable(), replay.asObservable()] {
       let tripwire = ResubscribeOnRelease(subject) {
         released.wrappingAdd(1, ordering: .relaxed)

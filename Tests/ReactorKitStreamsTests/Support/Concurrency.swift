@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ReactorKitStreams
 
 #if canImport(Glibc)
   import Glibc
@@ -30,7 +30,7 @@ func runConcurrently(threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
 
 /// Lets a fixed number of threads start work at the same moment.
 final class SpinBarrier: Sendable {
-  private let arrived = Atomic<Int>(0)
+  private let arrived = AtomicBox<Int>(0)
   private let count: Int
 
   init(count: Int) { self.count = count }
@@ -45,9 +45,9 @@ final class SpinBarrier: Sendable {
 /// event and ``leave()`` when it is done; ``overlaps`` counts entries that found another
 /// delivery in progress.
 final class DeliveryProbe: Sendable {
-  private let inside = Atomic<Int>(0)
-  private let overlapCount = Atomic<Int>(0)
-  private let deliveries = Atomic<Int>(0)
+  private let inside = AtomicBox<Int>(0)
+  private let overlapCount = AtomicBox<Int>(0)
+  private let deliveries = AtomicBox<Int>(0)
 
   /// Entries that found another delivery in progress.
   var overlaps: Int { overlapCount.load(ordering: .acquiring) }

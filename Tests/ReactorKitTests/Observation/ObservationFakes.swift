@@ -1,12 +1,12 @@
 import Foundation
 import Observation
 import ReactorKit
-import Synchronization
+import ReactorKitStreams
 
 /// Counts how often a `withObservationTracking` observer was told about a change, and where.
 final class ChangeRecorder: Sendable {
-  private let changes = Atomic<Int>(0)
-  private let offMain = Atomic<Int>(0)
+  private let changes = AtomicBox<Int>(0)
+  private let offMain = AtomicBox<Int>(0)
 
   /// How many changes were reported.
   var count: Int { changes.load(ordering: .acquiring) }

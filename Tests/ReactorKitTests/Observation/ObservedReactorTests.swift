@@ -1,7 +1,7 @@
 import Foundation
 import Observation
+import ReactorKitStreams
 import ReactorKitTesting
-import Synchronization
 import XCTest
 
 @testable import ReactorKit
@@ -283,7 +283,7 @@ final class ObservedReactorTests: ResourceTestCase {
     let model = ObservedReactor(reactor)
     let threads = 4
     let sendsPerThread = 500
-    let finished = Atomic<Int>(0)
+    let finished = AtomicBox<Int>(0)
     Thread {
       runConcurrently(threads: threads) { _ in
         for _ in 0..<sendsPerThread { reactor.action.onNext(.increase) }

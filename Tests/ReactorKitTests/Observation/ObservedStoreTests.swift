@@ -1,7 +1,7 @@
 import Foundation
 import Observation
+import ReactorKitStreams
 import ReactorKitTesting
-import Synchronization
 import XCTest
 
 @testable import ReactorKit
@@ -250,7 +250,7 @@ final class ObservedStoreTests: ResourceTestCase {
     let model = store.observed(\.count)
     let changes = trackChanges { _ = model.state }
     // when
-    let done = Atomic<Bool>(false)
+    let done = AtomicBox<Bool>(false)
     Thread {
       store.dispatch(StoreCounterAction.add(2))
       done.store(true, ordering: .releasing)
@@ -271,7 +271,7 @@ final class ObservedStoreTests: ResourceTestCase {
     let model = ObservedStore(store)
     let threads = 4
     let dispatchesPerThread = 500
-    let finished = Atomic<Bool>(false)
+    let finished = AtomicBox<Bool>(false)
     Thread {
       runConcurrently(threads: threads) { _ in
         for _ in 0..<dispatchesPerThread { store.dispatch(StoreCounterAction.increment) }
@@ -299,7 +299,7 @@ final class ObservedStoreTests: ResourceTestCase {
     let threads = 2
     let dispatchesPerThread = 300
     let mainDispatches = 300
-    let finished = Atomic<Bool>(false)
+    let finished = AtomicBox<Bool>(false)
     Thread {
       runConcurrently(threads: threads) { _ in
         for _ in 0..<dispatchesPerThread { store.dispatch(StoreCounterAction.increment) }
@@ -330,7 +330,7 @@ final class ObservedStoreTests: ResourceTestCase {
     let store = Store(reducer: storeCounterReducer, state: StoreCounterState())
     let model = ObservedStore(store)
     let changes = trackChanges { _ = model.count }
-    let done = Atomic<Bool>(false)
+    let done = AtomicBox<Bool>(false)
     Thread {
       store.dispatch(StoreCounterAction.add(2))
       done.store(true, ordering: .releasing)
@@ -423,7 +423,7 @@ final class ObservedStoreTests: ResourceTestCase {
       weakModel = model
       changes = trackChanges { _ = model.count }
       // when: a state hop is queued, then the model goes away
-      let done = Atomic<Bool>(false)
+      let done = AtomicBox<Bool>(false)
       Thread {
         store.dispatch(StoreCounterAction.increment)
         done.store(true, ordering: .releasing)

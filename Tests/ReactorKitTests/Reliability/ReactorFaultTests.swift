@@ -1,7 +1,7 @@
 import Foundation
 import ReactorKit
+import ReactorKitStreams
 import ReactorKitTesting
-import Synchronization
 import XCTest
 
 /// Failures inside a reactor's pipeline and its subscribers, and what each one is promised to
@@ -118,9 +118,9 @@ final class ReactorFaultTests: ResourceTestCase {
   func test_stateSubscriber_disposingMidStreamFromAnotherThread_stopsItsDeliveries() {
     // given
     let reactor = FaultReactor()
-    let disposed = Atomic<Bool>(false)
-    let late = Atomic<Int>(0)
-    let seen = Atomic<Int>(0)
+    let disposed = AtomicBox<Bool>(false)
+    let late = AtomicBox<Int>(0)
+    let seen = AtomicBox<Int>(0)
     let subscription = reactor.state.subscribe(onNext: { _ in
       if disposed.load(ordering: .acquiring) { late.wrappingAdd(1, ordering: .relaxed) }
       seen.wrappingAdd(1, ordering: .relaxed)
@@ -165,16 +165,16 @@ final class ReactorFaultTests: ResourceTestCase {
   func test_keptActionSubject_racingWithTheReactorBeingFreed_dropsActionsQuietly() {
     // given: senders keep the reactor's `action` (as a bound source does); the reactor's only
     // owner is a box another thread empties
-    let freed = Atomic<Bool>(false)
+    let freed = AtomicBox<Bool>(false)
     let owner = StoreLockedBox<DyingReactor?>(
       DyingReactor { freed.store(true, ordering: .releasing) })
     weak let weakReactor = owner.current
     let action = UncheckedActionSubject(owner.current!.action)
-    let states = Atomic<Int>(0)
+    let states = AtomicBox<Int>(0)
     let subscription = owner.current!.state.subscribe(onNext: { _ in
       states.wrappingAdd(1, ordering: .relaxed)
     })
-    let released = Atomic<Bool>(false)
+    let released = AtomicBox<Bool>(false)
     let afterRelease = StressConfiguration.iterations(
       StoreStress.isThreadSanitizerActive ? 200 : 1_000)
     // when: four threads send before, while and after a fifth lets go of the reactor (a

@@ -1,7 +1,7 @@
 import Foundation
 import ReactorKit
+import ReactorKitStreams
 import ReactorKitTesting
-import Synchronization
 import XCTest
 
 /// Views on several threads binding, rebinding and dropping shared reactors while other threads
@@ -103,10 +103,10 @@ private final class TallyView: ReactorView {
 
 /// What one binding rendered, and whether it rendered after its bag was released.
 private final class BindingProbe: Sendable {
-  private let last = Atomic<Int>(-1)
-  private let outOfOrder = Atomic<Bool>(false)
-  private let ended = Atomic<Bool>(false)
-  private let late = Atomic<Int>(0)
+  private let last = AtomicBox<Int>(-1)
+  private let outOfOrder = AtomicBox<Bool>(false)
+  private let ended = AtomicBox<Bool>(false)
+  private let late = AtomicBox<Int>(0)
 
   var isInOrder: Bool { !outOfOrder.load(ordering: .acquiring) }
   var hasEnded: Bool { ended.load(ordering: .acquiring) }

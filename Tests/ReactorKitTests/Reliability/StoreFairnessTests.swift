@@ -1,6 +1,6 @@
 import Foundation
+import ReactorKitStreams
 import ReactorKitTesting
-import Synchronization
 import XCTest
 
 @testable import ReactorKit
@@ -159,7 +159,7 @@ private func isHandingOff<State>(_ core: StoreCore<State>) -> Bool {
 
 /// A counter readable from any thread (reductions, tasks).
 private final class ReductionCounter: Sendable {
-  private let count = Atomic<Int>(0)
+  private let count = AtomicBox<Int>(0)
   var value: Int { count.load(ordering: .acquiring) }
   func increment() { count.wrappingAdd(1, ordering: .acquiringAndReleasing) }
 }
@@ -175,9 +175,9 @@ private func slowCountingReducer(_ reductions: ReductionCounter) -> Reducer<Int>
 
 /// Tasks looping `await store.send` until told to stop or `perSender` sends each.
 private final class SenderLoad: Sendable {
-  private let stopped = Atomic<Bool>(false)
-  private let sentCount = Atomic<Int>(0)
-  private let finishedCount = Atomic<Int>(0)
+  private let stopped = AtomicBox<Bool>(false)
+  private let sentCount = AtomicBox<Int>(0)
+  private let finishedCount = AtomicBox<Int>(0)
   private let finished = DispatchSemaphore(value: 0)
   private let senders: Int
 

@@ -1,7 +1,7 @@
 import Foundation
 import ReactorKit
+import ReactorKitStreams
 import ReactorKitTesting
-import Synchronization
 import XCTest
 
 /// Failures around a store: middleware that outlives it, subscribers that fail, disposal in
@@ -122,8 +122,8 @@ final class StoreFaultTests: ResourceTestCase {
     // empties
     let kept = StoreLockedBox<Middleware<StoreCounterState>.Dispatch?>(nil)
     let owner = StoreLockedBox<Store<StoreCounterState>?>(nil)
-    let reductions = Atomic<Int>(0)
-    let completions = Atomic<Int>(0)
+    let reductions = AtomicBox<Int>(0)
+    let completions = AtomicBox<Int>(0)
     weak var weakStore: Store<StoreCounterState>?
     do {
       let store = Store(
@@ -145,7 +145,7 @@ final class StoreFaultTests: ResourceTestCase {
       owner.withLock { $0 = store }
     }
     let dispatch = UncheckedDispatch(kept.current!)
-    let released = Atomic<Bool>(false)
+    let released = AtomicBox<Bool>(false)
     let afterRelease = StressConfiguration.iterations(
       StoreStress.isThreadSanitizerActive ? 200 : 1_000)
     // when: four threads dispatch through it before, while and after a fifth lets go of the
@@ -254,9 +254,9 @@ final class StoreFaultTests: ResourceTestCase {
     let source = PublishSubject<any Action>()
     let subscription = store.dispatch(source.asObservable())
     let box = UncheckedDisposable(subscription)
-    let disposed = Atomic<Bool>(false)
-    let countAtDispose = Atomic<Int>(-1)
-    let lateSends = Atomic<Int>(0)
+    let disposed = AtomicBox<Bool>(false)
+    let countAtDispose = AtomicBox<Int>(-1)
+    let lateSends = AtomicBox<Int>(0)
     let sendsAfterDisposal = 100
     // when: one thread sends until it sees the disposal and then 100 more; another disposes
     // while it sends

@@ -1,7 +1,7 @@
 import Foundation
 import ReactorKit
+import ReactorKitStreams
 import ReactorKitTesting
-import Synchronization
 import XCTest
 
 #if canImport(Glibc)
@@ -21,8 +21,8 @@ final class StoreGateStressTests: ResourceTestCase {
     let dispatchers = 3
     let perThread = StressConfiguration.iterations(
       StoreStress.isThreadSanitizerActive ? 300 : 2_000)
-    let active = Atomic<Int>(0)
-    let overlaps = Atomic<Int>(0)
+    let active = AtomicBox<Int>(0)
+    let overlaps = AtomicBox<Int>(0)
     let store = Store(
       reducer: Reducer<GateState> { state, action in
         if active.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue != 1 {
@@ -55,7 +55,7 @@ final class StoreGateStressTests: ResourceTestCase {
       }
     })
     let returnedEarly = StoreLockedBox<[String]>([])
-    let received = Atomic<Int>(0)
+    let received = AtomicBox<Int>(0)
     // when: three threads dispatch; the fourth subscribes and disposes at the same time
     runConcurrently(threads: threads) { thread in
       if thread == dispatchers {
@@ -106,9 +106,9 @@ final class StoreGateStressTests: ResourceTestCase {
         if state.count % 3 == 0 { state.values = Array(state.values.suffix(8)) }
       },
       state: TornState())
-    let finishedWriters = Atomic<Int>(0)
+    let finishedWriters = AtomicBox<Int>(0)
     let torn = StoreLockedBox<[String]>([])
-    let reads = Atomic<Int>(0)
+    let reads = AtomicBox<Int>(0)
     // when
     runConcurrently(threads: writers + readers) { thread in
       if thread < writers {

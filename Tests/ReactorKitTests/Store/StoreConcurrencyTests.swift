@@ -1,6 +1,6 @@
 import Foundation
+import ReactorKitStreams
 import ReactorKitTesting
-import Synchronization
 import XCTest
 
 @testable import ReactorKit
@@ -338,7 +338,7 @@ enum StoreStress {
 
 /// Runs `body(index)` on `threads` new threads started together; returns when all finished.
 func runConcurrently(threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
-  let ready = Atomic<Int>(0)
+  let ready = AtomicBox<Int>(0)
   let finished = DispatchGroup()
   for index in 0..<threads {
     finished.enter()

@@ -1,10 +1,10 @@
 import Foundation
-import Synchronization
+import ReactorKitStreams
 
 /// Counts how many threads are inside a critical section at once.
 final class OverlapDetector: Sendable {
-  private let inside = Atomic<Int>(0)
-  private let maximum = Atomic<Int>(0)
+  private let inside = AtomicBox<Int>(0)
+  private let maximum = AtomicBox<Int>(0)
 
   /// The largest number of threads seen inside at the same time.
   var maximumOverlap: Int { maximum.load(ordering: .acquiring) }

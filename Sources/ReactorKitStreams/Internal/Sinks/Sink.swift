@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The per-subscription state of an operator.
 ///
 /// A sink forwards events to its downstream observer while enforcing the grammar: after a
@@ -17,6 +15,10 @@ final class Sink<Element>: Cancelable, @unchecked Sendable {
   // and cleared only by whichever of `setUpstream` and `disposeUpstream` sets the second of
   // `upstreamAssigned` and `upstreamDisposed`. Serial delivery upstream means `forward` is
   // never entered concurrently.
+
+  /// The storage of ``state``; an ``AtomicSlot``, so the first stored property.
+  @usableFromInline var stateSlot = AtomicSlot(0)
+
   @usableFromInline static var open: Int { 0 }
   @usableFromInline static var stopped: Int { 1 }
   @usableFromInline static var disposedBit: Int { 2 }
@@ -26,7 +28,7 @@ final class Sink<Element>: Cancelable, @unchecked Sendable {
   @usableFromInline static var upstreamDisposed: Int { 8 }
 
   @usableFromInline let observer: AnyObserver<Element>
-  @usableFromInline let state = Atomic<Int>(0)
+  @inlinable var state: UnsafeAtomic<Int> { UnsafeAtomic(slot: 0, of: self) }
   @exclusivity(unchecked) @usableFromInline var upstream: Disposable?
   @usableFromInline var extra: Disposable?
 

@@ -1,6 +1,5 @@
 import ReactorKitStreams
 import ReactorKitTesting
-import Synchronization
 import XCTest
 
 final class MergeStressTests: ResourceTestCase {
@@ -72,8 +71,8 @@ final class MergeStressTests: ResourceTestCase {
     for _ in 0..<50 {
       // given
       let subjects = (0..<4).map { _ in PublishSubject<Int>() }
-      let terminals = Atomic<Int>(0)
-      let afterTerminal = Atomic<Int>(0)
+      let terminals = AtomicBox<Int>(0)
+      let afterTerminal = AtomicBox<Int>(0)
       let subscription = Observable.merge(subjects.map { $0.asObservable() })
         .subscribe { event in
           if terminals.load(ordering: .acquiring) > 0 {
@@ -100,9 +99,9 @@ final class MergeStressTests: ResourceTestCase {
       // given
       let inners = (0..<4).map { _ in PublishSubject<Int>() }
       let outer = PublishSubject<Int>()
-      let disposed = Atomic<Bool>(false)
-      let lateDeliveries = Atomic<Int>(0)
-      let delivered = Atomic<Int>(0)
+      let disposed = AtomicBox<Bool>(false)
+      let lateDeliveries = AtomicBox<Int>(0)
+      let delivered = AtomicBox<Int>(0)
       let subscription = outer.flatMap { inners[$0].asObservable() }
         .subscribe(onNext: { _ in
           if disposed.load(ordering: .acquiring) {

@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import ReactorKitStreams
 import ReactorKitTesting
-import Synchronization
 import XCTest
 
 /// Inners whose elements are known up front (`just`, `of`), delivered without a subscription,
@@ -19,8 +18,8 @@ final class MergeSynchronousInnerStressTests: ResourceTestCase {
     let outer = PublishSubject<Int>()
     let probe = DeliveryProbe()
     let received = LockedValues<Int>()
-    let completions = Atomic<Int>(0)
-    let afterCompletion = Atomic<Int>(0)
+    let completions = AtomicBox<Int>(0)
+    let afterCompletion = AtomicBox<Int>(0)
     let queue = DispatchQueue(label: "inners", attributes: .concurrent)
     let subscription = outer.flatMap { makeInner(key: $0, queue: queue) }
       .subscribe(
@@ -67,7 +66,7 @@ final class MergeSynchronousInnerStressTests: ResourceTestCase {
     let order = LockedValues<Int>()
     let probe = DeliveryProbe()
     let received = LockedValues<Int>()
-    let completions = Atomic<Int>(0)
+    let completions = AtomicBox<Int>(0)
     let queue = DispatchQueue(label: "inners", attributes: .concurrent)
     let subscription = outer.concatMap { key -> Observable<Int> in
       order.append(key)
@@ -98,9 +97,9 @@ final class MergeSynchronousInnerStressTests: ResourceTestCase {
     // given
     let outer = PublishSubject<Int>()
     let queue = DispatchQueue(label: "inners", attributes: .concurrent)
-    let delivered = Atomic<Int>(0)
-    let disposed = Atomic<Bool>(false)
-    let late = Atomic<Int>(0)
+    let delivered = AtomicBox<Int>(0)
+    let disposed = AtomicBox<Bool>(false)
+    let late = AtomicBox<Int>(0)
     let subscription = outer.flatMap { makeInner(key: $0, queue: queue) }
       .subscribe(onNext: { _ in
         if disposed.load(ordering: .acquiring) { late.wrappingAdd(1, ordering: .relaxed) }

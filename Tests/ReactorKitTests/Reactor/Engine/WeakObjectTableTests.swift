@@ -1,6 +1,6 @@
 import Foundation
+import ReactorKitStreams
 import ReactorKitTesting
-import Synchronization
 import XCTest
 
 @testable import ReactorKit
@@ -178,7 +178,7 @@ final class WeakObjectTableTests: ResourceTestCase {
       StoreStress.isThreadSanitizerActive ? 40_000 : 400_000)
     let finished = expectation(description: "both threads finished")
     finished.expectedFulfillmentCount = 2
-    let stop = Atomic<Bool>(false)
+    let stop = AtomicBox<Bool>(false)
     let sendableTable = UncheckedSendableBox(table)
     let sendableAnchor = UncheckedSendableBox(anchor)
     // when

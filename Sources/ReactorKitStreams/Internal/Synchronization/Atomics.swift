@@ -1,0 +1,570 @@
+import CReactorKitAtomics
+
+// Atomics without `import Synchronization` (whose `Atomic` needs macOS 15 / iOS 18), over the
+// C11 `<stdatomic.h>` functions of the `CReactorKitAtomics` target.
+//
+// An atomic needs memory at a fixed address that Swift itself never reads or writes.
+// `Synchronization.Atomic` gets it from a layout attribute only the standard library may use;
+// here the memory is explicit, and ``UnsafeAtomic`` is a view of it with the operations and the
+// spelling of `Synchronization.Atomic`. Where the memory lives, cheapest first:
+//
+// - in a raw allocation the owner already has (an engine's state block): `UnsafeAtomic(at:)`
+//   over a word of it, initialised with ``UnsafeAtomic/initialize(at:to:)``;
+// - at the head of the owning object: ``AtomicSlot`` stored properties declared first, viewed
+//   with `UnsafeAtomic(slot:of:)` (no allocation; see ``AtomicSlot`` for the rules);
+// - in an object of its own, ``AtomicBox``: a `let`-able class, one allocation (tests,
+//   globals, locals captured by closures, cold paths).
+//
+// Not an `@exclusivity(unchecked) var` of a non-copyable cell with `mutating` operations: that
+// gets a stable address (a mutating call on a stored property passes the property's own
+// address) at no cost, but the thread sanitizer reports every such `inout` access of a class
+// property as a "Swift access race" (the access is recorded before the atomic operation that
+// orders it), so every client running the thread sanitizer would see false reports.
+
+/// A view of an atomic value stored at a fixed address: the operations and spelling of
+/// `Synchronization.Atomic` (`load(ordering:)`, `compareExchange(expected:desired:ordering:)`,
+/// `wrappingAdd(_:ordering:)`, …), over memory somebody else owns.
+///
+/// Everything inlines to the one machine instruction each operation names. The memory must
+/// be initialised before the first operation (``initialize(at:to:)``, ``AtomicSlot``) and only
+/// ever accessed through views while any thread may use it.
+@frozen
+@usableFromInline
+package struct UnsafeAtomic<Value: AtomicValue>: @unchecked Sendable {
+  // Safety: a pointer to memory that is only accessed atomically.
+  /// The value's storage.
+  @usableFromInline package let address: UnsafeMutablePointer<Value.AtomicStorage>
+
+  /// A view of the atomic value stored at `address`.
+  @inlinable @inline(__always)
+  package init(at address: UnsafeMutablePointer<Value.AtomicStorage>) {
+    self.address = address
+  }
+
+  /// A view of the atomic value stored at `address` (suitably aligned for
+  /// `Value.AtomicStorage`).
+  @inlinable @inline(__always)
+  package init(at address: UnsafeMutableRawPointer) {
+    self.address = address.assumingMemoryBound(to: Value.AtomicStorage.self)
+  }
+
+  /// Initialises the storage at `address` to `value` and returns a view of it.
+  @inlinable
+  @discardableResult
+  package static func initialize(at address: UnsafeMutableRawPointer, to value: Value) -> Self {
+    Self(at: address.initializeMemory(as: Value.AtomicStorage.self, to: Value.encodeAtomic(value)))
+  }
+
+  /// Reads the value.
+  @inlinable @inline(__always)
+  package func load(ordering: AtomicLoadOrdering) -> Value {
+    Value.decodeAtomic(Value.AtomicStorage.atomicLoad(address, ordering.order))
+  }
+
+  /// Writes `desired`.
+  @inlinable @inline(__always)
+  package func store(_ desired: Value, ordering: AtomicStoreOrdering) {
+    Value.AtomicStorage.atomicStore(address, Value.encodeAtomic(desired), ordering.order)
+  }
+
+  /// Writes `desired` and returns the value it replaced.
+  @inlinable @inline(__always)
+  @discardableResult
+  package func exchange(_ desired: Value, ordering: AtomicUpdateOrdering) -> Value {
+    Value.decodeAtomic(
+      Value.AtomicStorage.atomicExchange(address, Value.encodeAtomic(desired), ordering.order))
+  }
+
+  /// Writes `desired` if the value is `expected`.
+  ///
+  /// A failed exchange reads with the ordering's load part (`.acquiringAndReleasing` fails
+  /// `.acquiring`, `.releasing` fails `.relaxed`), as in `Synchronization.Atomic`.
+  ///
+  /// - Returns: Whether it wrote, and the value found (`expected` when it wrote).
+  @inlinable @inline(__always)
+  @discardableResult
+  package func compareExchange(
+    expected: Value, desired: Value, ordering: AtomicUpdateOrdering
+  ) -> (exchanged: Bool, original: Value) {
+    compareExchange(
+      expected: expected, desired: desired, successOrdering: ordering,
+      failureOrdering: ordering.failureOrdering)
+  }
+
+  /// Writes `desired` if the value is `expected`, with separate orderings for success and
+  /// failure.
+  ///
+  /// - Returns: Whether it wrote, and the value found (`expected` when it wrote).
+  @inlinable @inline(__always)
+  @discardableResult
+  package func compareExchange(
+    expected: Value, desired: Value, successOrdering: AtomicUpdateOrdering,
+    failureOrdering: AtomicLoadOrdering
+  ) -> (exchanged: Bool, original: Value) {
+    let expectedStorage = Value.encodeAtomic(expected)
+    let found = Value.AtomicStorage.atomicCompareExchange(
+      address, expectedStorage, Value.encodeAtomic(desired), successOrdering.order,
+      failureOrdering.order)
+    return (found == expectedStorage, Value.decodeAtomic(found))
+  }
+}
+
+extension UnsafeAtomic where Value: AtomicInteger {
+  /// Adds `operand`, wrapping around on overflow.
+  ///
+  /// - Returns: The values before and after.
+  @inlinable @inline(__always)
+  @discardableResult
+  package func wrappingAdd(
+    _ operand: Value, ordering: AtomicUpdateOrdering
+  ) -> (oldValue: Value, newValue: Value) {
+    let old = Value.decodeAtomic(
+      Value.AtomicStorage.atomicFetchAdd(address, Value.encodeAtomic(operand), ordering.order))
+    return (old, old &+ operand)
+  }
+
+  /// Subtracts `operand`, wrapping around on overflow.
+  ///
+  /// - Returns: The values before and after.
+  @inlinable @inline(__always)
+  @discardableResult
+  package func wrappingSubtract(
+    _ operand: Value, ordering: AtomicUpdateOrdering
+  ) -> (oldValue: Value, newValue: Value) {
+    let old = Value.decodeAtomic(
+      Value.AtomicStorage.atomicFetchSubtract(
+        address, Value.encodeAtomic(operand), ordering.order))
+    return (old, old &- operand)
+  }
+
+  /// Adds `operand`; traps if the result overflows `Value` (after changing the value).
+  ///
+  /// - Returns: The values before and after.
+  @inlinable
+  @discardableResult
+  package func add(
+    _ operand: Value, ordering: AtomicUpdateOrdering
+  ) -> (oldValue: Value, newValue: Value) {
+    let (old, new) = wrappingAdd(operand, ordering: ordering)
+    precondition(!old.addingReportingOverflow(operand).overflow, "atomic add overflowed")
+    return (old, new)
+  }
+
+  /// Sets the bits set in `operand`.
+  ///
+  /// - Returns: The values before and after.
+  @inlinable @inline(__always)
+  @discardableResult
+  package func bitwiseOr(
+    _ operand: Value, ordering: AtomicUpdateOrdering
+  ) -> (oldValue: Value, newValue: Value) {
+    let old = Value.decodeAtomic(
+      Value.AtomicStorage.atomicFetchOr(address, Value.encodeAtomic(operand), ordering.order))
+    return (old, old | operand)
+  }
+
+  /// Keeps only the bits set in `operand`.
+  ///
+  /// - Returns: The values before and after.
+  @inlinable @inline(__always)
+  @discardableResult
+  package func bitwiseAnd(
+    _ operand: Value, ordering: AtomicUpdateOrdering
+  ) -> (oldValue: Value, newValue: Value) {
+    let old = Value.decodeAtomic(
+      Value.AtomicStorage.atomicFetchAnd(address, Value.encodeAtomic(operand), ordering.order))
+    return (old, old & operand)
+  }
+
+  /// Flips the bits set in `operand`.
+  ///
+  /// - Returns: The values before and after.
+  @inlinable @inline(__always)
+  @discardableResult
+  package func bitwiseXor(
+    _ operand: Value, ordering: AtomicUpdateOrdering
+  ) -> (oldValue: Value, newValue: Value) {
+    let old = Value.decodeAtomic(
+      Value.AtomicStorage.atomicFetchXor(address, Value.encodeAtomic(operand), ordering.order))
+    return (old, old ^ operand)
+  }
+}
+
+// MARK: - Storage in the owning object
+
+/// One word of atomic storage at the head of an object: declare the object's slots as its
+/// first stored properties and reach them with `UnsafeAtomic(slot:of:)` (or a ``Gate``).
+///
+/// ```swift
+/// final class Sink: @unchecked Sendable {
+///   // Safety: `stateSlot` is only accessed atomically, through `state`.
+///   // Atomic slots first (see `AtomicSlot`).
+///   @usableFromInline var stateSlot = AtomicSlot(0)
+///   @usableFromInline var upstream: Disposable?
+///
+///   @inlinable var state: UnsafeAtomic<Int> { UnsafeAtomic(slot: 0, of: self) }
+/// }
+/// ```
+///
+/// Rules, checked by `AtomicsTests`: the class has no superclass (its own stored properties
+/// start right after the object header), the slots are its first stored properties, slot `n`
+/// is the `n`-th of them, and Swift never reads or writes them after the initialiser (they
+/// are `var`s only because the memory changes). Swift lays a class's stored properties out in
+/// declaration order, each at its alignment; slots are one word each, so slot `n` starts `n`
+/// words after the header.
+@frozen
+@usableFromInline
+package struct AtomicSlot: ~Copyable, @unchecked Sendable {
+  // Safety: only accessed atomically, through `UnsafeAtomic(slot:of:)`.
+  @usableFromInline var bits: Int
+
+  /// Creates a slot holding `value`.
+  @inlinable
+  package init<Value: AtomicValue>(_ value: Value) where Value.AtomicStorage == Int {
+    bits = Value.encodeAtomic(value)
+  }
+}
+
+extension UnsafeAtomic where Value.AtomicStorage == Int {
+  /// A view of the ``AtomicSlot`` that is the `slot`-th stored property of `object` (see there
+  /// for the rules).
+  @inlinable @inline(__always)
+  package init(slot: Int, of object: AnyObject) {
+    self.init(
+      at: _getUnsafePointerToStoredProperties(object) + slot &* MemoryLayout<Int>.stride)
+  }
+}
+
+/// A `let`-able atomic value in an object of its own.
+///
+/// For atomics with no owner to live in: globals, locals captured by closures, tests, cold
+/// paths. Costs an allocation and an indirection; on a hot path, use an ``AtomicSlot`` in the
+/// owning object or a word of the owner's raw allocation.
+@usableFromInline
+package final class AtomicBox<Value: AtomicValue>: @unchecked Sendable {
+  // Safety: `storage` is only accessed atomically, through `atomic`.
+  // The only stored property, so it starts right after the object header.
+  @usableFromInline var storage: Value.AtomicStorage
+
+  /// Creates a box holding `value`.
+  @inlinable
+  package init(_ value: Value) { storage = Value.encodeAtomic(value) }
+
+  /// The view of the value.
+  @inlinable @inline(__always)
+  package var atomic: UnsafeAtomic<Value> {
+    UnsafeAtomic(at: _getUnsafePointerToStoredProperties(self))
+  }
+
+  /// Reads the value.
+  @inlinable
+  package func load(ordering: AtomicLoadOrdering) -> Value { atomic.load(ordering: ordering) }
+
+  /// Writes `desired`.
+  @inlinable
+  package func store(_ desired: Value, ordering: AtomicStoreOrdering) {
+    atomic.store(desired, ordering: ordering)
+  }
+
+  /// Writes `desired` and returns the value it replaced.
+  @inlinable
+  @discardableResult
+  package func exchange(_ desired: Value, ordering: AtomicUpdateOrdering) -> Value {
+    atomic.exchange(desired, ordering: ordering)
+  }
+
+  /// Writes `desired` if the value is `expected` (see ``UnsafeAtomic``).
+  @inlinable
+  @discardableResult
+  package func compareExchange(
+    expected: Value, desired: Value, ordering: AtomicUpdateOrdering
+  ) -> (exchanged: Bool, original: Value) {
+    atomic.compareExchange(expected: expected, desired: desired, ordering: ordering)
+  }
+}
+
+extension AtomicBox where Value: AtomicInteger {
+  /// Adds `operand`, wrapping around on overflow.
+  @inlinable
+  @discardableResult
+  package func wrappingAdd(
+    _ operand: Value, ordering: AtomicUpdateOrdering
+  ) -> (oldValue: Value, newValue: Value) {
+    atomic.wrappingAdd(operand, ordering: ordering)
+  }
+
+  /// Subtracts `operand`, wrapping around on overflow.
+  @inlinable
+  @discardableResult
+  package func wrappingSubtract(
+    _ operand: Value, ordering: AtomicUpdateOrdering
+  ) -> (oldValue: Value, newValue: Value) {
+    atomic.wrappingSubtract(operand, ordering: ordering)
+  }
+
+  /// Adds `operand`; traps on overflow.
+  @inlinable
+  @discardableResult
+  package func add(
+    _ operand: Value, ordering: AtomicUpdateOrdering
+  ) -> (oldValue: Value, newValue: Value) {
+    atomic.add(operand, ordering: ordering)
+  }
+
+  /// Sets the bits set in `operand`.
+  @inlinable
+  @discardableResult
+  package func bitwiseOr(
+    _ operand: Value, ordering: AtomicUpdateOrdering
+  ) -> (oldValue: Value, newValue: Value) {
+    atomic.bitwiseOr(operand, ordering: ordering)
+  }
+
+  /// Keeps only the bits set in `operand`.
+  @inlinable
+  @discardableResult
+  package func bitwiseAnd(
+    _ operand: Value, ordering: AtomicUpdateOrdering
+  ) -> (oldValue: Value, newValue: Value) {
+    atomic.bitwiseAnd(operand, ordering: ordering)
+  }
+}
+
+// MARK: - Orderings
+
+/// The ordering of an atomic read.
+@frozen
+@usableFromInline
+package struct AtomicLoadOrdering: Sendable {
+  @usableFromInline let order: RKAtomicOrder
+  @inlinable @inline(__always) init(_ order: RKAtomicOrder) { self.order = order }
+
+  /// Only the read itself is atomic.
+  @inlinable package static var relaxed: Self { Self(.relaxed) }
+  /// Sees every write made before the releasing write it reads.
+  @inlinable package static var acquiring: Self { Self(.acquire) }
+  /// Acquiring, and in one total order with every sequentially consistent operation.
+  @inlinable package static var sequentiallyConsistent: Self { Self(.sequentiallyConsistent) }
+}
+
+/// The ordering of an atomic write.
+@frozen
+@usableFromInline
+package struct AtomicStoreOrdering: Sendable {
+  @usableFromInline let order: RKAtomicOrder
+  @inlinable @inline(__always) init(_ order: RKAtomicOrder) { self.order = order }
+
+  /// Only the write itself is atomic.
+  @inlinable package static var relaxed: Self { Self(.relaxed) }
+  /// Publishes this thread's earlier writes to whoever acquires this one.
+  @inlinable package static var releasing: Self { Self(.release) }
+  /// Releasing, and in one total order with every sequentially consistent operation.
+  @inlinable package static var sequentiallyConsistent: Self { Self(.sequentiallyConsistent) }
+}
+
+/// The ordering of an atomic read-modify-write.
+@frozen
+@usableFromInline
+package struct AtomicUpdateOrdering: Sendable {
+  @usableFromInline let order: RKAtomicOrder
+  @inlinable @inline(__always) init(_ order: RKAtomicOrder) { self.order = order }
+
+  /// Only the update itself is atomic.
+  @inlinable package static var relaxed: Self { Self(.relaxed) }
+  /// The read acquires.
+  @inlinable package static var acquiring: Self { Self(.acquire) }
+  /// The write releases.
+  @inlinable package static var releasing: Self { Self(.release) }
+  /// The read acquires and the write releases.
+  @inlinable package static var acquiringAndReleasing: Self { Self(.acquireRelease) }
+  /// Acquiring and releasing, and in one total order with every sequentially consistent
+  /// operation.
+  @inlinable package static var sequentiallyConsistent: Self { Self(.sequentiallyConsistent) }
+
+  /// The ordering of the read of a compare-and-exchange with this ordering that fails (C11
+  /// allows no releasing part there).
+  @inlinable
+  var failureOrdering: AtomicLoadOrdering {
+    switch order {
+    case .acquireRelease: .acquiring
+    case .release: .relaxed
+    default: AtomicLoadOrdering(order)
+    }
+  }
+}
+
+// MARK: - Values
+
+/// A type an ``UnsafeAtomic`` can hold, stored as one of the integer types the C functions
+/// work on (``AtomicStorage``): a word (`Int`) for `Int`, `UInt`, `Bool` and `UInt8`; `Int64`
+/// for `Int64` and `UInt64`.
+@usableFromInline
+package protocol AtomicValue {
+  associatedtype AtomicStorage: AtomicStorageInteger
+  static func encodeAtomic(_ value: Self) -> AtomicStorage
+  static func decodeAtomic(_ storage: AtomicStorage) -> Self
+}
+
+/// An integer ``AtomicValue`` as wide as its storage, so that arithmetic and bitwise
+/// operations on the storage are those on the value: `Int`, `UInt`, `Int64`, `UInt64` (not
+/// `UInt8`, stored in a word, which would not wrap at 256).
+@usableFromInline
+package protocol AtomicInteger: AtomicValue, FixedWidthInteger {}
+
+extension Int: AtomicInteger {}
+extension UInt: AtomicInteger {}
+extension Int64: AtomicInteger {}
+extension UInt64: AtomicInteger {}
+
+/// An integer type with atomic operations: `Int` (a word) or `Int64`.
+@usableFromInline
+package protocol AtomicStorageInteger: FixedWidthInteger {
+  static func atomicLoad(_ address: UnsafeMutablePointer<Self>, _ order: RKAtomicOrder) -> Self
+  static func atomicStore(
+    _ address: UnsafeMutablePointer<Self>, _ value: Self, _ order: RKAtomicOrder)
+  static func atomicExchange(
+    _ address: UnsafeMutablePointer<Self>, _ value: Self, _ order: RKAtomicOrder
+  ) -> Self
+  /// Returns the value found; it exchanged if and only if that is `expected`.
+  static func atomicCompareExchange(
+    _ address: UnsafeMutablePointer<Self>, _ expected: Self, _ desired: Self,
+    _ success: RKAtomicOrder, _ failure: RKAtomicOrder
+  ) -> Self
+  static func atomicFetchAdd(
+    _ address: UnsafeMutablePointer<Self>, _ value: Self, _ order: RKAtomicOrder
+  ) -> Self
+  static func atomicFetchSubtract(
+    _ address: UnsafeMutablePointer<Self>, _ value: Self, _ order: RKAtomicOrder
+  ) -> Self
+  static func atomicFetchOr(
+    _ address: UnsafeMutablePointer<Self>, _ value: Self, _ order: RKAtomicOrder
+  ) -> Self
+  static func atomicFetchAnd(
+    _ address: UnsafeMutablePointer<Self>, _ value: Self, _ order: RKAtomicOrder
+  ) -> Self
+  static func atomicFetchXor(
+    _ address: UnsafeMutablePointer<Self>, _ value: Self, _ order: RKAtomicOrder
+  ) -> Self
+}
+
+extension Int: AtomicStorageInteger {
+  @inlinable @inline(__always)
+  package static func atomicLoad(_ address: UnsafeMutablePointer<Int>, _ order: RKAtomicOrder)
+    -> Int
+  { rk_atomic_word_load(address, order) }
+  @inlinable @inline(__always)
+  package static func atomicStore(
+    _ address: UnsafeMutablePointer<Int>, _ value: Int, _ order: RKAtomicOrder
+  ) { rk_atomic_word_store(address, value, order) }
+  @inlinable @inline(__always)
+  package static func atomicExchange(
+    _ address: UnsafeMutablePointer<Int>, _ value: Int, _ order: RKAtomicOrder
+  ) -> Int { rk_atomic_word_exchange(address, value, order) }
+  @inlinable @inline(__always)
+  package static func atomicCompareExchange(
+    _ address: UnsafeMutablePointer<Int>, _ expected: Int, _ desired: Int,
+    _ success: RKAtomicOrder, _ failure: RKAtomicOrder
+  ) -> Int { rk_atomic_word_compare_exchange(address, expected, desired, success, failure) }
+  @inlinable @inline(__always)
+  package static func atomicFetchAdd(
+    _ address: UnsafeMutablePointer<Int>, _ value: Int, _ order: RKAtomicOrder
+  ) -> Int { rk_atomic_word_fetch_add(address, value, order) }
+  @inlinable @inline(__always)
+  package static func atomicFetchSubtract(
+    _ address: UnsafeMutablePointer<Int>, _ value: Int, _ order: RKAtomicOrder
+  ) -> Int { rk_atomic_word_fetch_sub(address, value, order) }
+  @inlinable @inline(__always)
+  package static func atomicFetchOr(
+    _ address: UnsafeMutablePointer<Int>, _ value: Int, _ order: RKAtomicOrder
+  ) -> Int { rk_atomic_word_fetch_or(address, value, order) }
+  @inlinable @inline(__always)
+  package static func atomicFetchAnd(
+    _ address: UnsafeMutablePointer<Int>, _ value: Int, _ order: RKAtomicOrder
+  ) -> Int { rk_atomic_word_fetch_and(address, value, order) }
+  @inlinable @inline(__always)
+  package static func atomicFetchXor(
+    _ address: UnsafeMutablePointer<Int>, _ value: Int, _ order: RKAtomicOrder
+  ) -> Int { rk_atomic_word_fetch_xor(address, value, order) }
+}
+
+extension Int64: AtomicStorageInteger {
+  @inlinable @inline(__always)
+  package static func atomicLoad(_ address: UnsafeMutablePointer<Int64>, _ order: RKAtomicOrder)
+    -> Int64
+  { rk_atomic_int64_load(address, order) }
+  @inlinable @inline(__always)
+  package static func atomicStore(
+    _ address: UnsafeMutablePointer<Int64>, _ value: Int64, _ order: RKAtomicOrder
+  ) { rk_atomic_int64_store(address, value, order) }
+  @inlinable @inline(__always)
+  package static func atomicExchange(
+    _ address: UnsafeMutablePointer<Int64>, _ value: Int64, _ order: RKAtomicOrder
+  ) -> Int64 { rk_atomic_int64_exchange(address, value, order) }
+  @inlinable @inline(__always)
+  package static func atomicCompareExchange(
+    _ address: UnsafeMutablePointer<Int64>, _ expected: Int64, _ desired: Int64,
+    _ success: RKAtomicOrder, _ failure: RKAtomicOrder
+  ) -> Int64 { rk_atomic_int64_compare_exchange(address, expected, desired, success, failure) }
+  @inlinable @inline(__always)
+  package static func atomicFetchAdd(
+    _ address: UnsafeMutablePointer<Int64>, _ value: Int64, _ order: RKAtomicOrder
+  ) -> Int64 { rk_atomic_int64_fetch_add(address, value, order) }
+  @inlinable @inline(__always)
+  package static func atomicFetchSubtract(
+    _ address: UnsafeMutablePointer<Int64>, _ value: Int64, _ order: RKAtomicOrder
+  ) -> Int64 { rk_atomic_int64_fetch_sub(address, value, order) }
+  @inlinable @inline(__always)
+  package static func atomicFetchOr(
+    _ address: UnsafeMutablePointer<Int64>, _ value: Int64, _ order: RKAtomicOrder
+  ) -> Int64 { rk_atomic_int64_fetch_or(address, value, order) }
+  @inlinable @inline(__always)
+  package static func atomicFetchAnd(
+    _ address: UnsafeMutablePointer<Int64>, _ value: Int64, _ order: RKAtomicOrder
+  ) -> Int64 { rk_atomic_int64_fetch_and(address, value, order) }
+  @inlinable @inline(__always)
+  package static func atomicFetchXor(
+    _ address: UnsafeMutablePointer<Int64>, _ value: Int64, _ order: RKAtomicOrder
+  ) -> Int64 { rk_atomic_int64_fetch_xor(address, value, order) }
+}
+
+extension Int: AtomicValue {
+  @inlinable @inline(__always)
+  package static func encodeAtomic(_ value: Int) -> Int { value }
+  @inlinable @inline(__always)
+  package static func decodeAtomic(_ storage: Int) -> Int { storage }
+}
+
+extension UInt: AtomicValue {
+  @inlinable @inline(__always)
+  package static func encodeAtomic(_ value: UInt) -> Int { Int(bitPattern: value) }
+  @inlinable @inline(__always)
+  package static func decodeAtomic(_ storage: Int) -> UInt { UInt(bitPattern: storage) }
+}
+
+extension Bool: AtomicValue {
+  @inlinable @inline(__always)
+  package static func encodeAtomic(_ value: Bool) -> Int { value ? 1 : 0 }
+  @inlinable @inline(__always)
+  package static func decodeAtomic(_ storage: Int) -> Bool { storage != 0 }
+}
+
+extension UInt8: AtomicValue {
+  @inlinable @inline(__always)
+  package static func encodeAtomic(_ value: UInt8) -> Int { Int(value) }
+  @inlinable @inline(__always)
+  package static func decodeAtomic(_ storage: Int) -> UInt8 { UInt8(truncatingIfNeeded: storage) }
+}
+
+extension Int64: AtomicValue {
+  @inlinable @inline(__always)
+  package static func encodeAtomic(_ value: Int64) -> Int64 { value }
+  @inlinable @inline(__always)
+  package static func decodeAtomic(_ storage: Int64) -> Int64 { storage }
+}
+
+extension UInt64: AtomicValue {
+  @inlinable @inline(__always)
+  package static func encodeAtomic(_ value: UInt64) -> Int64 { Int64(bitPattern: value) }
+  @inlinable @inline(__always)
+  package static func decodeAtomic(_ storage: Int64) -> UInt64 { UInt64(bitPattern: storage) }
+}
