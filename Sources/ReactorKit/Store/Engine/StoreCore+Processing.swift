@@ -1,4 +1,4 @@
-import Synchronization
+import ReactorKitStreams
 
 extension StoreCore {
   /// Processes one work item on the turn holder's thread.

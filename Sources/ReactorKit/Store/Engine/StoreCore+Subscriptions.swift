@@ -1,4 +1,4 @@
-import Synchronization
+import ReactorKitStreams
 
 extension StoreCore {
   /// Runs `body` while holding the store's turn: at once when idle or when called by the turn

@@ -1,4 +1,4 @@
-import Synchronization
+import ReactorKitStreams
 
 /// The engine of a ``Store``: the turn that serialises processing, the dispatch queue and
 /// who waits for it, the published state and the subscriptions. The public `Store` is a thin
@@ -13,36 +13,42 @@ import Synchronization
 @usableFromInline
 final class StoreCore<State>: @unchecked Sendable {
   // Safety: the dispatch machine and pending removals are guarded by `lock`. The turn is held
-  // by whoever claimed the idle `gate` (acquiring; released by storing or exchanging it back
-  // to 0, releasing), with or without `lock`. The registry is touched only by the thread that
-  // holds the turn. The state is published through `storage`, which synchronises itself.
-  // `reducer` is immutable and called only by the turn holder. `fastOwner` is written only by
-  // the thread it names.
+  // by whoever claimed the `gate` (see `Gate` for its orderings), with or without `lock`. The
+  // registry is touched only by the thread that holds the turn. The state is published
+  // through `storage`, which synchronises itself. `reducer` is immutable and called only by
+  // the turn holder. `fastOwner` and `middlewareThread` are written only by the thread they
+  // name. The atomic slots are only accessed atomically, through `gate`, `fastOwner` and
+  // `middlewareThread`.
+  // Atomic slots first (see `AtomicSlot`).
+  /// The storage of ``gate``.
+  @usableFromInline var gateSlot = AtomicSlot(Gate.idle)
+  /// The storage of ``fastOwner``.
+  @usableFromInline var fastOwnerSlot = AtomicSlot(UInt(0))
+  /// The storage of ``middlewareThread``.
+  @usableFromInline var middlewareThreadSlot = AtomicSlot(UInt(0))
   @usableFromInline let reducer: Reducer<State>
   @usableFromInline let lock = Lock()
-  /// Who holds the turn: 0 when the store is idle, otherwise ``StoreGate/busy``, plus
-  /// ``StoreGate/announced`` once work was queued for a turn claimed without the lock.
-  ///
-  /// An idle store is claimed (0 → busy) and, when nothing was queued meanwhile, released
-  /// (busy → 0) with one compare-and-swap each, without the lock: the machine is not told
-  /// about such a turn (it stays idle, or records the queued work as
-  /// `claimedWithoutLock`) unless someone queues work for it. Everything
-  /// else changes the gate with the lock held. Whoever queues work, blocks for a round or
-  /// defers a removal with the lock held first claims an idle gate, or sees an owner known to
-  /// the machine (which finishes under the lock), or announces the work; a releasing
-  /// compare-and-swap that succeeds has therefore left nothing behind, and one that fails
-  /// takes the lock and drains.
-  @usableFromInline let gate = Atomic<UInt>(0)
-  /// The identity of the thread that claimed the turn without the lock, until the machine
-  /// learns about it; 0 otherwise. Only that thread writes its own identity here and clears
-  /// it, so a thread that reads its own identity holds the turn.
-  @usableFromInline let fastOwner = Atomic<UInt>(0)
   @usableFromInline let locked: UnsafeMutablePointer<StoreLockedState>
   @usableFromInline let registry: UnsafeMutablePointer<StoreRegistry<State>>
   @usableFromInline let storage: StoreStateStorage<State>
+
+  /// Who holds the turn (see ``Gate``): idle; busy while a thread holds it; announced once
+  /// work was queued for the holder since it last looked.
+  ///
+  /// An idle store is claimed and, when nothing was queued meanwhile, released with one
+  /// compare-and-swap each, without the lock: the machine is not told about such a turn
+  /// unless someone queues work for it. Everything else changes the gate with the lock held.
+  /// Whoever queues work, blocks for a round or defers a removal with the lock held first
+  /// claims an idle gate or announces the work; a releasing compare-and-swap that succeeds
+  /// has therefore left nothing behind, and one that fails takes the lock and drains.
+  @inlinable var gate: Gate { Gate(slot: 0, of: self) }
+  /// The identity of the thread that claimed the turn without the lock, until the machine
+  /// learns about it; 0 otherwise. Only that thread writes its own identity here and clears
+  /// it, so a thread that reads its own identity holds the turn.
+  @inlinable var fastOwner: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 1, of: self) }
   /// The identity of the thread running the middleware chain right now, 0 when none: calls of
   /// the chain's final `next` from that thread reduce at once.
-  @usableFromInline let middlewareThread = Atomic<UInt>(0)
+  @inlinable var middlewareThread: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 2, of: self) }
 
   @inlinable
   init(reducer: Reducer<State>, state: State) {
@@ -66,9 +72,7 @@ final class StoreCore<State>: @unchecked Sendable {
   /// uncontended case, kept free of allocations), otherwise queues it or waits.
   @inlinable
   func submitDispatch(_ action: any Action, tag: UInt64) {
-    guard
-      gate.compareExchange(expected: 0, desired: StoreGate.busy, ordering: .acquiring).exchanged
-    else {
+    guard gate.tryClaim() else {
       submitContended(.dispatch(action), tag: tag, continuation: nil)
       return
     }
@@ -76,9 +80,7 @@ final class StoreCore<State>: @unchecked Sendable {
     fastOwner.store(thread, ordering: .relaxed)
     processDispatch(action, tag: tag)
     fastOwner.store(0, ordering: .relaxed)
-    if gate.compareExchange(expected: StoreGate.busy, desired: 0, ordering: .releasing).exchanged {
-      return
-    }
+    if gate.tryRelease() { return }
     finishClaimedTurn(thread: thread)
   }
 
@@ -93,7 +95,7 @@ final class StoreCore<State>: @unchecked Sendable {
     if locked.pointee.pendingRemovals.isEmpty
       && locked.pointee.machine.finishInlineItemIfAlone()
     {
-      gate.store(0, ordering: .releasing)
+      gate.releaseLocked()
       lock.unlock()
       return
     }
@@ -104,35 +106,24 @@ final class StoreCore<State>: @unchecked Sendable {
   /// makes sure the turn holder will see, under the lock, whatever the caller is about to
   /// change in the machine or the pending removals, and returns `false`.
   ///
-  /// A holder the machine knows finishes under the lock anyway (an heir takes the turn under
-  /// the lock). A turn claimed without the lock is announced, so its releasing
-  /// compare-and-swap fails; when the caller is that turn's holder (a reentrant call), the
-  /// machine is told about it here, before it queues.
+  /// The work is announced to a busy gate, so a holder that claimed the turn without the
+  /// lock fails its releasing compare-and-swap and comes to the lock (a holder the machine
+  /// knows, or an heir, finishes under the lock anyway). When the caller is a holder the
+  /// machine does not know yet (a reentrant call), the machine is told about it here, before
+  /// it queues.
   @usableFromInline
   func claimOrAnnounceLocked(thread: UInt) -> Bool {
-    var current = gate.load(ordering: .relaxed)
-    while true {
-      if current == 0 {
-        let (exchanged, original) = gate.compareExchange(
-          expected: 0, desired: StoreGate.busy, ordering: .acquiring)
-        if exchanged { return true }
-        current = original
-        continue
-      }
-      if locked.pointee.machine.isTurnRecorded { return false }
-      if current & StoreGate.announced == 0 {
-        let (exchanged, original) = gate.compareExchange(
-          expected: current, desired: current | StoreGate.announced, ordering: .relaxed)
-        if !exchanged {
-          current = original
-          continue
-        }
-      }
-      if fastOwner.load(ordering: .relaxed) == thread {
+    switch gate.claimOrAnnounceLocked() {
+    case .claimed:
+      return true
+    case .announced:
+      if !locked.pointee.machine.isTurnRecorded && fastOwner.load(ordering: .relaxed) == thread {
         fastOwner.store(0, ordering: .relaxed)
         locked.pointee.machine.beginInline(thread: thread)
       }
       return false
+    case .closed:
+      preconditionFailure("StoreCore: a store's gate is never closed")
     }
   }
 
@@ -266,7 +257,7 @@ final class StoreCore<State>: @unchecked Sendable {
           heir.condition?.signal()
           handedTo = heir.takeContinuation()
         } else {
-          gate.store(0, ordering: .releasing)
+          gate.releaseLocked()
         }
         lock.unlock()
         resumed?.resume(returning: .done)
@@ -305,7 +296,7 @@ extension StoreCore: StoreSubscriptionOwner {
     // The store was idle and this thread holds the turn; nothing can be queued meanwhile
     // (that takes the lock), so the gate is simply reopened.
     let released = registry.pointee.remove(subscription, from: list)
-    gate.store(0, ordering: .releasing)
+    gate.releaseLocked()
     lock.unlock()
     withExtendedLifetime(released) {}
   }
