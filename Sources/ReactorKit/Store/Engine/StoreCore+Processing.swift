@@ -1,4 +1,5 @@
 import ReactorKitStreams
+import Synchronization
 
 extension StoreCore {
   /// Processes one work item on the turn holder's thread.
