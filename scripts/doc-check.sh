@@ -36,9 +36,12 @@ modules="$bin/Modules"
 [ -d "$modules" ] || modules="$bin"
 
 flags=(-swift-version 6 -parse-as-library -module-name DocSnippets -I "$modules" -wmo -Onone)
+# The package's C module (atomics), imported by the streams module's interface.
+atomics_map="$bin/CReactorKitAtomics.build/module.modulemap"
+[ -f "$atomics_map" ] && flags+=(-Xcc "-fmodule-map-file=$atomics_map")
 if [ "$(uname)" = Darwin ]; then
   platform=$(xcrun --show-sdk-platform-path)
-  flags+=(-sdk "$(xcrun --show-sdk-path)" -target "$(uname -m)-apple-macosx15.0"
+  flags+=(-sdk "$(xcrun --show-sdk-path)" -target "$(uname -m)-apple-macosx14.0"
     -F "$platform/Developer/Library/Frameworks" -I "$platform/Developer/usr/lib")
 fi
 

@@ -22,4 +22,6 @@ runBenchmarks(
     rxScanDistinct(),
     rxFlatMapJust(),
     rxMergeTwo(),
+    rxCombineLatest(),
+    rxZip(),
   ], options: options)

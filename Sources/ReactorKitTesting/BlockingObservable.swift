@@ -90,12 +90,19 @@ public struct BlockingObservable<Element> {
   ///   as a second one arrives, the sequence's or the predicate's error, or
   ///   `RxError.timeout`.
   public func single(_ predicate: @escaping (Element) throws -> Bool) throws -> Element {
+    // The predicate is not called again once the answer is decided (a second match or an
+    // error), even while a synchronous source keeps emitting.
     let filtered = Observable<Element>.create { observer in
-      source.subscribe { event in
+      var matches = 0  // 2 once decided; events are delivered serially
+      return source.subscribe { event in
+        guard matches < 2 else { return }
         guard case .next(let element) = event else { return observer.on(event) }
         do {
-          if try predicate(element) { observer.onNext(element) }
+          guard try predicate(element) else { return }
+          matches += 1
+          observer.onNext(element)
         } catch {
+          matches = 2
           observer.onError(error)
         }
       }

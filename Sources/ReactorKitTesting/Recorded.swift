@@ -45,6 +45,24 @@ extension Recorded {
   }
 }
 
+extension Recorded {
+  /// The recorded events as an array, for the expected events of an assertion (RxTest's
+  /// helper): `Recorded.events(.next(210, 1), .completed(220))`.
+  public static func events<Element>(_ recordedEvents: Recorded<Event<Element>>...)
+    -> [Recorded<Event<Element>>] where Value == Event<Element>
+  {
+    recordedEvents
+  }
+
+  /// The recorded events of several arrays, joined in order:
+  /// `Recorded.events(prefix, [.completed(300)])`.
+  public static func events<Element>(_ recordedEvents: [Recorded<Event<Element>>]...)
+    -> [Recorded<Event<Element>>] where Value == Event<Element>
+  {
+    recordedEvents.flatMap { $0 }
+  }
+}
+
 /// The virtual times at which a test observable was subscribed and unsubscribed.
 public struct Subscription: Hashable, Sendable, CustomDebugStringConvertible {
   /// When the subscription started.

@@ -1,36 +1,64 @@
 import Foundation
 import ReactorKitStreams
 
-/// A scheduler with virtual time for deterministic tests of time-based code.
+/// Converts ``TestScheduler``'s integer clock to real time: one unit is `resolution`
+/// seconds (RxTest's converter).
+public struct TestSchedulerVirtualTimeConverter: VirtualTimeConverterType {
+  /// Seconds per virtual time unit.
+  public let resolution: Double
+
+  /// Creates a converter with `resolution` seconds per unit.
+  public init(resolution: Double) {
+    self.resolution = resolution
+  }
+
+  /// The date `virtualTime × resolution` seconds after 1970.
+  public func convertFromVirtualTime(_ virtualTime: TestTime) -> RxTime {
+    Date(timeIntervalSince1970: Double(virtualTime) * resolution)
+  }
+
+  /// The unit of `time`, rounded to the nearest.
+  public func convertToVirtualTime(_ time: RxTime) -> TestTime {
+    Int((time.timeIntervalSince1970 / resolution).rounded())
+  }
+
+  /// `virtualTimeInterval × resolution` seconds, in nanoseconds.
+  public func convertFromVirtualTimeInterval(_ virtualTimeInterval: TestTime) -> RxTimeInterval {
+    .nanoseconds(Int((Double(virtualTimeInterval) * resolution * 1_000_000_000).rounded()))
+  }
+
+  /// The interval in units, rounded to the nearest; `.never` is `Int.max`.
+  public func convertToVirtualTimeInterval(_ timeInterval: RxTimeInterval) -> TestTime {
+    let seconds = timeInterval.seconds
+    if seconds == .infinity { return .max }
+    return Int((seconds / resolution).rounded())
+  }
+
+  /// `time + offset`, saturating at `Int.max`.
+  public func offsetVirtualTime(_ time: TestTime, offset: TestTime) -> TestTime {
+    let (sum, overflow) = time.addingReportingOverflow(offset)
+    return overflow ? .max : sum
+  }
+
+  /// Compares two times.
+  public func compareVirtualTime(_ lhs: TestTime, _ rhs: TestTime) -> VirtualTimeComparison {
+    lhs < rhs ? .lessThan : lhs == rhs ? .equal : .greaterThan
+  }
+}
+
+/// A scheduler with virtual time for deterministic tests of time-based code: a
+/// `VirtualTimeScheduler` with an integer clock, as RxTest's.
 ///
-/// Work runs only while the scheduler runs (``start()``, ``advanceTo(_:)``), in order of
+/// Work runs only while the scheduler runs (`start()`, `advanceTo(_:)`), in order of
 /// virtual time, first-scheduled first at equal times. By default one virtual unit is one
 /// second and work scheduled "now" runs one unit later (a simulated processing delay), as in
 /// RxTest.
-public final class TestScheduler: SchedulerType, @unchecked Sendable {
-  // Safety: the queue and clock are guarded by `lock`; work runs on the thread that drives
-  // the scheduler, never under the lock.
-  private final class Item {
-    let time: TestTime
-    let order: UInt64
-    var work: (() -> Disposable)?
-    let result = SingleAssignmentDisposable()
+public final class TestScheduler: VirtualTimeScheduler<TestSchedulerVirtualTimeConverter>,
+  @unchecked Sendable
+{
+  // Safety: the queue and clock are the base class's, guarded by its lock; the properties
+  // added here are immutable.
 
-    init(time: TestTime, order: UInt64, work: @escaping () -> Disposable) {
-      self.time = time
-      self.order = order
-      self.work = work
-    }
-  }
-
-  private let lock = NSRecursiveLock()
-  private var items: [Item] = []
-  private var nextOrder: UInt64 = 0
-  private var running = false
-  private var currentClock: TestTime
-
-  /// Seconds per virtual time unit.
-  public let resolution: Double
   /// Whether work scheduled at or before the current time is moved one unit later.
   public let simulateProcessingDelay: Bool
 
@@ -38,74 +66,25 @@ public final class TestScheduler: SchedulerType, @unchecked Sendable {
   public init(
     initialClock: TestTime, resolution: Double = 1.0, simulateProcessingDelay: Bool = true
   ) {
-    currentClock = initialClock
-    self.resolution = resolution
     self.simulateProcessingDelay = simulateProcessingDelay
+    super.init(
+      initialClock: initialClock,
+      converter: TestSchedulerVirtualTimeConverter(resolution: resolution))
   }
 
-  /// The current virtual time.
-  public var clock: TestTime {
-    lock.lock()
-    defer { lock.unlock() }
-    return currentClock
-  }
-
-  /// The current virtual time as a date (`clock × resolution` seconds after 1970).
-  public var now: RxTime { Date(timeIntervalSince1970: Double(clock) * resolution) }
+  /// Seconds per virtual time unit.
+  public var resolution: Double { converter.resolution }
 
   /// Converts a real interval to virtual units (rounded to the nearest unit).
   public func virtualInterval(_ interval: RxTimeInterval) -> TestTime {
-    let seconds = interval.seconds
-    if seconds == .infinity { return .max }
-    return Int((seconds / resolution).rounded())
-  }
-
-  /// Schedules `action` for the current virtual time (one unit later when
-  /// ``simulateProcessingDelay`` is on); it runs when the scheduler runs.
-  public func schedule<StateType>(
-    _ state: StateType, action: @escaping (StateType) -> Disposable
-  ) -> Disposable {
-    scheduleAbsoluteVirtual(state, time: adjustedTime(clock), action: action)
-  }
-
-  /// Schedules `action` `dueTime` after the current virtual time, converted with
-  /// ``virtualInterval(_:)``; an infinite `dueTime` never runs.
-  public func scheduleRelative<StateType>(
-    _ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable
-  ) -> Disposable {
-    let delta = virtualInterval(dueTime)
-    if delta == .max { return Disposables.create() }
-    return scheduleAbsoluteVirtual(state, time: adjustedTime(clock + delta), action: action)
+    converter.convertToVirtualTimeInterval(interval)
   }
 
   /// Work scheduled through the scheduler interface at or before the current time runs one
   /// unit later when ``simulateProcessingDelay`` is on, as in RxTest.
-  private func adjustedTime(_ time: TestTime) -> TestTime {
-    lock.lock()
-    defer { lock.unlock() }
-    return time <= currentClock && simulateProcessingDelay ? currentClock + 1 : time
-  }
-
-  /// Schedules `action` at absolute virtual `time`, exactly (work in the past runs next).
-  @discardableResult
-  public func scheduleAbsoluteVirtual<StateType>(
-    _ state: StateType, time: TestTime, action: @escaping (StateType) -> Disposable
-  ) -> Disposable {
-    lock.lock()
-    let item = Item(time: time, order: nextOrder) { action(state) }
-    nextOrder += 1
-    let index = items.firstIndex { ($0.time, $0.order) > (item.time, item.order) } ?? items.count
-    items.insert(item, at: index)
-    lock.unlock()
-    return Disposables.create { [weak self] in
-      item.result.dispose()
-      guard let self else { return }
-      self.lock.lock()
-      if let position = self.items.firstIndex(where: { $0 === item }) {
-        self.items.remove(at: position)
-      }
-      self.lock.unlock()
-    }
+  public override func adjustScheduledTime(_ time: TestTime) -> TestTime {
+    let current = clock
+    return time <= current && simulateProcessingDelay ? current + 1 : time
   }
 
   /// Runs `action` at virtual `time`.
@@ -114,61 +93,6 @@ public final class TestScheduler: SchedulerType, @unchecked Sendable {
       action()
       return Disposables.create()
     }
-  }
-
-  private func nextItem(upTo limit: TestTime?) -> Item? {
-    lock.lock()
-    defer { lock.unlock() }
-    guard running, let first = items.first else { return nil }
-    if let limit, first.time > limit { return nil }
-    items.removeFirst()
-    if first.time > currentClock { currentClock = first.time }
-    return first
-  }
-
-  private func run(upTo limit: TestTime?) {
-    lock.lock()
-    if running {
-      lock.unlock()
-      return
-    }
-    running = true
-    lock.unlock()
-    while let item = nextItem(upTo: limit) {
-      guard let work = item.work, !item.result.isDisposed else { continue }
-      item.work = nil
-      item.result.setDisposable(work())
-    }
-    lock.lock()
-    if let limit, running, limit > currentClock { currentClock = limit }
-    running = false
-    lock.unlock()
-  }
-
-  /// Runs all scheduled work, advancing the clock, until nothing is left or ``stop()`` is
-  /// called.
-  public func start() {
-    run(upTo: nil)
-  }
-
-  /// Runs the work scheduled up to and including `time`, then sets the clock to `time`.
-  public func advanceTo(_ time: TestTime) {
-    precondition(time >= clock, "TestScheduler.advanceTo: cannot move back in time.")
-    run(upTo: time)
-  }
-
-  /// Stops a running ``start()`` after the current work item.
-  public func stop() {
-    lock.lock()
-    running = false
-    lock.unlock()
-  }
-
-  /// Moves the clock forward by `virtual` units without running work.
-  public func sleep(_ virtual: TestTime) {
-    lock.lock()
-    currentClock += virtual
-    lock.unlock()
   }
 
   /// An observer that records every event with the virtual time it arrived.
@@ -194,15 +118,18 @@ public final class TestScheduler: SchedulerType, @unchecked Sendable {
 
   /// Creates the observable at `created`, subscribes at `subscribed`, disposes at
   /// `disposed`, runs the scheduler and returns what the observer recorded.
-  public func start<Element>(
+  ///
+  /// `create` may return anything convertible to an observable (an `Observable`, a
+  /// `Driver` or `Signal`, a ``TestableObservable``), as in RxTest.
+  public func start<Source: ObservableConvertibleType>(
     created: TestTime, subscribed: TestTime, disposed: TestTime,
-    _ create: @escaping () -> Observable<Element>
-  ) -> TestableObserver<Element> {
-    var source: Observable<Element>?
+    _ create: @escaping () -> Source
+  ) -> TestableObserver<Source.Element> {
+    var source: Observable<Source.Element>?
     var subscription: Disposable?
-    let observer = createObserver(Element.self)
+    let observer = createObserver(Source.Element.self)
     scheduleAbsoluteVirtual((), time: created) { _ in
-      source = create()
+      source = create().asObservable()
       return Disposables.create()
     }
     scheduleAbsoluteVirtual((), time: subscribed) { _ in
@@ -219,15 +146,15 @@ public final class TestScheduler: SchedulerType, @unchecked Sendable {
 
   /// Like ``start(created:subscribed:disposed:_:)`` with creation at 100 and subscription
   /// at 200.
-  public func start<Element>(
-    disposed: TestTime, _ create: @escaping () -> Observable<Element>
-  ) -> TestableObserver<Element> {
+  public func start<Source: ObservableConvertibleType>(
+    disposed: TestTime, _ create: @escaping () -> Source
+  ) -> TestableObserver<Source.Element> {
     start(created: 100, subscribed: 200, disposed: disposed, create)
   }
 
   /// Like ``start(created:subscribed:disposed:_:)`` with the defaults 100, 200 and 1000.
-  public func start<Element>(_ create: @escaping () -> Observable<Element>)
-    -> TestableObserver<Element>
+  public func start<Source: ObservableConvertibleType>(_ create: @escaping () -> Source)
+    -> TestableObserver<Source.Element>
   {
     start(created: 100, subscribed: 200, disposed: 1000, create)
   }

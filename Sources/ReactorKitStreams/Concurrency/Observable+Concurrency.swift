@@ -5,7 +5,9 @@ extension ObservableConvertibleType where Element: Sendable {
   /// them, so they cross from the producing thread to the iterating task and must be
   /// `Sendable`. The stream finishes when the sequence completes and throws its error when it
   /// fails. Cancelling the task that iterates, breaking out of the loop or dropping the
-  /// stream disposes the subscription.
+  /// stream disposes the subscription. In a cancelled task the loop throws
+  /// `CancellationError` (after the elements already buffered), even when the sequence sent
+  /// nothing, as RxSwift's `values` does.
   ///
   /// ```swift
   /// for try await state in reactor.state.values {
@@ -16,7 +18,11 @@ extension ObservableConvertibleType where Element: Sendable {
     let source = asObservable()
     return AsyncThrowingStream { continuation in
       let subscription = SingleAssignmentDisposable()
-      continuation.onTermination = { _ in subscription.dispose() }
+      continuation.onTermination = { termination in
+        subscription.dispose()
+        // Runs before the stream finishes on cancellation: the waiting iteration throws.
+        if case .cancelled = termination { continuation.finish(throwing: CancellationError()) }
+      }
       subscription.setDisposable(
         source.subscribe { event in
           switch event {
@@ -105,7 +111,7 @@ extension ObservableType {
   }
 
   /// An observable that iterates `sequence` in a new `Task` for each subscriber; see
-  /// ``Observable/init(_:)``.
+  /// ``Observable/init(_:priority:)``.
   public static func from<Source: AsyncSequence & Sendable>(_ sequence: Source)
     -> Observable<Element>
   where Source.Element == Element {
@@ -122,15 +128,18 @@ extension Observable {
   /// only one subscriber: share the observable (``ObservableType/share(replay:scope:)``)
   /// when several need it.
   ///
-  /// - Parameter sequence: The asynchronous sequence to iterate.
-  public convenience init<Source: AsyncSequence & Sendable>(_ sequence: Source)
-  where Source.Element == Element {
+  /// - Parameters:
+  ///   - sequence: The asynchronous sequence to iterate.
+  ///   - priority: The priority of the iterating task; `nil` inherits the current one.
+  public convenience init<Source: AsyncSequence & Sendable>(
+    _ sequence: Source, priority: TaskPriority? = nil
+  ) where Source.Element == Element {
     self.init { observer in
       let sink = Sink(observer)
       let cancel = SingleAssignmentDisposable()
       sink.extra = cancel
       let forward = UncheckedSendable(sink)
-      let task = Task {
+      let task = Task(priority: priority) {
         do {
           for try await element in sequence {
             forward.value.forwardNext(element)
@@ -148,8 +157,11 @@ extension Observable {
 
 extension AsyncSequence where Self: Sendable {
   /// The sequence as an ``Observable`` that iterates it in a new `Task` for each
-  /// subscriber; see ``Observable/init(_:)``.
-  public func asObservable() -> Observable<Element> {
-    Observable(self)
+  /// subscriber; see ``Observable/init(_:priority:)``.
+  ///
+  /// - Parameter priority: The priority of the iterating task; `nil` inherits the current
+  ///   one.
+  public func asObservable(priority: TaskPriority? = nil) -> Observable<Element> {
+    Observable(self, priority: priority)
   }
 }

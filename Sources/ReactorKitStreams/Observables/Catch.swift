@@ -43,6 +43,23 @@ extension ObservableType {
     `catch` { _ in Observable<Element>.just(element) }
   }
 
+  /// Subscribes to the sequences of `sequence` in order, moving to the next one each time
+  /// one fails; the first to complete completes the result.
+  ///
+  /// When every sequence failed, the result fails with the last error; an empty `sequence`
+  /// completes at once. Sequences that fail synchronously are handled in a loop, not by
+  /// recursion.
+  ///
+  /// - Parameter sequence: The sequences to try, in order.
+  /// - Returns: The elements of each sequence tried, up to the first one that completes.
+  @inlinable
+  public static func `catch`<Sources: Sequence>(sequence: Sources) -> Observable<Element>
+  where Sources.Element: ObservableConvertibleType, Sources.Element.Element == Element {
+    Observable { observer in
+      SequentialSink(observer, sources: sequence, mode: .retry).run()
+    }
+  }
+
   /// Resubscribes to the source every time it fails, without limit.
   ///
   /// - Returns: The source's elements across all attempts.

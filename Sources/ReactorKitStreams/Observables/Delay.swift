@@ -103,27 +103,15 @@ struct DelayStateMachine<Element> {
   }
 }
 
-private final class DelaySubscription<Element>: @unchecked Sendable {
-  // Safety: the state machine lives in `serial` behind its lock; `timer` synchronises
-  // itself; the other properties are immutable.
-  private let serial: SerialSink<DelayStateMachine<Element>, Element>
-  private let timer = SerialDisposable()
-  private let dueTime: RxTimeInterval
-  private let scheduler: SchedulerType
-
+private final class DelaySubscription<Element>:
+  TimedSubscription<DelayStateMachine<Element>, Element>, @unchecked Sendable
+{
+  // Safety: no state beyond the base class's.
   init(_ observer: AnyObserver<Element>, dueTime: RxTimeInterval, scheduler: SchedulerType) {
-    let sink = Sink(observer)
-    sink.extra = timer
-    serial = SerialSink(sink, state: DelayStateMachine())
-    self.dueTime = dueTime
-    self.scheduler = scheduler
+    super.init(observer, machine: DelayStateMachine(), dueTime: dueTime, scheduler: scheduler)
   }
 
-  func run(_ source: Observable<Element>) -> Disposable {
-    serial.sink.run(source) { self.on($0) }
-  }
-
-  private func on(_ event: Event<Element>) {
+  override func on(_ event: Event<Element>) {
     switch event {
     case .next, .completed:
       let due = scheduler.now.adding(dueTime)

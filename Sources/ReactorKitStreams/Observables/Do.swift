@@ -16,7 +16,8 @@ extension ObservableType {
   ///   - onSubscribe: Runs before the source is subscribed.
   ///   - onSubscribed: Runs after the source was subscribed.
   ///   - onDispose: Runs once the subscription ends, whether by a terminal event or by
-  ///     disposal.
+  ///     disposal, after the source's subscription was disposed. When the source terminates
+  ///     while it is being subscribed, it runs after `onSubscribed`, as in RxSwift.
   /// - Returns: The source's events.
   @inlinable
   public func `do`(
@@ -52,6 +53,9 @@ extension ObservableType {
           disposal.release()
         })
       sink.extra = disposal
+      // A source that terminates while being subscribed is disposed when `run` returns;
+      // `onDispose` waits for `onSubscribed`.
+      disposal.hold()
       let subscription = sink.run(source) { event in
         guard sink.isOpen else { return }
         do {
@@ -72,19 +76,21 @@ extension ObservableType {
         }
       }
       onSubscribed?()
+      disposal.release()
       return subscription
     }
   }
 }
 
-/// Runs `onDispose` once when disposed, but not while a terminal event is being delivered
-/// (``hold()`` … ``release()``): then it runs at ``release()``.
+/// Runs `onDispose` once when disposed, but not while it is held (``hold()`` … ``release()``,
+/// nested: while subscribing and while a terminal event is being delivered): then it runs at
+/// the last ``release()``.
 @usableFromInline
 final class DoDisposal: Disposable, @unchecked Sendable {
   // Safety: all state is guarded by `lock`; the action runs outside it.
   @usableFromInline let lock = Lock()
   @usableFromInline var action: (() -> Void)?
-  @usableFromInline var held = false
+  @usableFromInline var holds = 0
   @usableFromInline var requested = false
 
   @usableFromInline
@@ -94,14 +100,14 @@ final class DoDisposal: Disposable, @unchecked Sendable {
 
   @usableFromInline
   func hold() {
-    lock.withLock { held = true }
+    lock.withLock { holds += 1 }
   }
 
   @usableFromInline
   func release() {
     lock.lock()
-    held = false
-    let action = requested ? takeActionLocked() : nil
+    holds -= 1
+    let action = requested && holds == 0 ? takeActionLocked() : nil
     lock.unlock()
     action?()
   }
@@ -110,7 +116,7 @@ final class DoDisposal: Disposable, @unchecked Sendable {
   func dispose() {
     lock.lock()
     requested = true
-    let action = held ? nil : takeActionLocked()
+    let action = holds > 0 ? nil : takeActionLocked()
     lock.unlock()
     action?()
   }

@@ -53,32 +53,74 @@ extension ObservableType {
     MulticastConnectable(source: asObservable(), makeSubject: makeSubject)
   }
 
-  /// A connectable sequence that shares one subscription through a ``PublishSubject``.
+  /// For each subscription, multicasts the source through a subject made by
+  /// `subjectSelector` into the sequence `selector` builds from it, so the selector can use
+  /// the source several times with one subscription to it.
+  ///
+  /// The selector's sequence is subscribed first, then the source is connected; the result
+  /// ends with the selector's sequence, which disconnects the source. An error thrown by
+  /// either closure fails the result.
+  ///
+  /// - Parameters:
+  ///   - subjectSelector: Makes the subject of one subscription.
+  ///   - selector: Builds the result from the multicast source.
+  /// - Returns: The selector's sequence.
+  public func multicast<Subject: SubjectType, Result>(
+    _ subjectSelector: @escaping () throws -> Subject,
+    selector: @escaping (Observable<Subject.Element>) throws -> Observable<Result>
+  ) -> Observable<Result> where Subject.Observer.Element == Element {
+    let source = asObservable()
+    return Observable { observer in
+      let sink = Sink(observer)
+      let connection = SingleAssignmentDisposable()
+      sink.extra = connection
+      let connectable: ConnectableObservable<Subject.Element>
+      let selected: Observable<Result>
+      do {
+        connectable = source.multicast(try subjectSelector())
+        selected = try selector(connectable.asObservable())
+      } catch {
+        connection.dispose()
+        return sink.run(Observable<Result>.error(error)) { sink.forward($0) }
+      }
+      let subscription = sink.run(selected) { sink.forward($0) }
+      connection.setDisposable(connectable.connect())
+      return subscription
+    }
+  }
+
+  /// A connectable sequence that shares one subscription through a ``PublishSubject``; a
+  /// new subject serves each connection after the previous one ended, as in RxSwift.
   ///
   /// - Returns: The connectable sequence; call `connect()` to start it.
   @inlinable
   public func publish() -> ConnectableObservable<Element> {
-    multicast(PublishSubject())
+    multicast(makeSubject: { PublishSubject() })
   }
 
   /// A connectable sequence that shares one subscription through a ``ReplaySubject`` that
   /// replays up to `bufferSize` elements to each new observer.
   ///
+  /// Each connection after the previous one ended (by disposal or by a terminal event) gets
+  /// a new subject, as in RxSwift: observers of an old connection receive nothing from a new
+  /// one, and a new connection replays only its own elements.
+  ///
   /// - Parameter bufferSize: The number of elements to replay.
   /// - Returns: The connectable sequence; call `connect()` to start it.
   @inlinable
   public func replay(_ bufferSize: Int) -> ConnectableObservable<Element> {
-    multicast(ReplaySubject.create(bufferSize: bufferSize))
+    multicast(makeSubject: { ReplaySubject.create(bufferSize: bufferSize) })
   }
 
   /// A connectable sequence that shares one subscription through a ``ReplaySubject`` that
-  /// replays every element to each new observer.
+  /// replays every element to each new observer; a new subject serves each connection, as
+  /// with ``replay(_:)``.
   ///
   /// - Complexity: Memory grows with the number of elements.
   /// - Returns: The connectable sequence; call `connect()` to start it.
   @inlinable
   public func replayAll() -> ConnectableObservable<Element> {
-    multicast(ReplaySubject.createUnbound())
+    multicast(makeSubject: { ReplaySubject.createUnbound() })
   }
 }
 

@@ -69,66 +69,23 @@ extension ObservableType {
   public func skip<Other: ObservableConvertibleType>(until other: Other) -> Observable<Element> {
     let source = asObservable()
     return Observable { observer in
-      SkipUntilSink<Element, Other.Element>(observer).run(source, other.asObservable())
-    }
-  }
-}
-
-/// Forwards the source once the other sequence emitted.
-@usableFromInline
-final class SkipUntilSink<Element, Other>: FanInSink<Element, Element, Bool>, @unchecked Sendable {
-  // Safety: `state` (inherited; whether the other sequence emitted) is guarded by `lock`;
-  // the disposables synchronise themselves.
-  @usableFromInline let sourceSubscription = SingleAssignmentDisposable()
-  @usableFromInline let otherSubscription = SingleAssignmentDisposable()
-
-  @inlinable
-  init(_ observer: AnyObserver<Element>) {
-    super.init(observer, state: false) { $0 }
-  }
-
-  @inlinable
-  func run(_ source: Observable<Element>, _ other: Observable<Other>) -> Disposable {
-    sourceSubscription.setDisposable(source.subscribe(AnyObserver { self.sourceOn($0) }))
-    if isStopped {
-      otherSubscription.dispose()
-      return self
-    }
-    otherSubscription.setDisposable(
-      other.subscribe(
-        AnyObserver { event in
-          switch event {
-          case .next:
-            self.lock.withLock { self.state = true }
-            self.otherSubscription.dispose()
-          case .error(let error):
-            self.on(.error(error))
-          case .completed:
-            self.otherSubscription.dispose()
-          }
-        }))
-    return self
-  }
-
-  @inlinable
-  func sourceOn(_ event: Event<Element>) {
-    lock.lock()
-    switch event {
-    case .next, .completed:
-      if state {
-        onLocked(event)
-      } else {
-        lock.unlock()
-        if event.isCompleted { dispose() }
-      }
-    case .error:
-      onLocked(event)
+      GateSink<Element, Other.Element>(observer, .skip(completesWhileClosed: false))
+        .run(source, other.asObservable())
     }
   }
 
-  @usableFromInline
-  override func releaseSources() {
-    sourceSubscription.dispose()
-    otherSubscription.dispose()
+  /// Drops the elements of the first `duration` and forwards the later ones (RxSwift's
+  /// time-based `skip`). Completion and errors are forwarded whenever they happen.
+  ///
+  /// - Parameters:
+  ///   - duration: How long to drop elements, from subscription.
+  ///   - scheduler: Runs the timer.
+  /// - Returns: The elements emitted after `duration`.
+  public func skip(_ duration: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
+    let source = asObservable()
+    let timer = Observable<Int>.timer(duration, scheduler: scheduler)
+    return Observable { observer in
+      GateSink<Element, Int>(observer, .skip(completesWhileClosed: true)).run(source, timer)
+    }
   }
 }

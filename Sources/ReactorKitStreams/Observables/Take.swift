@@ -100,45 +100,17 @@ extension ObservableType {
   public func take<Other: ObservableConvertibleType>(until other: Other) -> Observable<Element> {
     let source = asObservable()
     return Observable { observer in
-      TakeUntilSink<Element, Other.Element>(observer).run(source, other.asObservable())
+      GateSink<Element, Other.Element>(observer, .take).run(source, other.asObservable())
     }
   }
-}
 
-/// Forwards the source until the other sequence emits.
-@usableFromInline
-final class TakeUntilSink<Element, Other>: FanInSink<Element, Element, Void>, @unchecked Sendable {
-  // Safety: the disposables synchronise themselves; everything else is inherited.
-  @usableFromInline let sourceSubscription = SingleAssignmentDisposable()
-  @usableFromInline let otherSubscription = SingleAssignmentDisposable()
-
-  @inlinable
-  init(_ observer: AnyObserver<Element>) {
-    super.init(observer, state: ()) { $0 }
-  }
-
-  @inlinable
-  func run(_ source: Observable<Element>, _ other: Observable<Other>) -> Disposable {
-    otherSubscription.setDisposable(
-      other.subscribe(
-        AnyObserver { event in
-          switch event {
-          case .next: self.on(.completed)
-          case .error(let error): self.on(.error(error))
-          case .completed: self.otherSubscription.dispose()
-          }
-        }))
-    if isStopped {
-      sourceSubscription.dispose()
-    } else {
-      sourceSubscription.setDisposable(source.subscribe(AnyObserver { self.on($0) }))
-    }
-    return self
-  }
-
-  @usableFromInline
-  override func releaseSources() {
-    sourceSubscription.dispose()
-    otherSubscription.dispose()
+  /// The elements of the first `duration`, then completion (RxSwift's time-based `take`).
+  ///
+  /// - Parameters:
+  ///   - duration: How long to forward elements, from subscription.
+  ///   - scheduler: Runs the timer.
+  /// - Returns: The elements emitted during `duration`.
+  public func take(for duration: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
+    take(until: Observable<Int>.timer(duration, scheduler: scheduler))
   }
 }

@@ -66,21 +66,18 @@ struct TimeoutStateMachine {
   }
 }
 
-private final class TimeoutSubscription<Element>: @unchecked Sendable {
-  // Safety: the state machine lives in `serial` behind its lock; the disposables
-  // synchronise themselves; the other properties are immutable.
-  private let serial: SerialSink<TimeoutStateMachine, Element>
-  private let timer = SerialDisposable()
-  private let otherSubscription = SingleAssignmentDisposable()
-  private let dueTime: RxTimeInterval
-  private let scheduler: SchedulerType
+private final class TimeoutSubscription<Element>:
+  TimedSubscription<TimeoutStateMachine, Element>, @unchecked Sendable
+{
+  // Safety: `otherSubscription` synchronises itself; the rest is the base class's.
+  private let otherSubscription: SingleAssignmentDisposable
 
   init(_ observer: AnyObserver<Element>, dueTime: RxTimeInterval, scheduler: SchedulerType) {
-    let sink = Sink(observer)
-    sink.extra = Disposables.create(timer, otherSubscription)
-    serial = SerialSink(sink, state: TimeoutStateMachine())
-    self.dueTime = dueTime
-    self.scheduler = scheduler
+    let otherSubscription = SingleAssignmentDisposable()
+    self.otherSubscription = otherSubscription
+    super.init(
+      observer, machine: TimeoutStateMachine(), dueTime: dueTime, scheduler: scheduler,
+      resources: otherSubscription)
   }
 
   func run(_ source: Observable<Element>, _ other: Observable<Element>) -> Disposable {
@@ -103,7 +100,7 @@ private final class TimeoutSubscription<Element>: @unchecked Sendable {
   }
 
   private func startTimer(_ generation: UInt64, other: Observable<Element>) {
-    timer.disposable = scheduler.scheduleRelative(generation, dueTime: dueTime) { generation in
+    super.startTimer(generation, after: dueTime) { generation in
       let switches = self.serial.transition { machine, _ in
         machine.timerFired(generation: generation)
       }
@@ -113,7 +110,6 @@ private final class TimeoutSubscription<Element>: @unchecked Sendable {
           other.subscribe(
             AnyObserver { event in self.serial.transition { _, emit in emit(event) } }))
       }
-      return Disposables.create()
     }
   }
 }

@@ -4,7 +4,10 @@ import Foundation
 /// Runs work on the main thread (the main dispatch queue).
 ///
 /// ``instance`` runs work at once when called on the main thread with nothing queued ahead of
-/// it, so UI bindings update synchronously; ``asyncInstance`` always goes through the queue.
+/// it on that instance, so UI bindings update synchronously; ``asyncInstance`` always goes
+/// through the queue. Each instance counts its own queued work: ``SharingScheduler`` makes a
+/// new instance (``init()``) for each ``Driver`` and ``Signal``, as RxSwift does, so one
+/// sequence's queued work never makes another one's delivery asynchronous.
 /// On Linux the main queue is serviced by `dispatchMain()`, `RunLoop.main.run()` or a test
 /// runner that waits on the main thread.
 public final class MainScheduler: SchedulerType {
@@ -26,6 +29,12 @@ public final class MainScheduler: SchedulerType {
 
   private init(alwaysAsync: Bool) {
     self.alwaysAsync = alwaysAsync
+  }
+
+  /// Makes a main scheduler with its own count of queued work: it runs work at once when
+  /// called on the main thread while none of the work scheduled on it is still queued.
+  public convenience init() {
+    self.init(alwaysAsync: false)
   }
 
   /// Whether the caller runs on the main thread or the main queue.

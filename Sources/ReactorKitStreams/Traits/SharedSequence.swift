@@ -49,14 +49,20 @@ public protocol SharedSequenceConvertibleType: ObservableConvertibleType {
   func asSharedSequence() -> SharedSequence<SharingStrategy, Element>
 }
 
-/// The scheduler factory shared sequences deliver on: ``MainScheduler/instance`` unless a
-/// test replaces it with ``mock(scheduler:action:)``.
+/// The scheduler factory shared sequences deliver on: a new ``MainScheduler`` for each
+/// sequence (as RxCocoa's `SharingScheduler.make`), unless a test replaces it with
+/// ``mock(scheduler:action:)``.
+///
+/// A new instance per sequence keeps delivery on the main thread synchronous: a driver that
+/// emits while another one is delivering runs at once instead of waiting for the main queue,
+/// and work queued by one sequence never makes another one (or ``MainScheduler/instance``)
+/// asynchronous.
 public enum SharingScheduler {
   private static let storage = LockedBox<@Sendable () -> SchedulerType>({
-    MainScheduler.instance
+    MainScheduler()
   })
 
-  /// Makes the scheduler that ``Driver`` and ``Signal`` deliver on.
+  /// Makes the scheduler that a new ``Driver`` or ``Signal`` delivers on.
   public static var make: @Sendable () -> SchedulerType { storage.withLock { $0 } }
 
   /// Runs `action` with shared sequences delivering on `scheduler`, for tests (for

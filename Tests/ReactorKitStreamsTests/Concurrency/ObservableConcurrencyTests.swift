@@ -52,6 +52,54 @@ final class ObservableConcurrencyTests: ResourceTestCase {
     XCTAssertFalse(subject.hasObservers)
   }
 
+  func test_values_inACancelledTaskThrowsCancellationErrorWithoutAnyEvent() async {
+    // given
+    let subject = PublishSubject<Int>()
+    let started = AsyncStream<Void>.makeStream()
+    let consumer = Task {
+      started.continuation.yield()
+      var received: [Int] = []
+      for try await value in subject.values { received.append(value) }
+      return received
+    }
+    for await _ in started.stream { break }
+    // when
+    consumer.cancel()
+    let result = await consumer.result
+    // then
+    XCTAssertThrowsError(try result.get()) { XCTAssertTrue($0 is CancellationError) }
+  }
+
+  func test_values_iteratedInAnAlreadyCancelledTaskThrowsCancellationError() async {
+    // given
+    let subject = BehaviorSubject(value: 1)
+    let gate = AsyncStream<Void>.makeStream()
+    let consumer = Task {
+      for await _ in gate.stream { break }
+      var received: [Int] = []
+      for try await value in subject.values { received.append(value) }
+      return received
+    }
+    // when
+    consumer.cancel()
+    gate.continuation.yield()
+    let result = await consumer.result
+    // then
+    XCTAssertThrowsError(try result.get()) { XCTAssertTrue($0 is CancellationError) }
+    XCTAssertFalse(subject.hasObservers)
+  }
+
+  func test_asObservablePriority_runsTheIterationAtThatPriority() throws {
+    // given
+    let (stream, continuation) = AsyncStream<Int>.makeStream()
+    continuation.yield(1)
+    continuation.finish()
+    // when
+    let values = try stream.asObservable(priority: .high).toBlocking(timeout: 5).toArray()
+    // then
+    XCTAssertEqual(values, [1])
+  }
+
   func test_values_breakingOutOfTheLoopDisposesTheSubscription() async throws {
     // given
     let subject = BehaviorSubject(value: 0)

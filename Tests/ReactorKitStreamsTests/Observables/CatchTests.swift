@@ -157,6 +157,48 @@ final class CatchTests: ResourceTestCase {
     XCTAssertEqual(observer.events, [.next(210, 1), .next(260, 1)])
     XCTAssertEqual(source.subscriptions, [Subscription(200, 250), Subscription(250, 270)])
   }
+
+  func test_catchSequence_movesToTheNextSourceOnError() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let first = scheduler.createColdObservable([.next(10, 1), .error(20, TestError(1))])
+    let second = scheduler.createColdObservable([.next(10, 2), .completed(20)])
+    let third = scheduler.createColdObservable([.next(10, 3), .completed(20)])
+    // when
+    let observer = scheduler.start { Observable.catch(sequence: [first, second, third]) }
+    // then
+    XCTAssertEqual(observer.events, [.next(210, 1), .next(230, 2), .completed(240)])
+    XCTAssertEqual(first.subscriptions, [Subscription(200, 220)])
+    XCTAssertEqual(second.subscriptions, [Subscription(220, 240)])
+    XCTAssertEqual(third.subscriptions, [])
+  }
+
+  func test_catchSequence_allFailingEndsWithTheLastErrorAndEmptyCompletes() throws {
+    // given
+    let sources = [Observable<Int>.error(TestError(1)), .error(TestError(2))]
+    // when
+    let result = Observable.catch(sequence: sources).toBlocking().materialize()
+    let empty = try Observable.catch(sequence: [Observable<Int>]()).toBlocking().toArray()
+    // then
+    guard case .failed(let elements, let error) = result else { return XCTFail("\(result)") }
+    XCTAssertEqual(elements, [])
+    XCTAssertEqual(error as? TestError, TestError(2))
+    XCTAssertEqual(empty, [])
+  }
+
+  func test_catchSequence_disposalStopsTheCurrentSource() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let first = scheduler.createColdObservable([.error(10, TestError(1), Int.self)])
+    let second = scheduler.createColdObservable([.next(30, 2), .completed(40)])
+    // when
+    let observer = scheduler.start(disposed: 220) {
+      Observable.catch(sequence: [first, second])
+    }
+    // then
+    XCTAssertEqual(observer.events, [])
+    XCTAssertEqual(second.subscriptions, [Subscription(210, 220)])
+  }
 }
 
 final class RetryWhenTests: ResourceTestCase {

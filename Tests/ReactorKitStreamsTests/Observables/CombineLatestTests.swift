@@ -150,7 +150,22 @@ final class CombineLatestTests: ResourceTestCase {
     }
     // then
     XCTAssertEqual(summed.events, [.next(215, 3), .completed(230)])
-    XCTAssertEqual(empty.events, [.completed(1200)])
+    XCTAssertEqual(empty.events, [.next(1200, []), .completed(1200)])
+  }
+
+  func test_combineLatest_emptyCollectionWithSelector_emitsTheSelectorsResultThenCompletes() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    // when
+    let counted = scheduler.start {
+      Observable<Int>.combineLatest([Observable<Int>]()) { $0.count }
+    }
+    let failed = scheduler.start(created: 1100, subscribed: 1200, disposed: 1300) {
+      Observable<Int>.combineLatest([Observable<Int>]()) { _ in throw TestError(1) }
+    }
+    // then
+    XCTAssertEqual(counted.events, [.next(200, 0), .completed(200)])
+    XCTAssertEqual(failed.events, [.error(1200, TestError(1))])
   }
 
   func test_combineLatest_synchronousSources() {

@@ -30,6 +30,33 @@ final class DoTests: ResourceTestCase {
       ])
   }
 
+  func test_do_sourceTerminatingDuringSubscribe_runsOnDisposeAfterOnSubscribed() {
+    // given
+    var log: [String] = []
+    let source = Observable<Int>.create { observer in
+      observer.onNext(1)
+      observer.onCompleted()
+      return Disposables.create { log.append("source disposed") }
+    }
+    // when
+    let subscription = source.do(
+      onNext: { log.append("onNext \($0)") },
+      onCompleted: { log.append("onCompleted") },
+      afterCompleted: { log.append("afterCompleted") },
+      onSubscribe: { log.append("onSubscribe") },
+      onSubscribed: { log.append("onSubscribed") },
+      onDispose: { log.append("onDispose") }
+    ).subscribe(onNext: { log.append("next \($0)") }, onCompleted: { log.append("completed") })
+    subscription.dispose()
+    // then
+    XCTAssertEqual(
+      log,
+      [
+        "onSubscribe", "onNext 1", "next 1", "onCompleted", "completed", "afterCompleted",
+        "source disposed", "onSubscribed", "onDispose",
+      ])
+  }
+
   func test_do_errorCallbacksAndDisposal() {
     // given
     let scheduler = TestScheduler(initialClock: 0)

@@ -41,7 +41,7 @@ final class MulticastTests: ResourceTestCase {
     third.dispose()
   }
 
-  func test_replay_replaysBufferToLateObserversAndAfterCompletion() {
+  func test_replay_replaysBufferToLateObserversUntilTheConnectionEnds() {
     // given
     let scheduler = TestScheduler(initialClock: 0)
     let source = scheduler.createHotObservable([
@@ -50,18 +50,22 @@ final class MulticastTests: ResourceTestCase {
     let replayed = source.replay(2)
     let early = scheduler.createObserver(Int.self)
     let late = scheduler.createObserver(Int.self)
+    let after = scheduler.createObserver(Int.self)
     var bag = DisposeBag()
     // when
     scheduler.scheduleAt(200) {
       replayed.subscribe(early).disposed(by: bag)
       replayed.connect().disposed(by: bag)
     }
-    scheduler.scheduleAt(300) { replayed.subscribe(late).disposed(by: bag) }
+    scheduler.scheduleAt(235) { replayed.subscribe(late).disposed(by: bag) }
+    // After completion the connection has ended: a new subscriber waits for a new one.
+    scheduler.scheduleAt(300) { replayed.subscribe(after).disposed(by: bag) }
     scheduler.start()
     bag = DisposeBag()
     // then
     XCTAssertEqual(early.events, [.next(210, 1), .next(220, 2), .next(230, 3), .completed(240)])
-    XCTAssertEqual(late.events, [.next(300, 2), .next(300, 3), .completed(300)])
+    XCTAssertEqual(late.events, [.next(235, 2), .next(235, 3), .completed(240)])
+    XCTAssertEqual(after.events, [])
     XCTAssertEqual(source.subscriptions, [Subscription(200, 240)])
   }
 
@@ -116,5 +120,102 @@ final class MulticastTests: ResourceTestCase {
     // then
     XCTAssertEqual(second, [.next(1), .completed])
     XCTAssertEqual(subscriptions, 2)
+  }
+
+  func test_replay_reconnectAfterDisconnect_usesANewSubject() {
+    for make in [
+      { (source: TestableObservable<Int>) in source.replay(1) },
+      { (source: TestableObservable<Int>) in source.replayAll() },
+      { (source: TestableObservable<Int>) in
+        source.multicast(makeSubject: { ReplaySubject<Int>.create(bufferSize: 1) })
+      },
+    ] {
+      // given
+      let scheduler = TestScheduler(initialClock: 0)
+      let source = scheduler.createHotObservable([
+        .next(210, 1), .next(310, 2), .completed(400),
+      ])
+      let connectable = make(source)
+      let early = scheduler.createObserver(Int.self)
+      let late = scheduler.createObserver(Int.self)
+      var first: Disposable?
+      var subscriptions: [Disposable] = []
+      // when
+      scheduler.scheduleAt(200) {
+        subscriptions.append(connectable.subscribe(early))
+        first = connectable.connect()
+      }
+      scheduler.scheduleAt(250) { first?.dispose() }
+      scheduler.scheduleAt(300) { subscriptions.append(connectable.connect()) }
+      scheduler.scheduleAt(350) { subscriptions.append(connectable.subscribe(late)) }
+      scheduler.start()
+      // then
+      XCTAssertEqual(early.events, [.next(210, 1)])
+      XCTAssertEqual(late.events, [.next(350, 2), .completed(400)])
+      XCTAssertEqual(source.subscriptions, [Subscription(200, 250), Subscription(300, 400)])
+      subscriptions.forEach { $0.dispose() }
+    }
+  }
+
+  func test_replay_reconnectAfterCompletion_startsAfresh() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let source = scheduler.createColdObservable([.next(10, 1), .completed(20)])
+    let connectable = source.replay(1)
+    let first = scheduler.createObserver(Int.self)
+    let second = scheduler.createObserver(Int.self)
+    var subscriptions: [Disposable] = []
+    // when
+    scheduler.scheduleAt(200) {
+      subscriptions.append(connectable.subscribe(first))
+      subscriptions.append(connectable.connect())
+    }
+    scheduler.scheduleAt(300) {
+      subscriptions.append(connectable.subscribe(second))
+      subscriptions.append(connectable.connect())
+    }
+    scheduler.start()
+    // then
+    XCTAssertEqual(first.events, [.next(210, 1), .completed(220)])
+    XCTAssertEqual(second.events, [.next(310, 1), .completed(320)])
+    subscriptions.forEach { $0.dispose() }
+  }
+
+  func test_multicastSelector_sharesOneSubscriptionPerSubscriber() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let source = scheduler.createColdObservable([.next(10, 1), .next(20, 2), .completed(30)])
+    var subjects = 0
+    // when
+    let observer = scheduler.start {
+      source.multicast(
+        { () -> PublishSubject<Int> in
+          subjects += 1
+          return PublishSubject()
+        },
+        selector: { shared in Observable.zip(shared, shared.map { $0 * 10 }) { $0 + $1 } })
+    }
+    // then
+    XCTAssertEqual(observer.events, [.next(210, 11), .next(220, 22), .completed(230)])
+    XCTAssertEqual(source.subscriptions, [Subscription(200, 230)])
+    XCTAssertEqual(subjects, 1)
+  }
+
+  func test_multicastSelector_errorsAndDisposal() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let source = scheduler.createHotObservable([.next(210, 1), .next(260, 2)])
+    // when
+    let disposed = scheduler.start(disposed: 250) {
+      source.multicast({ PublishSubject<Int>() }, selector: { $0.map { $0 + 1 } })
+    }
+    let thrown = scheduler.start(created: 1100, subscribed: 1200, disposed: 1300) {
+      source.multicast(
+        { PublishSubject<Int>() }, selector: { _ -> Observable<Int> in throw TestError(4) })
+    }
+    // then
+    XCTAssertEqual(disposed.events, [.next(210, 2)])
+    XCTAssertEqual(source.subscriptions, [Subscription(200, 250)])
+    XCTAssertEqual(thrown.events, [.error(1200, TestError(4))])
   }
 }

@@ -47,7 +47,8 @@ final class RefCountTests: ResourceTestCase {
     XCTAssertEqual(source.subscriptions, [Subscription(200, 220), Subscription(300, 320)])
   }
 
-  func test_refCount_overTerminatedPublishCompletesLateObserversWithoutReconnecting() {
+  func test_refCount_overTerminatedPublishReconnectsForLateObservers() {
+    // RxSwift 6: `publish()` makes a new subject for each connection.
     // given
     let scheduler = TestScheduler(initialClock: 0)
     let source = scheduler.createColdObservable([.next(10, 1), .completed(20)])
@@ -60,8 +61,8 @@ final class RefCountTests: ResourceTestCase {
     scheduler.start()
     // then
     XCTAssertEqual(first.events, [.next(210, 1), .completed(220)])
-    XCTAssertEqual(late.events, [.completed(300)])
-    XCTAssertEqual(source.subscriptions, [Subscription(200, 220)])
+    XCTAssertEqual(late.events, [.next(310, 1), .completed(320)])
+    XCTAssertEqual(source.subscriptions, [Subscription(200, 220), Subscription(300, 320)])
   }
 
   func test_refCount_observerDisposingInsideOnNextReleasesConnection() {

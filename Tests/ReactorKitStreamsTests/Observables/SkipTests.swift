@@ -1,3 +1,4 @@
+import Foundation
 import ReactorKitStreams
 import ReactorKitTesting
 import XCTest
@@ -110,5 +111,78 @@ final class SkipTests: ResourceTestCase {
     // then
     XCTAssertEqual(observer.events, [.error(220, TestError(4))])
     XCTAssertEqual(other.subscriptions, [Subscription(200, 220)])
+  }
+
+  func test_skipDuration_dropsTheElementsOfTheDuration() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let source = scheduler.createHotObservable([
+      .next(210, 1), .next(240, 2), .next(260, 3), .completed(300),
+    ])
+    // when
+    let observer = scheduler.start { source.skip(.seconds(50), scheduler: scheduler) }
+    // then
+    XCTAssertEqual(observer.events, [.next(260, 3), .completed(300)])
+    XCTAssertEqual(source.subscriptions, [Subscription(200, 300)])
+  }
+
+  func test_skipDuration_forwardsCompletionAndErrorsBeforeTheDuration() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let other = TestScheduler(initialClock: 0)
+    let completes = scheduler.createHotObservable([.next(210, 1), .completed(220)])
+    let fails = other.createHotObservable([.error(230, TestError(1), Int.self)])
+    // when
+    let completed = scheduler.start { completes.skip(.seconds(50), scheduler: scheduler) }
+    let failed = other.start { fails.skip(.seconds(50), scheduler: other) }
+    // then
+    XCTAssertEqual(completed.events, [.completed(220)])
+    XCTAssertEqual(failed.events, [.error(230, TestError(1))])
+  }
+
+  func test_skipDuration_disposalEndsTheSubscription() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let source = scheduler.createHotObservable([.next(260, 1), .next(280, 2)])
+    // when
+    let observer = scheduler.start(disposed: 270) {
+      source.skip(.seconds(50), scheduler: scheduler)
+    }
+    // then
+    XCTAssertEqual(observer.events, [.next(260, 1)])
+    XCTAssertEqual(source.subscriptions, [Subscription(200, 270)])
+  }
+
+  func test_skipUntil_gateOpenedFromAnotherThreadPassesALaterSuffixInOrder() {
+    for _ in 0..<StressConfiguration.iterations(5) {
+      // given
+      let source = PublishSubject<Int>()
+      let other = PublishSubject<Void>()
+      let probe = DeliveryProbe()
+      let received = LockedValues<Int>()
+      let subscription = source.skip(until: other).subscribe(onNext: { value in
+        probe.enter()
+        received.append(value)
+        probe.leave()
+      })
+      // when
+      runConcurrently(threads: 2) { index in
+        if index == 0 {
+          for step in 0..<500 {
+            source.onNext(step)
+            if step % 100 == 0 { sched_yield() }
+          }
+        } else {
+          other.onNext(())
+        }
+      }
+      source.onNext(500)
+      // then
+      let all = received.all
+      XCTAssertEqual(probe.overlaps, 0)
+      XCTAssertEqual(all.last, 500)
+      XCTAssertEqual(all, Array((all.first ?? 500)...500), "not a contiguous suffix")
+      subscription.dispose()
+    }
   }
 }

@@ -198,4 +198,28 @@ final class TakeTests: ResourceTestCase {
       subscription.dispose()
     }
   }
+
+  func test_takeFor_completesAfterTheDuration() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let source = scheduler.createHotObservable([
+      .next(210, 1), .next(240, 2), .next(260, 3), .completed(300),
+    ])
+    // when
+    let observer = scheduler.start { source.take(for: .seconds(50), scheduler: scheduler) }
+    // then
+    XCTAssertEqual(observer.events, [.next(210, 1), .next(240, 2), .completed(250)])
+    XCTAssertEqual(source.subscriptions, [Subscription(200, 250)])
+  }
+
+  func test_takeFor_sourceEndingFirstEndsTheResult() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let source = scheduler.createHotObservable([.next(210, 1), .error(220, TestError(1))])
+    // when
+    let observer = scheduler.start { source.take(for: .seconds(50), scheduler: scheduler) }
+    // then
+    XCTAssertEqual(observer.events, [.next(210, 1), .error(220, TestError(1))])
+    XCTAssertEqual(source.subscriptions, [Subscription(200, 220)])
+  }
 }

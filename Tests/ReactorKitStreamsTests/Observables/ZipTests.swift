@@ -107,6 +107,47 @@ final class ZipTests: ResourceTestCase {
     XCTAssertEqual(empty.events, [.completed(1200)])
   }
 
+  func test_zipCollection_completesWhenAnElementCanNeverBePaired() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let first = scheduler.createHotObservable([
+      .next(210, 1), .next(310, 2), .next(320, 3), .completed(410),
+    ])
+    let second = scheduler.createHotObservable([.next(220, 10), .completed(300)])
+    // when
+    let observer = scheduler.start { Observable.zip([first, second]).map { $0.reduce(0, +) } }
+    // then
+    XCTAssertEqual(observer.events, [.next(220, 11), .completed(310)])
+    XCTAssertEqual(first.subscriptions, [Subscription(200, 310)])
+    XCTAssertEqual(second.subscriptions, [Subscription(200, 300)])
+  }
+
+  func test_zipCollection_waitsWhileTheCompletedSourceStillHasBufferedElements() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let first = scheduler.createHotObservable([.next(210, 1), .next(220, 2), .completed(230)])
+    let second = scheduler.createHotObservable([.next(300, 10), .next(310, 20), .next(320, 30)])
+    // when
+    let observer = scheduler.start { Observable.zip([first, second]).map { $0.reduce(0, +) } }
+    // then
+    XCTAssertEqual(observer.events, [.next(300, 11), .next(310, 22), .completed(320)])
+    XCTAssertEqual(second.subscriptions, [Subscription(200, 320)])
+  }
+
+  func test_zipFixedArity_completesOnlyWhenEverySourceCompleted() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let first = scheduler.createHotObservable([
+      .next(210, 1), .next(310, 2), .next(320, 3), .completed(410),
+    ])
+    let second = scheduler.createHotObservable([.next(220, 10), .completed(300)])
+    // when
+    let observer = scheduler.start { Observable.zip(first, second) { $0 + $1 } }
+    // then
+    XCTAssertEqual(observer.events, [.next(220, 11), .completed(410)])
+    XCTAssertEqual(first.subscriptions, [Subscription(200, 410)])
+  }
+
   func test_zip_concurrentSourcesPairEveryElement() {
     // given
     let subjects = (0..<4).map { _ in PublishSubject<Int>() }

@@ -14,6 +14,24 @@ final class BlockingObservableTests: ResourceTestCase {
     XCTAssertEqual(values, [1, 2, 3])
   }
 
+  func test_singlePredicate_stopsCallingThePredicateOnceDecided() {
+    // given
+    var calls: [Int] = []
+    // when
+    XCTAssertThrowsError(
+      try Observable.of(1, 2, 3, 4).toBlocking().single {
+        calls.append($0)
+        return $0 >= 2
+      }
+    ) { error in
+      guard case .moreThanOneElement = error as? RxError else {
+        return XCTFail("Expected RxError.moreThanOneElement, got \(error)")
+      }
+    }
+    // then
+    XCTAssertEqual(calls, [1, 2, 3])
+  }
+
   func test_toArray_rethrowsTheSequenceError() {
     // given
     let source = Observable<Int>.error(TestError(3))

@@ -273,15 +273,15 @@ final class SharedSequenceOperatorTests: ResourceTestCase {
     ]
     // when
     for value in ["a", "b", "cc", "cd", "e"] { relay.accept(value) }
-    waitUntil { flat.count == 5 && first.count == 2 && byKey.count == 3 }
+    waitUntil { flat.count == 5 && first.count == 5 && byKey.count == 3 }
     // then
     XCTAssertEqual(byKey, ["a", "cc", "e"])
     XCTAssertEqual(byComparer, ["a", "b", "cc", "e"])
     XCTAssertEqual(byKeyPath, ["a", "cc", "e"])
     XCTAssertEqual(flat, [1, 1, 2, 2, 1])
-    // Signal.just delivers through the main queue: while the inner sequence of "b" waits
-    // there, "cc", "cd" and "e" (queued before it) are ignored.
-    XCTAssertEqual(first, [1, 1])
+    // Each signal has its own main scheduler (SharingScheduler.make), so `Signal.just`
+    // completes at once on the main thread and flatMapFirst takes every element.
+    XCTAssertEqual(first, [1, 1, 2, 2, 1])
     subscriptions.forEach { $0.dispose() }
   }
 }

@@ -21,35 +21,20 @@ extension ObservableType {
 
 /// Runs the ``DebounceStateMachine`` for one subscription: performs its actions outside the
 /// lock and owns the timer.
-private final class DebounceSubscription<Element>: @unchecked Sendable {
-  // Safety: the state machine lives in `serial` behind its lock; `timer` synchronises
-  // itself; `dueTime` and `scheduler` are immutable.
-  private let serial: SerialSink<DebounceStateMachine<Element>, Element>
-  private let timer = SerialDisposable()
-  private let dueTime: RxTimeInterval
-  private let scheduler: SchedulerType
-
+private final class DebounceSubscription<Element>:
+  TimedSubscription<DebounceStateMachine<Element>, Element>, @unchecked Sendable
+{
+  // Safety: no state beyond the base class's.
   init(_ observer: AnyObserver<Element>, dueTime: RxTimeInterval, scheduler: SchedulerType) {
-    let sink = Sink(observer)
-    sink.extra = timer
-    serial = SerialSink(sink, state: DebounceStateMachine())
-    self.dueTime = dueTime
-    self.scheduler = scheduler
+    super.init(observer, machine: DebounceStateMachine(), dueTime: dueTime, scheduler: scheduler)
   }
 
-  func run(_ source: Observable<Element>) -> Disposable {
-    serial.sink.run(source) { self.on($0) }
-  }
-
-  private func on(_ event: Event<Element>) {
+  override func on(_ event: Event<Element>) {
     switch event {
     case .next(let element):
       let action = serial.transition { machine, _ in machine.next(element) }
       if case .startTimer(let generation) = action {
-        timer.disposable = scheduler.scheduleRelative(generation, dueTime: dueTime) {
-          self.timerFired($0)
-          return Disposables.create()
-        }
+        startTimer(generation, after: dueTime) { self.timerFired($0) }
       }
     case .error(let error):
       serial.transition { machine, emit in

@@ -25,28 +25,20 @@ extension ObservableType {
 
 /// Runs the ``ThrottleStateMachine`` for one subscription: performs its actions outside the
 /// lock and owns the timer.
-private final class ThrottleSubscription<Element>: @unchecked Sendable {
-  // Safety: the state machine lives in `serial` behind its lock; `timer` synchronises
-  // itself; `scheduler` is immutable.
-  private let serial: SerialSink<ThrottleStateMachine<Element>, Element>
-  private let timer = SerialDisposable()
-  private let scheduler: SchedulerType
-
+private final class ThrottleSubscription<Element>:
+  TimedSubscription<ThrottleStateMachine<Element>, Element>, @unchecked Sendable
+{
+  // Safety: no state beyond the base class's.
   init(
     _ observer: AnyObserver<Element>, dueTime: RxTimeInterval, latest: Bool,
     scheduler: SchedulerType
   ) {
-    let sink = Sink(observer)
-    sink.extra = timer
-    serial = SerialSink(sink, state: ThrottleStateMachine(dueTime: dueTime.seconds, latest: latest))
-    self.scheduler = scheduler
+    super.init(
+      observer, machine: ThrottleStateMachine(dueTime: dueTime.seconds, latest: latest),
+      dueTime: dueTime, scheduler: scheduler)
   }
 
-  func run(_ source: Observable<Element>) -> Disposable {
-    serial.sink.run(source) { self.on($0) }
-  }
-
-  private func on(_ event: Event<Element>) {
+  override func on(_ event: Event<Element>) {
     switch event {
     case .next(let element):
       let now = scheduler.now
@@ -56,10 +48,7 @@ private final class ThrottleSubscription<Element>: @unchecked Sendable {
         return action
       }
       if case .startTimer(let delay, let generation) = action {
-        timer.disposable = scheduler.scheduleRelative(generation, dueTime: .rxSeconds(delay)) {
-          self.timerFired($0)
-          return Disposables.create()
-        }
+        startTimer(generation, after: .rxSeconds(delay)) { self.timerFired($0) }
       }
     case .error(let error):
       serial.transition { machine, emit in

@@ -1,0 +1,107 @@
+/// The one core of `take(until:)`, `skip(until:)` and their time-based forms: a source
+/// forwarded through a gate that a second sequence (`other`, or a timer) moves with its first
+/// element.
+///
+/// - ``Behavior/take``: the gate starts open; `other`'s element completes the result.
+///   `other` is subscribed first, so one that emits at once lets nothing through.
+/// - ``Behavior/skip(completesWhileClosed:)``: the gate starts closed and `other`'s element
+///   opens it; the source is subscribed first. A source completing while the gate is closed
+///   completes the result (time-based `skip`) or just ends the subscription without an
+///   event (`skip(until:)`, as in RxSwift).
+///
+/// An error from either ends the result; `other` completing without an element changes
+/// nothing. Delivery is serial even when both emit from different threads.
+@usableFromInline
+final class GateSink<Element, Other>: FanInSink<Element, Element, Bool>, @unchecked Sendable {
+  // Safety: `state` (inherited; whether the gate is open) is guarded by `lock`; `behavior` is
+  // immutable; the disposables synchronise themselves.
+  @usableFromInline
+  enum Behavior {
+    case take
+    case skip(completesWhileClosed: Bool)
+  }
+
+  @usableFromInline let behavior: Behavior
+  @usableFromInline let sourceSubscription = SingleAssignmentDisposable()
+  @usableFromInline let otherSubscription = SingleAssignmentDisposable()
+
+  @inlinable
+  init(_ observer: AnyObserver<Element>, _ behavior: Behavior) {
+    self.behavior = behavior
+    let startsOpen: Bool
+    if case .take = behavior { startsOpen = true } else { startsOpen = false }
+    super.init(observer, state: startsOpen) { $0 }
+  }
+
+  @inlinable
+  func run(_ source: Observable<Element>, _ other: Observable<Other>) -> Disposable {
+    if case .take = behavior {
+      subscribe(other, otherSubscription) { self.otherOn($0) }
+      subscribe(source, sourceSubscription) { self.sourceOn($0) }
+    } else {
+      subscribe(source, sourceSubscription) { self.sourceOn($0) }
+      subscribe(other, otherSubscription) { self.otherOn($0) }
+    }
+    return self
+  }
+
+  /// Subscribes `handler` to `observable` into `subscription`, unless already stopped.
+  @inlinable
+  func subscribe<Value>(
+    _ observable: Observable<Value>, _ subscription: SingleAssignmentDisposable,
+    _ handler: @escaping (Event<Value>) -> Void
+  ) {
+    if isStopped {
+      subscription.dispose()
+    } else {
+      subscription.setDisposable(observable.subscribe(AnyObserver(eventHandler: handler)))
+    }
+  }
+
+  @inlinable
+  func sourceOn(_ event: Event<Element>) {
+    lock.lock()
+    switch event {
+    case .next:
+      if state {
+        onLocked(event)
+      } else {
+        lock.unlock()
+      }
+    case .completed:
+      if state {
+        onLocked(event)
+      } else if case .skip(completesWhileClosed: true) = behavior {
+        onLocked(event)
+      } else {
+        lock.unlock()
+        dispose()
+      }
+    case .error:
+      onLocked(event)
+    }
+  }
+
+  @inlinable
+  func otherOn(_ event: Event<Other>) {
+    switch event {
+    case .next:
+      if case .take = behavior {
+        on(.completed)
+      } else {
+        lock.withLock { state = true }
+        otherSubscription.dispose()
+      }
+    case .error(let error):
+      on(.error(error))
+    case .completed:
+      otherSubscription.dispose()
+    }
+  }
+
+  @usableFromInline
+  override func releaseSources() {
+    sourceSubscription.dispose()
+    otherSubscription.dispose()
+  }
+}

@@ -1,0 +1,94 @@
+extension ObservableType {
+  /// Emits the latest element of this sequence each time `sampler` emits, if one arrived
+  /// since the previous sample (or `defaultValue` when none did and it is not `nil`).
+  ///
+  /// The sampler completing samples once more. When this sequence completes, the result
+  /// completes at the next sample; an error from either ends it. Delivery is serial even when
+  /// both emit from different threads.
+  ///
+  /// - Parameters:
+  ///   - sampler: Tells when to sample.
+  ///   - defaultValue: Emitted on a sample when no new element arrived; `nil` emits nothing.
+  /// - Returns: The sampled elements.
+  public func sample<Sampler: ObservableConvertibleType>(
+    _ sampler: Sampler, defaultValue: Element? = nil
+  ) -> Observable<Element> {
+    let source = asObservable()
+    let sampler = sampler.asObservable()
+    return Observable { observer in
+      SampleSink<Element, Sampler.Element>(observer, defaultValue: defaultValue)
+        .run(source, sampler)
+    }
+  }
+}
+
+/// The latest unsampled element and whether the source completed.
+struct SampleState<Element> {
+  var element: Element?
+  var sourceCompleted = false
+}
+
+/// Keeps the source's latest element and emits it when the sampler ticks.
+final class SampleSink<Element, Sampler>: FanInSink<Element, Element, SampleState<Element>>,
+  @unchecked Sendable
+{
+  // Safety: `state` (inherited) is guarded by `lock`; `defaultValue` is immutable; the
+  // disposables synchronise themselves.
+  let defaultValue: Element?
+  let sourceSubscription = SingleAssignmentDisposable()
+  let samplerSubscription = SingleAssignmentDisposable()
+
+  init(_ observer: AnyObserver<Element>, defaultValue: Element?) {
+    self.defaultValue = defaultValue
+    super.init(observer, state: SampleState()) { $0 }
+  }
+
+  func run(_ source: Observable<Element>, _ sampler: Observable<Sampler>) -> Disposable {
+    sourceSubscription.setDisposable(source.subscribe(AnyObserver { self.sourceOn($0) }))
+    if isStopped {
+      samplerSubscription.dispose()
+    } else {
+      samplerSubscription.setDisposable(sampler.subscribe(AnyObserver { self.samplerOn($0) }))
+    }
+    return self
+  }
+
+  func sourceOn(_ event: Event<Element>) {
+    lock.lock()
+    switch event {
+    case .next(let element):
+      state.element = element
+      lock.unlock()
+    case .error:
+      onLocked(event)
+    case .completed:
+      state.sourceCompleted = true
+      lock.unlock()
+      sourceSubscription.dispose()
+    }
+  }
+
+  func samplerOn(_ event: Event<Sampler>) {
+    lock.lock()
+    if case .error(let error) = event {
+      onLocked(.error(error))
+      return
+    }
+    let sample = state.element ?? defaultValue
+    state.element = nil
+    let completes = state.sourceCompleted
+    if let sample {
+      onLocked(.next(sample))
+      if completes { on(.completed) }
+    } else if completes {
+      onLocked(.completed)
+    } else {
+      lock.unlock()
+    }
+  }
+
+  override func releaseSources() {
+    sourceSubscription.dispose()
+    samplerSubscription.dispose()
+  }
+}
