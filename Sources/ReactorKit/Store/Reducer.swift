@@ -1,4 +1,4 @@
-import Synchronization
+import ReactorKitStreams
 
 /// A function that applies an ``Action`` to a state, in place.
 ///

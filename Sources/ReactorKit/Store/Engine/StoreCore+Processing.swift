@@ -1,5 +1,4 @@
 import ReactorKitStreams
-import Synchronization
 
 extension StoreCore {
   /// Processes one work item on the turn holder's thread.

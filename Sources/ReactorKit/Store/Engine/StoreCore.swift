@@ -1,5 +1,4 @@
 import ReactorKitStreams
-import Synchronization
 
 /// The engine of a ``Store``: the turn that serialises processing, the dispatch queue and
 /// who waits for it, the published state and the subscriptions. The public `Store` is a thin
@@ -18,10 +17,13 @@ final class StoreCore<State>: @unchecked Sendable {
   // registry is touched only by the thread that holds the turn. The state is published
   // through `storage`, which synchronises itself. `reducer` is immutable and called only by
   // the turn holder. `fastOwner` and `middlewareThread` are written only by the thread they
-  // name. `gateSlot` is only accessed atomically, through `gate`.
+  // name. The atomic slots are only accessed atomically, through `gate`, `fastOwner` and
+  // `middlewareThread`.
   // Atomic slots first (see `AtomicSlot`).
-  /// The storage of ``gate``.
+  /// The storage of ``gate``, ``fastOwner`` and ``middlewareThread``.
   @usableFromInline var gateSlot = AtomicSlot(Gate.idle)
+  @usableFromInline var fastOwnerSlot = AtomicSlot(UInt(0))
+  @usableFromInline var middlewareThreadSlot = AtomicSlot(UInt(0))
   @usableFromInline let reducer: Reducer<State>
   @usableFromInline let lock = Lock()
   @usableFromInline let locked: UnsafeMutablePointer<StoreLockedState>
@@ -38,16 +40,13 @@ final class StoreCore<State>: @unchecked Sendable {
   /// claims an idle gate or announces the work; a releasing compare-and-swap that succeeds
   /// has therefore left nothing behind, and one that fails takes the lock and drains.
   @inlinable var gate: Gate { Gate(slot: 0, of: self) }
-  // The two thread words stay `Synchronization.Atomic`s: the optimiser sees through them,
-  // while stores through the C-backed `UnsafeAtomic` around the processing made it keep an
-  // extra copy of the dispatched action on the uncontended path.
   /// The identity of the thread that claimed the turn without the lock, until the machine
   /// learns about it; 0 otherwise. Only that thread writes its own identity here and clears
   /// it, so a thread that reads its own identity holds the turn.
-  @usableFromInline let fastOwner = Atomic<UInt>(0)
+  @inlinable var fastOwner: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 1, of: self) }
   /// The identity of the thread running the middleware chain right now, 0 when none: calls of
   /// the chain's final `next` from that thread reduce at once.
-  @usableFromInline let middlewareThread = Atomic<UInt>(0)
+  @inlinable var middlewareThread: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 2, of: self) }
 
   @inlinable
   init(reducer: Reducer<State>, state: State) {
