@@ -234,19 +234,20 @@ final class ActionRecordingTests: ResourceTestCase {
     XCTAssertEqual(loadError(), .unsupportedFormatVersion(path: url.path, found: 3, supported: 1))
   }
 
-  func test_load_truncatedLastLine_isMalformed_withItsLineNumber() throws {
+  func test_load_truncatedLastLine_isATornTail_withItsLineNumber() throws {
     // given
     let recording = ActionRecording([DemoAction.add("a"), DemoAction.add("b")])
     let bytes = try recording.jsonLines(registry: DemoState.registry)
     write(String(decoding: bytes.dropLast(10), as: UTF8.self))
     // when
-    let error = loadError()
+    let loaded = try ActionRecording(contentsOf: url, registry: DemoState.registry)
     // then
-    guard case .malformedLine(let path, let line, _)? = error else {
-      return XCTFail("got \(String(describing: error))")
+    guard case .tornLastLine(let path, let line, _)? = loaded.tornTail else {
+      return XCTFail("got \(String(describing: loaded.tornTail))")
     }
     XCTAssertEqual(path, url.path)
     XCTAssertEqual(line, 3)
+    XCTAssertEqual(loaded.actions as? [DemoAction], [.add("a")])
   }
 
   func test_load_unknownType_isReported() {

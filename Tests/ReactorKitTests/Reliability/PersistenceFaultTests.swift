@@ -115,4 +115,85 @@ final class PersistenceFaultTests: ResourceTestCase {
     XCTAssertEqual(errors.current.first?.path, url.path)
     XCTAssertFalse(FileManager.default.fileExists(atPath: url.path))
   }
+
+  // MARK: - Failed background writes (issue 14, item 2)
+
+  func test_persistence_failedBackgroundWrite_staysPending_andFlushWritesIt() throws {
+    // given: the directory is missing when the throttled write runs
+    let missing = directory.file("later")
+    let stateURL = missing.appendingPathComponent("state.json")
+    let scheduler = TestScheduler(initialClock: 0)
+    let errors = StoreLockedBox<[PersistenceError]>([])
+    let persistence = StatePersistence<DemoState>(
+      url: stateURL, interval: .seconds(10), scheduler: scheduler,
+      onError: { error in errors.withLock { $0.append(error) } })
+    persistence.submit(sample(42))
+    scheduler.advanceTo(1)
+    XCTAssertEqual(errors.current.count, 1, "the first write must have failed")
+    // when: the directory appears and the app flushes on exit
+    try FileManager.default.createDirectory(at: missing, withIntermediateDirectories: false)
+    try persistence.flush()
+    // then: 42 was written
+    let restored = try StatePersistence<DemoState>(url: stateURL).restore(
+      initialState: DemoState())
+    XCTAssertEqual(restored.state, sample(42))
+  }
+
+  func test_persistence_failedBackgroundWrite_isRetriedByTheNextThrottledWrite() throws {
+    // given
+    let missing = directory.file("later")
+    let stateURL = missing.appendingPathComponent("state.json")
+    let scheduler = TestScheduler(initialClock: 0)
+    let errors = StoreLockedBox<[PersistenceError]>([])
+    let persistence = StatePersistence<DemoState>(
+      url: stateURL, interval: .seconds(10), scheduler: scheduler,
+      onError: { error in errors.withLock { $0.append(error) } })
+    persistence.submit(sample(42))
+    scheduler.advanceTo(1)
+    XCTAssertEqual(errors.current.count, 1, "the first write must have failed")
+    // when: the directory appears, and the throttle's next write comes
+    try FileManager.default.createDirectory(at: missing, withIntermediateDirectories: false)
+    scheduler.start()
+    // then
+    let restored = try StatePersistence<DemoState>(url: stateURL).restore(
+      initialState: DemoState())
+    XCTAssertEqual(restored.state, sample(42))
+    XCTAssertEqual(errors.current.count, 1)
+  }
+
+  func test_persistence_writeThatKeepsFailing_isRetriedABoundedNumberOfTimes_thenFlushReportsIt() {
+    // given: the directory never appears
+    let stateURL = directory.file("never/state.json")
+    let scheduler = TestScheduler(initialClock: 0)
+    let errors = StoreLockedBox<[PersistenceError]>([])
+    let persistence = StatePersistence<DemoState>(
+      url: stateURL, interval: .seconds(10), scheduler: scheduler,
+      onError: { error in errors.withLock { $0.append(error) } })
+    // when
+    persistence.submit(sample(42))
+    scheduler.start()  // returns: the retries stop
+    // then: a few attempts, each reported, and flush still fails honestly
+    XCTAssertGreaterThan(errors.current.count, 1)
+    XCTAssertLessThanOrEqual(errors.current.count, 4)
+    XCTAssertThrowsError(try persistence.flush()) { error in
+      guard case .writeFailed? = error as? PersistenceError else {
+        return XCTFail("unexpected \(error)")
+      }
+    }
+  }
+
+  func test_persistence_failedBackgroundWrite_doesNotReplaceANewerState() throws {
+    // given: a write fails, then a newer state arrives before the retry
+    let scheduler = TestScheduler(initialClock: 0)
+    let persistence = self.persistence(scheduler: scheduler)
+    persistence.simulateFailureOfNextWrite(at: .beforeRename)
+    persistence.submit(sample(1))
+    scheduler.advanceTo(1)
+    persistence.submit(sample(2))
+    // when
+    try persistence.flush()
+    scheduler.start()
+    // then
+    XCTAssertEqual(try self.persistence().restore(initialState: DemoState()).state, sample(2))
+  }
 }

@@ -48,11 +48,18 @@ public struct LogEvent: Sendable, Equatable {
   public var changes: [Change]
   /// For a state event, how long the reduction took (see ``LoggingPlugin``); `nil` otherwise.
   public var duration: Duration?
+  /// For a state event, how many more values changed than ``changes`` lists (a plugin lists
+  /// at most its `maximumChangesPerEvent`); 0 otherwise.
+  public var omittedChanges: Int
+  /// For a notice from the plugin itself (source `"LoggingPlugin"`), how many events it dropped
+  /// just before this one because its queue was full; 0 for every other event.
+  public var droppedEvents: Int
 
   /// Creates an event.
   public init(
     sequence: UInt64, timestamp: Date, source: String, kind: Kind, description: String,
-    changes: [Change] = [], duration: Duration? = nil
+    changes: [Change] = [], duration: Duration? = nil, omittedChanges: Int = 0,
+    droppedEvents: Int = 0
   ) {
     self.sequence = sequence
     self.timestamp = timestamp
@@ -61,6 +68,8 @@ public struct LogEvent: Sendable, Equatable {
     self.description = description
     self.changes = changes
     self.duration = duration
+    self.omittedChanges = omittedChanges
+    self.droppedEvents = droppedEvents
   }
 }
 
@@ -77,6 +86,7 @@ public enum LogFormat: Sendable {
 extension LogEvent: Codable {
   private enum CodingKeys: String, CodingKey {
     case sequence, timestamp, source, kind, description, changes, durationNanoseconds
+    case omittedChanges, droppedEvents
   }
 
   /// Decodes an event from its JSON-lines form.
@@ -96,10 +106,13 @@ extension LogEvent: Codable {
     duration = try container.decodeIfPresent(Int64.self, forKey: .durationNanoseconds).map {
       .nanoseconds($0)
     }
+    omittedChanges = try container.decodeIfPresent(Int.self, forKey: .omittedChanges) ?? 0
+    droppedEvents = try container.decodeIfPresent(Int.self, forKey: .droppedEvents) ?? 0
   }
 
   /// Encodes the event: `timestamp` as ISO 8601 with milliseconds, `duration` as
-  /// `durationNanoseconds`, `changes` only for state events.
+  /// `durationNanoseconds`, `changes` only for state events, `omittedChanges` and
+  /// `droppedEvents` only when not 0.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(sequence, forKey: .sequence)
@@ -109,6 +122,8 @@ extension LogEvent: Codable {
     try container.encode(description, forKey: .description)
     if kind == .state { try container.encode(changes, forKey: .changes) }
     if let duration { try container.encode(duration.nanoseconds, forKey: .durationNanoseconds) }
+    if omittedChanges > 0 { try container.encode(omittedChanges, forKey: .omittedChanges) }
+    if droppedEvents > 0 { try container.encode(droppedEvents, forKey: .droppedEvents) }
   }
 }
 
@@ -120,8 +135,10 @@ extension LogEvent {
       var header = "\(LogTimestamp.format(timestamp)) #\(sequence) [\(source)] \(kind.rawValue)"
       if kind == .state {
         if let duration { header += " " + Self.milliseconds(duration) }
-        guard !changes.isEmpty else { return header + " (no changes)" }
-        return ([header] + changes.map { "  " + $0.line }).joined(separator: "\n")
+        guard !changes.isEmpty || omittedChanges > 0 else { return header + " (no changes)" }
+        var lines = [header] + changes.map { "  " + $0.line }
+        if omittedChanges > 0 { lines.append("  … and \(omittedChanges) more") }
+        return lines.joined(separator: "\n")
       }
       return header + " " + description
     case .jsonLines:
@@ -141,8 +158,11 @@ extension LogEvent {
   }
 
   /// The one-line form of `changes`, used as a state event's description.
-  static func summary(of changes: [Change]) -> String {
-    changes.isEmpty ? "no changes" : changes.map(\.line).joined(separator: "; ")
+  static func summary(of changes: [Change], omitted: Int = 0) -> String {
+    guard !changes.isEmpty || omitted > 0 else { return "no changes" }
+    var parts = changes.map(\.line)
+    if omitted > 0 { parts.append("… and \(omitted) more") }
+    return parts.joined(separator: "; ")
   }
 }
 

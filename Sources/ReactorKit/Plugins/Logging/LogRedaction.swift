@@ -3,29 +3,64 @@
 /// Values are rendered by reflection, never by their own `description` (which might print a
 /// secret). A struct field, tuple element, enum case or string dictionary key whose name
 /// matches ``fieldNames`` renders as ``replacement``, wherever it appears: in actions,
-/// mutations and states. ``redactValue`` runs first on every action, mutation and state, for
+/// mutations and states, inside `AnyHashable`s too. A `URL` renders without its user
+/// name and password, and with the values of secret-named query items (and fragment
+/// parameters) replaced. ``redactValue`` runs first on every action, mutation and state, for
 /// anything names can't catch. For specific parts of one store's or reactor's state, pass
 /// ``Redaction`` values when attaching.
 ///
+/// ## How names match
+///
+/// Names are compared by words, case-insensitively: a field name is split at `camelCase`
+/// humps, `snake_case` underscores, hyphens and digits, and it is secret when its words
+/// contain the words of a secret name, in order, a plural counting as the singular. With the
+/// default names, `password`, `passwordHash`, `api_key`, `APIKey`, `secretKey`, `private_key`,
+/// `tokens`, `refresh_token`, `userPIN`, `otpCode`, `sessionID` and `setToken` (an enum case)
+/// are secret; `spinner`, `opinion`, `pinned`, `tokenizer`, `keyboard` and `possession` are
+/// not, because no word of theirs is a secret name's word.
+///
+/// A match followed by one of the ``nonSecretQualifiers`` names a fact about a secret, not
+/// the secret: `sessionCount`, `tokenExpiry`, `passwordLength` and `isPasswordVisible` are
+/// logged. A name written as one lowercase word (`usertoken`) has one word and does not match
+/// `token`; add it to ``fieldNames`` as it is.
+///
 /// ```swift
-/// var redaction = LogRedaction.default          // password, token, secret, …
-/// redaction.fieldNames.insert("pin")
+/// var redaction = LogRedaction.default          // password, token, secret, pin, …
+/// redaction.fieldNames.insert("iban")
 /// let logger = LoggingPlugin(redaction: redaction)
 /// ```
+///
+/// > Important: Only the log is redacted. ``ActionRecorder`` and ``StatePersistence`` write
+/// > actions and state as they are (to owner-only files), since replaying and restoring need
+/// > the real values; see ``ActionRecording/jsonLines(registry:limits:redaction:)`` for a copy
+/// > of a recording to share.
 public struct LogRedaction: Sendable {
-  /// Names of secret fields, compared case-insensitively with the end of each field name:
-  /// `"token"` redacts `token`, `accessToken` and `refresh_token`, and the payload of an enum
-  /// case named `setToken`.
+  /// Names of secret fields, matched by words (see "How names match").
   public var fieldNames: Set<String> {
-    didSet { lowercasedNames = Self.lowercased(fieldNames) }
+    didSet { patterns = Self.patterns(fieldNames) }
   }
   /// What a secret renders as.
   public var replacement: String
   /// Called with every action, mutation and state before it is rendered; returns the value to
   /// render in its place. `nil` renders values as they are.
   public var redactValue: (@Sendable (Any) -> Any)?
+  /// Words that, right after a secret name's words, make a field a fact about the secret
+  /// rather than the secret (`sessionCount`, `tokenExpiry`): `count`, `length`, `expiry`,
+  /// `visible`, … by default.
+  public var nonSecretQualifiers: Set<String> {
+    didSet { qualifiers = Set(nonSecretQualifiers.map { Array($0.lowercased().utf8) }) }
+  }
 
-  private var lowercasedNames: [String]
+  private var patterns: [[[UInt8]]]
+  private var qualifiers: Set<[UInt8]>
+
+  /// The default ``nonSecretQualifiers``.
+  public static let defaultNonSecretQualifiers: Set<String> = [
+    "count", "length", "size", "expiry", "expires", "expiration", "expired", "date", "time",
+    "timestamp", "at", "age", "ttl", "timeout", "duration", "type", "kind", "enabled",
+    "required", "visible", "visibility", "hidden", "policy", "strength", "status", "start",
+    "started", "end", "ended", "valid", "validity", "format", "version",
+  ]
 
   /// Creates a redaction policy.
   ///
@@ -40,28 +75,103 @@ public struct LogRedaction: Sendable {
     self.fieldNames = fieldNames
     self.replacement = replacement
     self.redactValue = redactValue
-    lowercasedNames = Self.lowercased(fieldNames)
+    self.nonSecretQualifiers = Self.defaultNonSecretQualifiers
+    patterns = Self.patterns(fieldNames)
+    qualifiers = Set(Self.defaultNonSecretQualifiers.map { Array($0.utf8) })
   }
 
-  /// Redacts fields named like `password`, `passcode`, `secret`, `token`, `apiKey`,
-  /// `privateKey`, `authorization`, `cookie` and `credentials`.
+  /// Redacts fields whose names contain the words `password`, `passcode`, `passwd`,
+  /// `passphrase`, `secret`, `token`, `api key`, `private key`, `access key`,
+  /// `authorization`, `cookie`, `credential`, `session`, `pin`, `otp`, `cvv` or `ssn`.
   public static let `default` = LogRedaction(fieldNames: [
-    "password", "passcode", "secret", "token", "apiKey", "privateKey", "authorization",
-    "cookie", "credentials",
+    "password", "passcode", "passwd", "passphrase", "secret", "token", "apiKey", "privateKey",
+    "accessKey", "authorization", "cookie", "credential", "session", "pin", "otp", "cvv", "ssn",
   ])
 
   /// Redacts nothing by name.
   public static let none = LogRedaction(fieldNames: [])
 
-  /// Whether a field of this name is secret.
+  /// Whether a field of this name is secret (see "How names match").
   public func isRedacted(_ name: String) -> Bool {
-    guard !lowercasedNames.isEmpty else { return false }
-    let lowercased = name.lowercased()
-    return lowercasedNames.contains { lowercased.hasSuffix($0) }
+    guard !patterns.isEmpty else { return false }
+    let words = Self.words(of: name)
+    guard !words.isEmpty else { return false }
+    for pattern in patterns where pattern.count <= words.count {
+      for start in 0...(words.count - pattern.count) {
+        var matches = true
+        for offset in 0..<pattern.count
+        where !Self.sameWord(words[start + offset], pattern[offset]) {
+          matches = false
+          break
+        }
+        guard matches else { continue }
+        let next = start + pattern.count
+        if next < words.count, qualifiers.contains(words[next]) { continue }
+        return true
+      }
+    }
+    return false
   }
 
-  private static func lowercased(_ names: Set<String>) -> [String] {
-    names.map { $0.lowercased() }.filter { !$0.isEmpty }.sorted()
+  /// The lowercased words of `name`: split at non-alphanumerics, at a lowercase letter or
+  /// digit followed by an uppercase one, at the last capital of a run followed by a lowercase
+  /// letter (`APIKey`: `api`, `key`), and between letters and digits.
+  static func words(of name: String) -> [[UInt8]] {
+    enum Class { case upper, lower, digit, other }
+    func classify(_ byte: UInt8) -> Class {
+      switch byte {
+      case UInt8(ascii: "A")...UInt8(ascii: "Z"): return .upper
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), 0x80...: return .lower
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): return .digit
+      default: return .other
+      }
+    }
+    let bytes = Array(name.utf8)
+    var words: [[UInt8]] = []
+    var current: [UInt8] = []
+    for index in bytes.indices {
+      let byte = bytes[index]
+      let kind = classify(byte)
+      if kind == .other {
+        if !current.isEmpty { words.append(current) }
+        current = []
+        continue
+      }
+      if !current.isEmpty {
+        let previous = classify(bytes[index - 1])
+        let nextIsLower = index + 1 < bytes.count && classify(bytes[index + 1]) == .lower
+        let split =
+          (kind == .upper && (previous == .lower || previous == .digit))
+          || (kind == .upper && previous == .upper && nextIsLower)
+          || (kind == .digit) != (previous == .digit)
+        if split {
+          words.append(current)
+          current = []
+        }
+      }
+      current.append(kind == .upper ? byte + 32 : byte)
+    }
+    if !current.isEmpty { words.append(current) }
+    return words
+  }
+
+  /// Whether two lowercased words are the same, one possibly the other's plural.
+  private static func sameWord(_ word: [UInt8], _ name: [UInt8]) -> Bool {
+    if word == name { return true }
+    let s = UInt8(ascii: "s")
+    let e = UInt8(ascii: "e")
+    func isPlural(_ long: [UInt8], of short: [UInt8]) -> Bool {
+      guard long.count > short.count, long.starts(with: short), long.last == s else {
+        return false
+      }
+      return long.count == short.count + 1
+        || (long.count == short.count + 2 && long[short.count] == e)
+    }
+    return isPlural(word, of: name) || isPlural(name, of: word)
+  }
+
+  private static func patterns(_ names: Set<String>) -> [[[UInt8]]] {
+    names.map { words(of: $0) }.filter { !$0.isEmpty }.sorted { $0.count < $1.count }
   }
 }
 

@@ -51,8 +51,10 @@ public struct LogSink: Sendable {
   }
 
   /// A sink that appends each event to the file at `url`, creating it owner-only (mode 0600)
-  /// if needed; an existing file is made owner-only and appended to. A symbolic link at `url`
-  /// is refused, so a log can't be redirected into another file.
+  /// if needed; an existing file is made owner-only and appended to. Only a regular file with a
+  /// single link is accepted: a symbolic link or a hard link to another file at `url` is
+  /// refused (so a log can't be redirected into, or truncate, another file), and so is a FIFO,
+  /// without blocking.
   ///
   /// Each event is written with one `write` call, unbuffered, so the file is complete up to
   /// the last event even if the app crashes. Write failures after opening are ignored: logging
@@ -62,7 +64,7 @@ public struct LogSink: Sendable {
   ///   - url: A file URL.
   ///   - format: JSON lines by default.
   ///   - truncate: Whether to empty an existing file first.
-  /// - Throws: ``LogFileError`` when the file can't be opened.
+  /// - Throws: ``LogFileError`` when the file can't be opened or is refused.
   public static func file(_ url: URL, format: LogFormat = .jsonLines, truncate: Bool = false)
     throws(LogFileError) -> LogSink
   {

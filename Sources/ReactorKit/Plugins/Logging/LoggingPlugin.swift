@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -30,24 +32,49 @@
 /// ``LogFilter`` picks sources and kinds before any rendering happens, so filtered-out events
 /// cost almost nothing.
 ///
+/// A state event lists at most `maximumChangesPerEvent` changes (100 by default); the rest are
+/// counted, not rendered, and reported as `… and N more` (``LogEvent/omittedChanges``), so an
+/// insertion at the front of a long array costs one short event.
+///
 /// ## Threading
 ///
 /// Events are numbered in the order they are produced and handed to the sink in that order,
-/// one at a time, by whichever thread produced them (a thread that produces an event while
-/// another is writing queues it and moves on). The plugin may be shared by stores and
-/// reactors on any threads.
+/// one at a time. The thread that produces an event while nobody is writing writes it, and
+/// then at most 64 events other threads queued meanwhile; if more are
+/// waiting, a background queue of the plugin's takes over, so no thread is kept writing
+/// others' events for long. A thread that produces an event while another is writing queues
+/// it and moves on. The queue holds at most `maximumQueuedEvents` events (10,000 by default):
+/// when a slow sink lets it fill up, new events are dropped, counted in
+/// ``droppedEventCount``, and reported in the log by a notice event from the source
+/// `"LoggingPlugin"` (``LogEvent/droppedEvents``) as soon as there is room. The plugin may be
+/// shared by stores and reactors on any threads.
 public final class LoggingPlugin: @unchecked Sendable {
-  // Safety: `queue`, `sequence`, `isWriting` and `written` are guarded by `lock`; the rest is
-  // immutable.
+  // Safety: `queue`, `sequence`, `isWriting`, `dropped`, `unreportedDrops`,
+  // `lastDropTimestamp` and `firstDroppedKind` are guarded by `lock`; the rest is immutable.
   private let sink: LogSink
   private let filter: LogFilter
   private let redaction: LogRedaction
   private let clock: LogClock
+  private let maximumChangesPerEvent: Int
+  private let maximumQueuedEvents: Int
   private let lock = Lock()
   private let drained = Condition()
   private var queue = Queue<LogEvent>()
   private var sequence: UInt64 = 0
   private var isWriting = false
+  private var dropped = 0
+  private var unreportedDrops = 0
+  private var lastDropTimestamp = Date(timeIntervalSince1970: 0)
+  private var firstDroppedKind = LogEvent.Kind.action
+  private let writer = DispatchQueue(label: "ReactorKit.LoggingPlugin", qos: .utility)
+  private let names: RedactedNames
+
+  /// How many queued events the thread that produced an event writes, besides its own, before
+  /// it hands the rest to the plugin's background queue.
+  static let writeBatchLimit = 64
+
+  /// The source of the plugin's own notices.
+  static let noticeSource = "LoggingPlugin"
 
   /// Creates a logging plugin.
   ///
@@ -56,14 +83,27 @@ public final class LoggingPlugin: @unchecked Sendable {
   ///   - filter: Which events to write; all by default.
   ///   - redaction: Which field names are secret; ``LogRedaction/default`` by default.
   ///   - clock: Timestamps and durations; the system clocks by default.
+  ///   - maximumChangesPerEvent: The most changes a state event lists; the rest are counted.
+  ///   - maximumQueuedEvents: The most events waiting for the sink; more are dropped and
+  ///     counted.
   public init(
     sink: LogSink = .standardError(), filter: LogFilter = .all,
-    redaction: LogRedaction = .default, clock: LogClock = .system
+    redaction: LogRedaction = .default, clock: LogClock = .system,
+    maximumChangesPerEvent: Int = 100, maximumQueuedEvents: Int = 10_000
   ) {
     self.sink = sink
     self.filter = filter
     self.redaction = redaction
+    self.names = RedactedNames(redaction)
     self.clock = clock
+    self.maximumChangesPerEvent = max(0, maximumChangesPerEvent)
+    self.maximumQueuedEvents = max(1, maximumQueuedEvents)
+  }
+
+  /// How many events were dropped so far because the queue was full (each drop is also
+  /// reported in the log).
+  public var droppedEventCount: Int {
+    lock.withLock { dropped }
   }
 
   // MARK: - Store
@@ -161,11 +201,11 @@ public final class LoggingPlugin: @unchecked Sendable {
   /// sink (a file sink syncs its file).
   public func flush() {
     lock.lock()
-    while isWriting || !queue.isEmpty {
+    while isWriting || !queue.isEmpty || unreportedDrops > 0 {
       if !isWriting {
         // Nobody is writing: write the rest here.
-        lock.unlock()
-        drain()
+        isWriting = true
+        drainLocked(budget: .max)
         lock.lock()
         continue
       }
@@ -180,7 +220,7 @@ public final class LoggingPlugin: @unchecked Sendable {
   private var renderer: ValueRenderer {
     let redaction = self.redaction
     return ValueRenderer(
-      isRedacted: { redaction.isRedacted($0) }, redactedText: redaction.replacement)
+      isRedacted: { [names] in names.isRedacted($0) }, redactedText: redaction.replacement)
   }
 
   private func prepared(_ value: Any) -> Any {
@@ -196,53 +236,116 @@ public final class LoggingPlugin: @unchecked Sendable {
   private func logState(source: String, before: Any, after: Any, start: UInt64, end: UInt64) {
     let renderer = self.renderer
     let redaction = self.redaction
-    let changes = valueDifferences(
+    let (differences, omitted) = cappedValueDifferences(
       from: prepared(before), to: prepared(after), render: renderer.renderPart,
-      isRedacted: { redaction.isRedacted($0) }, redactedText: redaction.replacement,
-      skipsEqualValues: true
-    ).map(LogEvent.Change.init)
+      isRedacted: { [names] in names.isRedacted($0) }, redactedText: redaction.replacement,
+      skipsEqualValues: true, maximumCount: maximumChangesPerEvent)
+    let changes = differences.map(LogEvent.Change.init)
     emit(
-      source: source, kind: .state, description: LogEvent.summary(of: changes),
-      changes: changes, duration: .nanoseconds(Int64(clamping: end &- start)))
+      source: source, kind: .state,
+      description: LogEvent.summary(of: changes, omitted: omitted), changes: changes,
+      duration: .nanoseconds(Int64(clamping: end &- start)), omittedChanges: omitted)
   }
 
   // MARK: - Writing
 
   private func emit(
     source: String, kind: LogEvent.Kind, description: String, changes: [LogEvent.Change],
-    duration: Duration?
+    duration: Duration?, omittedChanges: Int = 0
   ) {
     let timestamp = clock.now()
     var event = LogEvent(
       sequence: 0, timestamp: timestamp, source: source, kind: kind, description: description,
-      changes: changes, duration: duration)
+      changes: changes, duration: duration, omittedChanges: omittedChanges)
     if let isIncluded = filter.isIncluded {
       guard isIncluded(event) else { return }
     }
     lock.lock()
+    guard queue.count < maximumQueuedEvents else {
+      dropped += 1
+      if unreportedDrops == 0 { firstDroppedKind = kind }
+      unreportedDrops += 1
+      lastDropTimestamp = timestamp
+      lock.unlock()
+      return
+    }
+    queueNoticeLocked()
     sequence += 1
     event.sequence = sequence
     queue.append(event)
-    let shouldWrite = !isWriting
-    lock.unlock()
-    if shouldWrite { drain() }
-  }
-
-  /// Hands queued events to the sink until the queue is empty. One thread at a time.
-  private func drain() {
-    lock.lock()
     guard !isWriting else {
       lock.unlock()
       return
     }
     isWriting = true
-    while let event = queue.popFirst() {
+    drainLocked(budget: 1 + Self.writeBatchLimit)
+  }
+
+  /// Queues the notice of the drops not reported yet, if any.
+  private func queueNoticeLocked() {
+    guard unreportedDrops > 0 else { return }
+    let count = unreportedDrops
+    unreportedDrops = 0
+    sequence += 1
+    queue.append(
+      LogEvent(
+        sequence: sequence, timestamp: lastDropTimestamp, source: Self.noticeSource,
+        kind: firstDroppedKind,
+        description:
+          "\(count) event\(count == 1 ? "" : "s") dropped: the log's queue was full "
+          + "(\(maximumQueuedEvents) events)",
+        droppedEvents: count))
+  }
+
+  /// Hands queued events to the sink, at most `budget` of them, then hands the rest to the
+  /// background queue. Called with `lock` held and `isWriting` set by the caller; returns with
+  /// `lock` released.
+  private func drainLocked(budget: Int) {
+    var written = 0
+    while true {
+      if queue.isEmpty { queueNoticeLocked() }
+      guard !queue.isEmpty else { break }
+      guard written < budget else {
+        // Others keep this thread busy: the background queue writes the rest.
+        lock.unlock()
+        writer.async { [self] in
+          lock.lock()
+          drainLocked(budget: .max)
+        }
+        return
+      }
+      let event = queue.popFirst()!
       lock.unlock()
       sink.receive(event)
+      written += 1
       lock.lock()
     }
     isWriting = false
     drained.broadcast()
     lock.unlock()
+  }
+}
+
+/// ``LogRedaction/isRedacted(_:)`` remembered per name: a program has few field names, and
+/// splitting each into words on every rendering would cost more than the lookup.
+private final class RedactedNames: @unchecked Sendable {
+  // Safety: `known` is guarded by `lock`; `redaction` is immutable.
+  private let redaction: LogRedaction
+  private let lock = Lock()
+  private var known: [String: Bool] = [:]
+  /// Names beyond this many (dictionary keys from data, say) are checked every time.
+  private static let capacity = 4_096
+
+  init(_ redaction: LogRedaction) {
+    self.redaction = redaction
+  }
+
+  func isRedacted(_ name: String) -> Bool {
+    if let answer = lock.withLock({ known[name] }) { return answer }
+    let answer = redaction.isRedacted(name)
+    lock.withLock {
+      if known.count < Self.capacity { known[name] = answer }
+    }
+    return answer
   }
 }

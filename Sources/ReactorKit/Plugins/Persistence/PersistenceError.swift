@@ -2,7 +2,8 @@
 /// problem.
 ///
 /// Problems with the file's contents (every case but ``unreadable(path:reason:)``,
-/// ``writeFailed(path:reason:)`` and ``encodingFailed(path:reason:)``) mean the file is
+/// ``writeFailed(path:reason:)``, ``encodingFailed(path:reason:)`` and
+/// ``unrestorable(path:reason:)``, which are about reading or saving) mean the file is
 /// moved aside before the error is reported, to `<file>.corrupt-<UTC timestamp>`, and
 /// `movedTo` names the new path: the bad file is kept for inspection and never overwritten.
 /// `movedTo` is `nil` when moving failed; the file is then left where it was.
@@ -27,6 +28,10 @@ public enum PersistenceError: Error, Equatable, Sendable, CustomStringConvertibl
   case encodingFailed(path: String, reason: String)
   /// The state could not be written; the previous file, if any, is unchanged.
   case writeFailed(path: String, reason: String)
+  /// The state was not written because ``StatePersistence/restore(initialState:recovery:)``
+  /// would refuse the file: it would exceed the persistence's ``LoadingLimits`` (`reason`
+  /// names the limit). The previous file, if any, is unchanged.
+  case unrestorable(path: String, reason: String)
 
   /// The path of the state file.
   public var path: String {
@@ -34,7 +39,7 @@ public enum PersistenceError: Error, Equatable, Sendable, CustomStringConvertibl
     case .unreadable(let path, _), .tooLarge(let path, _, _, _), .nestingTooDeep(let path, _, _),
       .corrupt(let path, _, _), .unsupportedFormatVersion(let path, _, _, _),
       .incompatibleSchema(let path, _, _, _), .undecodableState(let path, _, _),
-      .encodingFailed(let path, _), .writeFailed(let path, _):
+      .encodingFailed(let path, _), .writeFailed(let path, _), .unrestorable(let path, _):
       return path
     }
   }
@@ -46,7 +51,7 @@ public enum PersistenceError: Error, Equatable, Sendable, CustomStringConvertibl
       .corrupt(_, _, let movedTo), .unsupportedFormatVersion(_, _, _, let movedTo),
       .incompatibleSchema(_, _, _, let movedTo), .undecodableState(_, _, let movedTo):
       return movedTo
-    case .unreadable, .encodingFailed, .writeFailed:
+    case .unreadable, .encodingFailed, .writeFailed, .unrestorable:
       return nil
     }
   }
@@ -60,6 +65,10 @@ public enum PersistenceError: Error, Equatable, Sendable, CustomStringConvertibl
       return "Cannot encode the state to save it to \(path): \(reason)."
     case .writeFailed(let path, let reason):
       return "Cannot save the state to \(path): \(reason). The previous file is unchanged."
+    case .unrestorable(let path, let reason):
+      return
+        "The state was not saved to \(path), because it could not be restored: \(reason). "
+        + "The previous file is unchanged."
     case .tooLarge(let path, let size, let limit, _):
       problem = "The saved state \(path) is too large (\(size) bytes; the limit is \(limit))."
     case .nestingTooDeep(let path, let limit, _):
@@ -99,7 +108,7 @@ public enum PersistenceError: Error, Equatable, Sendable, CustomStringConvertibl
       return .incompatibleSchema(path: path, found: found, expected: expected, movedTo: newPath)
     case .undecodableState(let path, let reason, _):
       return .undecodableState(path: path, reason: reason, movedTo: newPath)
-    case .unreadable, .encodingFailed, .writeFailed:
+    case .unreadable, .encodingFailed, .writeFailed, .unrestorable:
       return self
     }
   }

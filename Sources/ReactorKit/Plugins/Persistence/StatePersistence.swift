@@ -56,9 +56,14 @@ public struct RestoredState<State> {
 ///
 /// Saves are throttled: the first change is written at once (on the scheduler), later changes
 /// at most once per `interval`, and the last state is always written eventually. ``flush()``
-/// writes the latest state now. Write failures are reported to `onError` (and by `flush`);
-/// the next change tries again, and a state whose `flush` failed stays pending for the next
-/// flush, so nothing is lost while the file can't be written.
+/// writes the latest state now. Write failures are reported to `onError` (and thrown by
+/// `flush`). A state whose write failed stays pending unless a newer one arrived: the throttle
+/// retries it once per interval (up to three attempts in a row, then it waits for the next
+/// change), and ``flush()`` writes it, or throws if it still can't. Nothing is lost while the
+/// file can't be written, as long as the app flushes before it exits.
+///
+/// A state that restoring would refuse (larger or more deeply nested than `limits`) is never
+/// written: ``PersistenceError/unrestorable(path:reason:)``.
 ///
 /// ## The file
 ///
@@ -75,13 +80,22 @@ public struct RestoredState<State> {
 /// the initial state. Size and nesting are checked before anything is decoded, so a hostile
 /// file cannot exhaust memory or the stack; nothing on this path traps.
 ///
+/// > Important: The state is written as it is, secrets included (the file is owner-only):
+/// > restoring needs the real values. Keep secrets that must not rest on disk out of the
+/// > persisted state, or in the platform's keychain.
+///
+/// Two processes may share one state file: temporary file names carry the writer's process
+/// id, `restore` removes only those of processes that are no longer running, and a bad file is
+/// moved aside with a rename that never replaces an existing file.
+///
 /// ## Threading
 ///
 /// All methods are thread-safe. Encoding and writing run on `scheduler` (a background serial
 /// queue by default), or on the caller's thread in ``flush()`` and ``save(_:)``; writes never
 /// overlap, and an older state never replaces a newer one.
 public final class StatePersistence<State: Codable & Sendable>: @unchecked Sendable {
-  // Safety: `pending`, `generation`, `isWindowOpen`, `inFlight` are guarded by `lock`;
+  // Safety: `pending`, `generation`, `isWindowOpen`, `inFlight`, `failedAttempts` and
+  // `abandonedGeneration` are guarded by `lock`;
   // `lastWrittenGeneration` and `failNextWrite` by `writeLock`, which is held only around
   // file-system calls. The other properties are immutable.
   /// The state file.
@@ -100,6 +114,13 @@ public final class StatePersistence<State: Codable & Sendable>: @unchecked Senda
   private var generation: UInt64 = 0
   private var isWindowOpen = false
   private var inFlight = 0
+  /// How many background writes of the pending state failed in a row.
+  private var failedAttempts = 0
+  /// States up to this generation are superseded by a ``save(_:)`` and never put back.
+  private var abandonedGeneration: UInt64 = 0
+  /// How many times the throttle tries a state whose write keeps failing before it waits for
+  /// the next change or ``flush()``.
+  static var retryLimit: Int { 3 }
 
   private let writeLock = Lock()
   private var lastWrittenGeneration: UInt64 = 0
@@ -117,7 +138,8 @@ public final class StatePersistence<State: Codable & Sendable>: @unchecked Senda
   ///   - interval: The shortest time between two writes; one second by default.
   ///   - scheduler: Where throttled writes run; a background serial queue by default. Use a
   ///     `TestScheduler` in tests.
-  ///   - limits: Bounds on the file when restoring.
+  ///   - limits: Bounds on the file when restoring; a state that would exceed them is not
+  ///     saved (``PersistenceError/unrestorable(path:reason:)``).
   ///   - onError: Called with each failed background write, on the thread that wrote.
   public init(
     url: URL, schemaVersion: Int = 1, interval: RxTimeInterval = .seconds(1),
@@ -280,6 +302,7 @@ public final class StatePersistence<State: Codable & Sendable>: @unchecked Senda
     lock.lock()
     generation += 1
     pending = (state, generation)
+    failedAttempts = 0
     let startsWindow = !isWindowOpen
     isWindowOpen = true
     lock.unlock()
@@ -291,10 +314,11 @@ public final class StatePersistence<State: Codable & Sendable>: @unchecked Senda
     }
   }
 
-  /// Writes the pending state, if any, and closes the throttle window when there is none.
+  /// Writes the pending state, if any, and closes the throttle window when there is none (or
+  /// when the pending state already failed ``retryLimit`` times in a row).
   private func tick() {
     lock.lock()
-    guard let next = pending else {
+    guard let next = pending, failedAttempts < Self.retryLimit else {
       isWindowOpen = false
       lock.unlock()
       return
@@ -303,7 +327,7 @@ public final class StatePersistence<State: Codable & Sendable>: @unchecked Senda
     inFlight += 1
     lock.unlock()
     let result = write(next.state, generation: next.generation)
-    finishWrite()
+    finishWrite(next, result: result)
     if case .failure(let error) = result { onError(error) }
     _ = scheduler.scheduleRelative(self, dueTime: interval) { persistence in
       persistence.tick()
@@ -311,20 +335,34 @@ public final class StatePersistence<State: Codable & Sendable>: @unchecked Senda
     }
   }
 
-  private func finishWrite() {
+  /// Ends a write: a failed state goes back to `pending` unless a newer one arrived meanwhile,
+  /// and waiting flushes are woken when nothing is in flight.
+  private func finishWrite(
+    _ written: (state: State, generation: UInt64), result: Result<Void, PersistenceError>
+  ) {
     lock.lock()
+    // Only a failed write is worth retrying: a state that can't be encoded or restored won't
+    // become writable by trying again.
+    if case .failure(.writeFailed) = result, pending == nil,
+      written.generation > abandonedGeneration
+    {
+      pending = written
+      failedAttempts += 1
+    }
     inFlight -= 1
     if inFlight == 0 { idle.broadcast() }
     lock.unlock()
   }
 
-  /// Writes the pending state now, on the calling thread, and waits for a write in progress
-  /// on the scheduler to finish.
+  /// Writes the pending state now, on the calling thread, after waiting for a write in progress
+  /// on the scheduler to finish (a state whose background write failed is pending again, and
+  /// written here).
   ///
   /// - Throws: ``PersistenceError`` when writing the pending state failed. The state then
   ///   stays pending: the next flush, or the next throttled write, tries again.
   public func flush() throws(PersistenceError) {
     lock.lock()
+    while inFlight > 0 { idle.wait(lock) }
     let next = pending
     pending = nil
     if next != nil { inFlight += 1 }
@@ -332,11 +370,7 @@ public final class StatePersistence<State: Codable & Sendable>: @unchecked Senda
     var result: Result<Void, PersistenceError> = .success(())
     if let next {
       result = write(next.state, generation: next.generation)
-      if case .failure = result {
-        // Keep the state for the next flush or tick, unless a newer one arrived meanwhile.
-        lock.withLock { if pending == nil { pending = next } }
-      }
-      finishWrite()
+      finishWrite(next, result: result)
     }
     lock.lock()
     while inFlight > 0 { idle.wait(lock) }
@@ -353,10 +387,15 @@ public final class StatePersistence<State: Codable & Sendable>: @unchecked Senda
     generation += 1
     let current = generation
     pending = nil
+    // An explicit save supersedes every earlier state, written or not.
+    abandonedGeneration = current
     inFlight += 1
     lock.unlock()
     let result = write(state, generation: current)
-    finishWrite()
+    lock.lock()
+    inFlight -= 1
+    if inFlight == 0 { idle.broadcast() }
+    lock.unlock()
     try result.get()
   }
 
@@ -370,7 +409,24 @@ public final class StatePersistence<State: Codable & Sendable>: @unchecked Senda
         state: state)
       bytes = Array(try encoder.encode(envelope))
     } catch {
-      return .failure(.encodingFailed(path: path, reason: String(describing: error)))
+      return .failure(.encodingFailed(path: path, reason: describeEncodingError(error)))
+    }
+    if bytes.count > limits.maximumFileSize {
+      return .failure(
+        .unrestorable(
+          path: path,
+          reason:
+            "the file would be \(bytes.count) bytes, and restoring accepts at most "
+            + "\(limits.maximumFileSize) (LoadingLimits.maximumFileSize)"))
+    }
+    if JSONNesting.exceeds(limits.maximumNestingDepth, in: bytes[...]) {
+      return .failure(
+        .unrestorable(
+          path: path,
+          reason:
+            "the file would nest JSON deeper than \(limits.maximumNestingDepth) levels, which "
+            + "restoring refuses (LoadingLimits.maximumNestingDepth; the file's envelope is one "
+            + "level, each enum case with a payload two)"))
     }
     writeLock.lock()
     defer { writeLock.unlock() }

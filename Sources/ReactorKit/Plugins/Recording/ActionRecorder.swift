@@ -22,8 +22,13 @@
 /// The recorder subscribes to the store's `actions`: it records each action as it reaches the
 /// reducer, after middleware, which is exactly what replaying needs to reproduce the state.
 /// Each action is written with one unbuffered `write` as it happens, so the file is complete
-/// up to the last action even if the app crashes. The file is created owner-only (mode 0600)
-/// and starts with the format's header line.
+/// up to the last action even if the app crashes (a line cut off by a crash is reported by
+/// ``ActionRecording/tornTail`` when loading, and the lines before it load). The file is
+/// created owner-only (mode 0600) and starts with the format's header line.
+///
+/// > Important: Actions are recorded unredacted, secrets included, since replaying needs the
+/// > real values: treat a recording like the data it holds. For a recording to share, pass a
+/// > `redaction` (it may then not replay).
 ///
 /// Actions of types missing from the registry can't be recorded: they are skipped, their
 /// type names collected in ``skippedTypes`` and reported to `onError`, since a replay without
@@ -33,28 +38,37 @@
 ///
 /// Thread-safe; actions are recorded in the order the recorder receives them.
 public final class ActionRecorder: @unchecked Sendable {
-  // Safety: `actions`, `skipped`, `descriptor` and `failed` are guarded by `lock`, which is
+  // Safety: `actions`, `skipped`, `descriptor`, `failed` and `bytesWritten` are guarded by
+  // `lock`, which is
   // held around each write so lines never interleave. The other properties are immutable.
   private let registry: ActionRegistry
   private let path: String?
   private let encoder = ActionRecording.lineEncoder()
   private let onError: @Sendable (RecordingError) -> Void
+  private let limits: LoadingLimits
+  private let redaction: LogRedaction?
   private let lock = Lock()
   private var actions: [any Action] = []
   private var skipped: [String] = []
   private var descriptor: Int32 = -1
   private var failed = false
+  private var bytesWritten = 0
 
   /// Creates a recorder that keeps the actions in memory (see ``recording``).
   ///
   /// - Parameters:
   ///   - registry: The action types to record.
+  ///   - limits: The limits the recording will be loaded with: an action too deeply nested
+  ///     for them is not recorded.
   ///   - onError: Called with each action that could not be recorded.
   public init(
-    registry: ActionRegistry, onError: @escaping @Sendable (RecordingError) -> Void = { _ in }
+    registry: ActionRegistry, limits: LoadingLimits = .default,
+    onError: @escaping @Sendable (RecordingError) -> Void = { _ in }
   ) {
     self.registry = registry
     self.path = nil
+    self.limits = limits
+    self.redaction = nil
     self.onError = onError
   }
 
@@ -62,22 +76,33 @@ public final class ActionRecorder: @unchecked Sendable {
   ///
   /// - Parameters:
   ///   - registry: The action types to record.
-  ///   - url: The recording file, created owner-only.
+  ///   - url: The recording file, created owner-only. A symbolic link, FIFO, directory or hard
+  ///     link to another file at this path is refused.
+  ///   - limits: The limits the recording will be loaded with: an action too deeply nested
+  ///     for them, or one that would make the file larger than they allow, is not recorded
+  ///     (``RecordingError/unreplayable(type:reason:)``), so the file always loads.
+  ///   - redaction: For a recording that will be shared: secret members of each action's JSON
+  ///     are replaced (see ``ActionRecording/jsonLines(registry:limits:redaction:)``). Such
+  ///     a recording may not replay. `nil` (the default) records the actions as they are.
   ///   - onError: Called with each action that could not be recorded, and when writing fails
   ///     (the recorder then stops writing).
   /// - Throws: ``RecordingError/writeFailed(path:reason:)`` when the file can't be created.
   public init(
-    registry: ActionRegistry, url: URL,
+    registry: ActionRegistry, url: URL, limits: LoadingLimits = .default,
+    redaction: LogRedaction? = nil,
     onError: @escaping @Sendable (RecordingError) -> Void = { _ in }
   ) throws(RecordingError) {
     let path = url.fileSystemPath
     self.registry = registry
     self.path = path
+    self.limits = limits
+    self.redaction = redaction
     self.onError = onError
     do {
       descriptor = try SecureFiles.openForAppending(path, truncate: true)
-      try SecureFiles.writeAll(
-        Array((ActionRecording.headerLine + "\n").utf8), to: descriptor, path: path)
+      let header = Array((ActionRecording.headerLine + "\n").utf8)
+      try SecureFiles.writeAll(header, to: descriptor, path: path)
+      bytesWritten = header.count
     } catch {
       if descriptor >= 0 { close(descriptor) }
       throw .writeFailed(path: path, reason: error.description)
@@ -101,7 +126,8 @@ public final class ActionRecorder: @unchecked Sendable {
   public func record(_ action: any Action) {
     let line: [UInt8]
     do {
-      line = try ActionRecording.line(for: action, registry: registry, encoder: encoder)
+      line = try ActionRecording.line(
+        for: action, registry: registry, encoder: encoder, limits: limits, redaction: redaction)
     } catch {
       lock.withLock { skipped.append(String(describing: type(of: action))) }
       onError(error)
@@ -110,9 +136,16 @@ public final class ActionRecorder: @unchecked Sendable {
     var failure: RecordingError?
     lock.lock()
     if let path {
-      if !failed {
+      if bytesWritten + line.count > limits.maximumFileSize {
+        let typeName = String(describing: type(of: action))
+        skipped.append(typeName)
+        failure = .unreplayable(
+          type: typeName,
+          reason: ActionRecording.sizeReason(bytesWritten + line.count, limits: limits))
+      } else if !failed {
         do {
           try SecureFiles.writeAll(line, to: descriptor, path: path)
+          bytesWritten += line.count
         } catch {
           failed = true
           failure = .writeFailed(path: path, reason: error.description)

@@ -16,6 +16,10 @@
 /// {"action":{"toggle":{"id":1}},"type":"TodoAction"}
 /// ```
 ///
+/// Recordings hold the actions as they are, secrets included (the file is owner-only): a
+/// replay needs the real values. To share one, write a redacted copy with
+/// ``write(to:registry:limits:redaction:)``, knowing that it may no longer replay.
+///
 /// Record with an ``ActionRecorder``, then replay:
 ///
 /// ```swift
@@ -25,11 +29,19 @@
 /// ```
 ///
 /// Loading is bounded (``LoadingLimits``): the file size is checked before reading, each
-/// line's nesting depth before decoding it, and only registered types are decoded. Bad input
-/// is a ``RecordingError`` naming the line, never a crash.
+/// line's nesting depth before decoding it, and only registered types are decoded; lines are
+/// walked in place, so memory stays within the file's size plus one line. Bad input is a
+/// ``RecordingError`` naming the line, never a crash, with one exception: a last line without
+/// its newline that doesn't decode was cut off mid-write, and loading returns the actions
+/// before it and reports it in ``tornTail``.
 public struct ActionRecording {
   /// The actions, in the order they were recorded.
   public var actions: [any Action]
+  /// When the recording was loaded from a file whose last line was cut off mid-write (the app
+  /// crashed, or the disk filled, while recording): a ``RecordingError/tornLastLine(path:line:length:)``
+  /// naming that line. The actions before it were loaded; only that one is lost. `nil` when
+  /// the file was complete.
+  public var tornTail: RecordingError?
 
   /// The version of the format this library writes and reads.
   public static var formatVersion: Int { 1 }
@@ -41,6 +53,7 @@ public struct ActionRecording {
   /// Creates a recording of `actions`.
   public init(_ actions: [any Action] = []) {
     self.actions = actions
+    self.tornTail = nil
   }
 
   // MARK: - Loading
@@ -48,7 +61,7 @@ public struct ActionRecording {
   /// Loads the recording in the file at `url`.
   ///
   /// - Parameters:
-  ///   - url: A recording written by ``write(to:registry:)`` or an ``ActionRecorder``.
+  ///   - url: A recording written by ``write(to:registry:limits:redaction:)`` or an ``ActionRecorder``.
   ///   - registry: The action types the recording may contain.
   ///   - limits: Bounds on the file.
   /// - Throws: ``RecordingError``.
@@ -89,25 +102,46 @@ public struct ActionRecording {
     var actions: [any Action] = []
     var sawHeader = false
     var lineNumber = 0
-    for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+    var start = bytes.startIndex
+    // Walk the lines in place: no slice array, so memory stays the file plus one line.
+    while start < bytes.endIndex {
+      let bounds = Self.nextLine(in: bytes, from: start)
+      let newline = bounds.newline
+      let line = bytes[start..<bounds.end]
+      start = newline.map { $0 + 1 } ?? bytes.endIndex
       lineNumber += 1
-      let trimmed = Self.trimmingWhitespace(line)
+      let trimmed = bytes[bounds.trimmed]
       if trimmed.isEmpty {
         if !sawHeader && lineNumber == 1 { throw .missingHeader(path: source) }
         continue
       }
-      if JSONNesting.exceeds(limits.maximumNestingDepth, in: trimmed) {
-        throw .nestingTooDeep(path: source, line: lineNumber, limit: limits.maximumNestingDepth)
-      }
-      let data = Data(trimmed)
       guard sawHeader else {
-        try Self.checkHeader(data, decoder: decoder, source: source)
+        if JSONNesting.exceeds(limits.maximumNestingDepth, in: trimmed) {
+          throw .nestingTooDeep(path: source, line: lineNumber, limit: limits.maximumNestingDepth)
+        }
+        try Self.checkHeader(Data(trimmed), decoder: decoder, source: source)
         sawHeader = true
         continue
       }
-      actions.append(
-        try Self.decodeAction(
-          data, decoder: decoder, registry: registry, source: source, line: lineNumber))
+      do throws(RecordingError) {
+        if JSONNesting.exceeds(limits.maximumNestingDepth, in: trimmed) {
+          throw .nestingTooDeep(path: source, line: lineNumber, limit: limits.maximumNestingDepth)
+        }
+        actions.append(
+          try Self.decodeAction(
+            Data(trimmed), decoder: decoder, registry: registry, source: source,
+            line: lineNumber))
+      } catch {
+        // A last line without its newline that is not even valid JSON was cut off mid-write
+        // (a crash, a full disk): keep the complete lines before it and report it. Any other
+        // bad line is an error (a line deeper than the limit too: recorders never write one).
+        guard newline == nil, case .malformedLine = error,
+          (try? decoder.decode(JSONValue.self, from: Data(trimmed))) == nil
+        else { throw error }
+        self.actions = actions
+        self.tornTail = .tornLastLine(path: source, line: lineNumber, length: line.count)
+        return
+      }
     }
     guard sawHeader else { throw .missingHeader(path: source) }
     self.actions = actions
@@ -158,37 +192,73 @@ public struct ActionRecording {
     }
   }
 
-  private static func trimmingWhitespace(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-    var line = line
-    while let first = line.first, first == 0x20 || first == 0x09 || first == 0x0D {
-      line = line.dropFirst()
+  /// The line starting at `start`: where it ends, where its newline is (`nil` for a last
+  /// line without one), and its content without surrounding spaces, tabs and carriage returns.
+  private static func nextLine(in bytes: [UInt8], from start: Int) -> (
+    end: Int, newline: Int?, trimmed: Range<Int>
+  ) {
+    bytes.withUnsafeBufferPointer { buffer in
+      let base = buffer.baseAddress!
+      var end = start
+      while end < buffer.count, base[end] != 0x0A { end += 1 }
+      var first = start
+      var last = end
+      func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D }
+      while first < last, isSpace(base[first]) { first += 1 }
+      while last > first, isSpace(base[last - 1]) { last -= 1 }
+      return (end, end < buffer.count ? end : nil, first..<last)
     }
-    while let last = line.last, last == 0x20 || last == 0x09 || last == 0x0D {
-      line = line.dropLast()
-    }
-    return line
   }
 
   // MARK: - Writing
 
   /// The recording in its JSON-lines form.
   ///
+  /// - Parameters:
+  ///   - registry: The action types to encode.
+  ///   - limits: The limits the recording will be loaded with: a recording they would reject
+  ///     is not made.
+  ///   - redaction: For a copy to share: every member of an action's JSON whose key is a
+  ///     secret name (``LogRedaction/isRedacted(_:)``) gets the replacement string as its
+  ///     value. `nil` (the default) writes the actions as they are.
   /// - Throws: ``RecordingError/unregisteredAction(type:)`` for an action of a type the
-  ///   registry doesn't know, or ``RecordingError/encodingFailed(type:reason:)``.
-  public func jsonLines(registry: ActionRegistry) throws(RecordingError) -> [UInt8] {
+  ///   registry doesn't know, ``RecordingError/encodingFailed(type:reason:)``, or
+  ///   ``RecordingError/unreplayable(type:reason:)`` when loading it back would fail.
+  ///
+  /// > Important: A redacted recording may not replay: a redacted value that is not a string
+  /// > no longer decodes (loading reports ``RecordingError/undecodableAction(path:line:type:reason:)``),
+  /// > and a redacted string replays as the replacement text, so the replayed state differs.
+  public func jsonLines(
+    registry: ActionRegistry, limits: LoadingLimits = .default, redaction: LogRedaction? = nil
+  ) throws(RecordingError) -> [UInt8] {
     let encoder = Self.lineEncoder()
     var bytes = Array((Self.headerLine + "\n").utf8)
     for action in actions {
-      bytes += try Self.line(for: action, registry: registry, encoder: encoder)
+      bytes += try Self.line(
+        for: action, registry: registry, encoder: encoder, limits: limits, redaction: redaction)
+      if bytes.count > limits.maximumFileSize {
+        throw .unreplayable(
+          type: String(describing: type(of: action)),
+          reason: Self.sizeReason(bytes.count, limits: limits))
+      }
     }
     return bytes
   }
 
   /// Writes the recording to `url` atomically, owner-only (mode 0600).
   ///
+  /// - Parameters:
+  ///   - url: The file.
+  ///   - registry: The action types to encode.
+  ///   - limits: The limits the recording will be loaded with.
+  ///   - redaction: For a copy to share (see ``jsonLines(registry:limits:redaction:)``, and
+  ///     its caveat about replaying).
   /// - Throws: ``RecordingError``.
-  public func write(to url: URL, registry: ActionRegistry) throws(RecordingError) {
-    let bytes = try jsonLines(registry: registry)
+  public func write(
+    to url: URL, registry: ActionRegistry, limits: LoadingLimits = .default,
+    redaction: LogRedaction? = nil
+  ) throws(RecordingError) {
+    let bytes = try jsonLines(registry: registry, limits: limits, redaction: redaction)
     let path = url.fileSystemPath
     do {
       try SecureFiles.writeAtomically(bytes, to: path)
@@ -203,24 +273,46 @@ public struct ActionRecording {
     return encoder
   }
 
-  /// One action line, with its newline.
-  static func line(for action: any Action, registry: ActionRegistry, encoder: JSONEncoder)
-    throws(RecordingError) -> [UInt8]
-  {
+  static func sizeReason(_ size: Int, limits: LoadingLimits) -> String {
+    "the recording would be \(size) bytes, and loading accepts at most "
+      + "\(limits.maximumFileSize) (LoadingLimits.maximumFileSize)"
+  }
+
+  /// One action line, with its newline, checked against the nesting limit it will be loaded
+  /// with, and redacted when a redaction is given.
+  static func line(
+    for action: any Action, registry: ActionRegistry, encoder: JSONEncoder,
+    limits: LoadingLimits, redaction: LogRedaction? = nil
+  ) throws(RecordingError) -> [UInt8] {
+    let typeName = String(describing: type(of: action))
     guard let entry = registry.entry(for: action) else {
-      throw .unregisteredAction(type: String(describing: type(of: action)))
+      throw .unregisteredAction(type: typeName)
     }
+    var data: Data
     do {
-      guard let data = try entry.encodeLine(action, encoder) else {
-        throw RecordingError.unregisteredAction(type: String(describing: type(of: action)))
+      guard let encoded = try entry.encodeLine(action, encoder) else {
+        throw RecordingError.unregisteredAction(type: typeName)
       }
-      return Array(data) + [UInt8(ascii: "\n")]
+      data = encoded
+      if let redaction, !JSONNesting.exceeds(limits.maximumNestingDepth, in: Array(data)[...]) {
+        data = try RecordingRedaction.redact(data, with: redaction)
+      }
     } catch let error as RecordingError {
       throw error
     } catch {
-      throw .encodingFailed(
-        type: String(describing: type(of: action)), reason: String(describing: error))
+      throw .encodingFailed(type: typeName, reason: describeEncodingError(error))
     }
+    var line = Array(data)
+    if JSONNesting.exceeds(limits.maximumNestingDepth, in: line[...]) {
+      throw .unreplayable(
+        type: typeName,
+        reason:
+          "its line would nest JSON deeper than \(limits.maximumNestingDepth) levels, which "
+          + "loading refuses (LoadingLimits.maximumNestingDepth; the line's envelope is one "
+          + "level, each enum case with a payload two)")
+    }
+    line.append(UInt8(ascii: "\n"))
+    return line
   }
 
   // MARK: - Replaying

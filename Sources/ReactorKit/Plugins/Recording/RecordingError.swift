@@ -24,6 +24,12 @@ public enum RecordingError: Error, Equatable, Sendable, CustomStringConvertible 
   case encodingFailed(type: String, reason: String)
   /// The recording could not be written.
   case writeFailed(path: String, reason: String)
+  /// The last line (`length` bytes, without a newline) was cut off mid-write. Reported in
+  /// ``ActionRecording/tornTail``, not thrown: the lines before it load.
+  case tornLastLine(path: String, line: Int, length: Int)
+  /// An action was not recorded (or a recording not written) because it could not be loaded
+  /// back with the ``LoadingLimits`` it will be read with; `reason` names the limit.
+  case unreplayable(type: String, reason: String)
 
   public var description: String {
     switch self {
@@ -55,6 +61,12 @@ public enum RecordingError: Error, Equatable, Sendable, CustomStringConvertible 
       return "Cannot encode an action of type \(type): \(reason)."
     case .writeFailed(let path, let reason):
       return "Cannot write the recording \(path): \(reason)."
+    case .tornLastLine(let path, let line, let length):
+      return
+        "The recording \(path), line \(line), was cut off mid-write (\(length) bytes without a "
+        + "newline); the actions before it were loaded."
+    case .unreplayable(let type, let reason):
+      return "Cannot record an action of type \(type) so that it can be replayed: \(reason)."
     }
   }
 }

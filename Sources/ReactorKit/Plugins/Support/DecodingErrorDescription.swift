@@ -28,3 +28,27 @@ func describeDecodingError(_ error: any Error) -> String {
     return String(describing: error)
   }
 }
+
+/// A one-line explanation of an encoding failure for error messages, without the value that
+/// failed (an `EncodingError` carries it, and its description would print it, secrets and
+/// all): where it happened, the value's type and the encoder's message.
+func describeEncodingError(_ error: any Error) -> String {
+  guard let error = error as? EncodingError else {
+    return "\(type(of: error)) was thrown"
+  }
+  switch error {
+  case .invalidValue(let value, let context):
+    let path = context.codingPath.map { key in
+      key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)"
+    }.joined()
+    var text =
+      (path.isEmpty ? "at the top level" : "at \(path)")
+      + ", a value of type \(type(of: value)) can't be encoded: \(context.debugDescription)"
+    if let underlying = context.underlyingError {
+      text += " (\(type(of: underlying)))"
+    }
+    return text
+  @unknown default:
+    return "\(type(of: error)) was thrown"
+  }
+}

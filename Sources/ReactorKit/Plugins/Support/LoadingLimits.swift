@@ -1,6 +1,14 @@
 /// Bounds on a file the library loads (a saved state, a recording), checked before any
 /// decoding so that a hostile or damaged file costs bounded memory and time and can't crash
 /// the app.
+///
+/// The same limits are checked when writing: ``StatePersistence`` refuses to save a state, and
+/// ``ActionRecorder`` to record an action, that would make a file these limits reject
+/// (``PersistenceError/unrestorable(path:reason:)``,
+/// ``RecordingError/unreplayable(type:reason:)``). So what is written can always be read back
+/// with the same limits. Nesting counts JSON levels, and Swift's synthesized `Codable` uses two
+/// for each enum case with a payload (`{"case":{"_0":…}}`): a state nested 30 enum levels deep
+/// already needs about 64.
 public struct LoadingLimits: Sendable, Equatable {
   /// The largest file accepted, in bytes.
   public var maximumFileSize: Int

@@ -103,17 +103,43 @@ package enum SecureFiles {
   /// Opens `path` for appending, creating it owner-only if needed; an existing file is made
   /// owner-only too.
   ///
+  /// Only a regular file with a single link is accepted: a symbolic link, a FIFO or device
+  /// (opened without blocking, so a FIFO can't hang the caller), a directory, or a hard link to
+  /// another file is refused before anything is written or truncated.
+  ///
   /// - Parameter truncate: Whether to empty an existing file.
   /// - Returns: The file descriptor; close it when done.
   package static func openForAppending(_ path: String, truncate: Bool = false)
     throws(FileSystemError) -> Int32
   {
-    var flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW
-    if truncate { flags |= O_TRUNC }
+    let flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK
     let descriptor = open(path, flags, ownerOnlyMode)
-    guard descriptor >= 0 else { throw FileSystemError("open", path: path) }
-    guard fchmod(descriptor, ownerOnlyMode) == 0 else {
-      let error = FileSystemError("chmod", path: path)
+    guard descriptor >= 0 else {
+      if errno == ENXIO {
+        // A FIFO without a reader: a non-blocking open for writing fails instead of waiting.
+        throw FileSystemError("open", path: path, reason: "not a regular file (a FIFO)")
+      }
+      throw FileSystemError("open", path: path)
+    }
+    do throws(FileSystemError) {
+      var status = stat()
+      guard fstat(descriptor, &status) == 0 else { throw FileSystemError("stat", path: path) }
+      guard (status.st_mode & S_IFMT) == S_IFREG else {
+        throw FileSystemError("open", path: path, reason: "not a regular file")
+      }
+      guard status.st_nlink == 1 else {
+        throw FileSystemError(
+          "open", path: path,
+          reason: "the file has \(status.st_nlink) hard links; a file shared with another name "
+            + "is never written to")
+      }
+      if truncate, ftruncate(descriptor, 0) != 0 {
+        throw FileSystemError("truncate", path: path)
+      }
+      guard fchmod(descriptor, ownerOnlyMode) == 0 else {
+        throw FileSystemError("chmod", path: path)
+      }
+    } catch {
       close(descriptor)
       throw error
     }
@@ -187,6 +213,10 @@ package enum SecureFiles {
   }
 
   /// Removes temporary files left by writes that never finished (a crash mid-write).
+  ///
+  /// A temporary file's name carries the id of the process writing it: files of processes that
+  /// are still running (another process sharing the state file, in the middle of a write, or
+  /// this one) are left alone.
   package static func removeStaleTemporaryFiles(for path: String) {
     let prefix = fileName(of: temporaryPrefix(for: path))
     let directory = directoryPath(of: path)
@@ -197,9 +227,19 @@ package enum SecureFiles {
       let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
         String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
       }
-      if name.hasPrefix(prefix) { stale.append(name) }
+      guard name.hasPrefix(prefix) else { continue }
+      let owner = name.dropFirst(prefix.count).prefix(while: { $0 != "-" })
+      if let pid = pid_t(owner), isRunning(pid) { continue }
+      stale.append(name)
     }
     for name in stale { unlink(directory + "/" + name) }
+  }
+
+  /// Whether a process with this id exists (ours included).
+  private static func isRunning(_ pid: pid_t) -> Bool {
+    guard pid > 0 else { return false }
+    if pid == getpid() { return true }
+    return kill(pid, 0) == 0 || errno == EPERM
   }
 
   /// Syncs a directory so a rename in it survives a power loss. Best effort: some file
@@ -213,18 +253,47 @@ package enum SecureFiles {
 
   /// Renames `path` to `<path>.<suffix>-<timestamp>` (adding `-2`, `-3`, … if taken) and
   /// returns the new path.
+  ///
+  /// The rename never replaces an existing file, even one that appears at the chosen name
+  /// while this runs (another process moving its copy aside at the same second): it uses
+  /// `renameat2(RENAME_NOREPLACE)` on Linux and `renamex_np(RENAME_EXCL)` on Apple platforms,
+  /// or `link` then `unlink` where the file system supports neither.
   package static func moveAside(_ path: String, suffix: String, timestamp: String)
     throws(FileSystemError) -> String
   {
-    var candidate = "\(path).\(suffix)-\(timestamp)"
     var attempt = 1
-    while access(candidate, F_OK) == 0 {
+    while true {
+      let candidate =
+        attempt == 1
+        ? "\(path).\(suffix)-\(timestamp)" : "\(path).\(suffix)-\(timestamp)-\(attempt)"
+      if renameWithoutReplacing(path, candidate) {
+        syncDirectory(directoryPath(of: path))
+        return candidate
+      }
+      guard errno == EEXIST, attempt < 10_000 else {
+        throw FileSystemError("rename", path: path)
+      }
       attempt += 1
-      candidate = "\(path).\(suffix)-\(timestamp)-\(attempt)"
     }
-    guard rename(path, candidate) == 0 else { throw FileSystemError("rename", path: path) }
-    syncDirectory(directoryPath(of: path))
-    return candidate
+  }
+
+  /// Renames `source` to `target` unless `target` exists; `false` with `errno` set otherwise
+  /// (`EEXIST` when `target` exists).
+  package static func renameWithoutReplacing(_ source: String, _ target: String) -> Bool {
+    #if canImport(Darwin)
+      if renamex_np(source, target, UInt32(RENAME_EXCL)) == 0 { return true }
+      guard errno == ENOTSUP || errno == EINVAL else { return false }
+    #else
+      if let renameat2 = LinuxRename.renameat2 {
+        // AT_FDCWD is -100 and RENAME_NOREPLACE 1 on every Linux architecture.
+        if renameat2(-100, source, -100, target, 1) == 0 { return true }
+        guard errno == EINVAL || errno == ENOSYS || errno == ENOTSUP else { return false }
+      }
+    #endif
+    // The file system can't rename exclusively: a link fails if the target exists.
+    guard link(source, target) == 0 else { return false }
+    unlink(source)
+    return true
   }
 
   /// The permission bits of the file at `path`, or `nil` if it can't be examined.
@@ -247,6 +316,23 @@ package enum SecureFiles {
     return String(path[path.index(after: slash)...])
   }
 }
+
+#if !canImport(Darwin)
+  /// `renameat2`, which the C library exports but the Swift module doesn't declare.
+  private enum LinuxRename {
+    typealias Function =
+      @convention(c) (
+        Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32
+      ) -> Int32
+
+    static let renameat2: Function? = {
+      guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else {
+        return nil
+      }
+      return unsafeBitCast(symbol, to: Function.self)
+    }()
+  }
+#endif
 
 @inline(__always)
 private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int)

@@ -49,13 +49,35 @@ package func valueDifferences(
   isRedacted: (String) -> Bool = { _ in false }, redactedText: String = "<redacted>",
   maximumDepth: Int = 32, skipsEqualValues: Bool = false
 ) -> [ValueDifference] {
+  cappedValueDifferences(
+    from: old, to: new, render: render, isRedacted: isRedacted, redactedText: redactedText,
+    maximumDepth: maximumDepth, skipsEqualValues: skipsEqualValues, maximumCount: .max
+  ).differences
+}
+
+/// The first `maximumCount` places where `old` and `new` differ (see
+/// ``valueDifferences(from:to:render:isRedacted:redactedText:maximumDepth:skipsEqualValues:)``),
+/// and how many more differ.
+///
+/// Past the cap nothing is rendered into a difference and nothing is descended into: each
+/// further differing part (a field, an element, an entry) counts once in `omitted`, found by
+/// `==` where the values are `Equatable` and by comparing renderings otherwise.
+///
+/// - Complexity: Still linear in the size of the parts that differ, but without building a
+///   text per difference past the cap.
+package func cappedValueDifferences(
+  from old: Any, to new: Any, render: (Any) -> String,
+  isRedacted: (String) -> Bool = { _ in false }, redactedText: String = "<redacted>",
+  maximumDepth: Int = 32, skipsEqualValues: Bool = false, maximumCount: Int
+) -> (differences: [ValueDifference], omitted: Int) {
   withoutActuallyEscaping(render) { render in
     withoutActuallyEscaping(isRedacted) { isRedacted in
       var collector = DifferenceCollector(
         render: render, isRedacted: isRedacted, redactedText: redactedText,
-        maximumDepth: maximumDepth, skipsEqualValues: skipsEqualValues)
+        maximumDepth: maximumDepth, skipsEqualValues: skipsEqualValues,
+        maximumCount: max(0, maximumCount))
       collector.collect(old, new, path: "", depth: 0, redacted: false)
-      return collector.differences
+      return (collector.differences, collector.omitted)
     }
   }
 }
@@ -66,25 +88,46 @@ private struct DifferenceCollector {
   let redactedText: String
   let maximumDepth: Int
   let skipsEqualValues: Bool
+  let maximumCount: Int
   var differences: [ValueDifference] = []
+  /// Differences found past `maximumCount`, counted but not rendered.
+  var omitted = 0
 
   init(
     render: @escaping (Any) -> String, isRedacted: @escaping (String) -> Bool,
-    redactedText: String, maximumDepth: Int, skipsEqualValues: Bool
+    redactedText: String, maximumDepth: Int, skipsEqualValues: Bool, maximumCount: Int
   ) {
     self.render = render
     self.isRedacted = isRedacted
     self.redactedText = redactedText
     self.maximumDepth = maximumDepth
     self.skipsEqualValues = skipsEqualValues
+    self.maximumCount = maximumCount
   }
+
+  private var isFull: Bool { differences.count >= maximumCount }
 
   private func text(_ value: Any, redacted: Bool) -> String {
     redacted ? redactedText : render(value)
   }
 
   private mutating func append(_ path: String, _ kind: ValueDifference.Kind) {
-    differences.append(ValueDifference(path: path, kind: kind))
+    if isFull {
+      omitted += 1
+    } else {
+      differences.append(ValueDifference(path: path, kind: kind))
+    }
+  }
+
+  /// Past the cap: counts `old` and `new` once if they differ, without descending.
+  private mutating func count(_ old: Any, _ new: Any) {
+    if skipsEqualValues && areKnownEqual(old, new) { return }
+    if type(of: old) != type(of: new) || !(old is any Equatable) {
+      if type(of: old) == type(of: new) && render(old) == render(new) { return }
+    } else if areKnownEqual(old, new) {
+      return
+    }
+    omitted += 1
   }
 
   private mutating func leaf(_ old: Any, _ new: Any, path: String, redacted: Bool) {
@@ -99,6 +142,7 @@ private struct DifferenceCollector {
   }
 
   mutating func collect(_ old: Any, _ new: Any, path: String, depth: Int, redacted: Bool) {
+    if isFull { return count(old, new) }
     if skipsEqualValues && areKnownEqual(old, new) { return }
     let oldMirror = Mirror(reflecting: old)
     let newMirror = Mirror(reflecting: new)
@@ -195,6 +239,11 @@ private struct DifferenceCollector {
     let oldElements = oldMirror.children.map(\.value)
     let newElements = newMirror.children.map(\.value)
     for index in 0..<max(oldElements.count, newElements.count) {
+      if isFull && (index >= newElements.count || index >= oldElements.count) {
+        // Past the cap, an added or removed element is counted without rendering it.
+        omitted += 1
+        continue
+      }
       let elementPath = "\(path)[\(index)]"
       if index >= newElements.count {
         append(elementPath, .removed(old: text(oldElements[index], redacted: redacted)))
@@ -239,7 +288,7 @@ private struct DifferenceCollector {
       let pair = Array(Mirror(reflecting: child.value).children)
       guard pair.count == 2 else { continue }
       let rendered = render(pair[0].value)
-      entries[rendered] = ((pair[0].value as? String) ?? rendered, pair[1].value)
+      entries[rendered] = (ValueRenderer.keyName(pair[0].value) ?? rendered, pair[1].value)
     }
     return entries
   }

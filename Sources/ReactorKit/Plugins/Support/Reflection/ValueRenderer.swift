@@ -47,9 +47,15 @@ package struct ValueRenderer {
 
   private func write(_ value: Any, into output: inout BoundedText, depth: Int, isTopLevel: Bool) {
     guard !output.isFull else { return }
+    // An `AnyHashable` has no display style: its description would print the wrapped value
+    // whole, secret fields included. Render what it wraps instead.
+    if type(of: value) == AnyHashable.self, let hashable = value as? AnyHashable {
+      write(hashable.base, into: &output, depth: depth, isTopLevel: isTopLevel)
+      return
+    }
     let mirror = Mirror(reflecting: value)
     // Casts see through optionals (`Optional(3) as Any is Int`), so check for one first.
-    if mirror.displayStyle != .optional, let text = Self.leafText(value) {
+    if mirror.displayStyle != .optional, let text = leafText(value) {
       output.append(text)
       return
     }
@@ -106,7 +112,13 @@ package struct ValueRenderer {
     case .dictionary:
       writeDictionary(mirror, into: &output, depth: depth)
     default:
-      output.append(String(describing: value))
+      if mirror.children.isEmpty {
+        output.append(String(describing: value))
+      } else {
+        // A custom mirror without a display style: its children, not its description.
+        output.append(Self.typeName(of: value))
+        writeFields(mirror, into: &output, depth: depth)
+      }
     }
   }
 
@@ -135,7 +147,7 @@ package struct ValueRenderer {
       let pair = Array(Mirror(reflecting: child.value).children)
       guard pair.count == 2 else { continue }
       let key = render(child: pair[0].value, depth: depth + 1)
-      let name = (pair[0].value as? String) ?? key
+      let name = Self.keyName(pair[0].value) ?? key
       let value = isRedacted(name) ? redactedText : render(child: pair[1].value, depth: depth + 1)
       entries.append((key, value))
     }
@@ -155,8 +167,17 @@ package struct ValueRenderer {
     return output.finish()
   }
 
+  /// The name a dictionary key is checked under: the string itself for `String` keys, also
+  /// when wrapped in an `AnyHashable`.
+  static func keyName(_ key: Any) -> String? {
+    if let string = key as? String { return string }
+    if let hashable = key as? AnyHashable { return hashable.base as? String }
+    return nil
+  }
+
   /// The text of values rendered as a whole rather than field by field.
-  private static func leafText(_ value: Any) -> String? {
+  private func leafText(_ value: Any) -> String? {
+    if let url = value as? URL { return redacting(url) }
     switch value {
     case let string as String: return String(reflecting: string)
     case let string as Substring: return String(reflecting: String(string))
@@ -164,11 +185,47 @@ package struct ValueRenderer {
     case is Bool, is Int, is Int8, is Int16, is Int32, is Int64, is UInt, is UInt8, is UInt16,
       is UInt32, is UInt64, is Double, is Float:
       return String(describing: value)
-    case is Date, is URL, is UUID, is Decimal, is Data:
+    case is Date, is UUID, is Decimal, is Data:
       return String(describing: value)
     default:
       return nil
     }
+  }
+
+  /// `url` as text without its user name and password, and with the values of secret-named
+  /// query items and fragment parameters replaced by the redaction text.
+  func redacting(_ url: URL) -> String {
+    var text = url.absoluteString
+    // The user information: between "//" and the last "@" before the path.
+    if let schemeEnd = text.range(of: "://") {
+      let authorityEnd =
+        text[schemeEnd.upperBound...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" })
+        ?? text.endIndex
+      if let at = text[schemeEnd.upperBound..<authorityEnd].lastIndex(of: "@") {
+        text.replaceSubrange(schemeEnd.upperBound...at, with: redactedText + "@")
+      }
+    }
+    func redactParameters(_ part: Substring) -> String {
+      part.split(separator: "&", omittingEmptySubsequences: false).map { item in
+        guard let equals = item.firstIndex(of: "=") else { return String(item) }
+        let name = String(item[..<equals])
+        let decoded = name.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? name
+        return isRedacted(decoded) ? name + "=" + redactedText : String(item)
+      }.joined(separator: "&")
+    }
+    let fragmentStart = text.firstIndex(of: "#")
+    if let fragmentStart {
+      let fragment = text[text.index(after: fragmentStart)...]
+      text.replaceSubrange(
+        text.index(after: fragmentStart)..., with: redactParameters(fragment))
+    }
+    let queryEnd = text.firstIndex(of: "#") ?? text.endIndex
+    if let queryStart = text[..<queryEnd].firstIndex(of: "?") {
+      let query = text[text.index(after: queryStart)..<queryEnd]
+      text.replaceSubrange(
+        text.index(after: queryStart)..<queryEnd, with: redactParameters(query))
+    }
+    return text
   }
 
   /// The type's name qualified by its enclosing types but not by modules:

@@ -1,0 +1,85 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// Redaction of recording lines for sharing: the JSON of each action is decoded into a plain
+/// JSON tree, every member whose key is a secret name (``LogRedaction/isRedacted(_:)``) gets
+/// the replacement string as its value, and the tree is encoded again with sorted keys.
+enum RecordingRedaction {
+  /// `line` (one JSON object, without its newline) with the secret members of its `action`
+  /// replaced.
+  static func redact(_ line: Data, with redaction: LogRedaction) throws -> Data {
+    let encoder = ActionRecording.lineEncoder()
+    guard case .object(var members) = try JSONDecoder().decode(JSONValue.self, from: line),
+      let action = members["action"]
+    else { return line }
+    members["action"] = redact(action, with: redaction)
+    return try encoder.encode(JSONValue.object(members))
+  }
+
+  private static func redact(_ value: JSONValue, with redaction: LogRedaction) -> JSONValue {
+    switch value {
+    case .object(let members):
+      var result: [String: JSONValue] = [:]
+      for (key, member) in members {
+        result[key] =
+          redaction.isRedacted(key)
+          ? .string(redaction.replacement) : redact(member, with: redaction)
+      }
+      return .object(result)
+    case .array(let elements):
+      return .array(elements.map { redact($0, with: redaction) })
+    default:
+      return value
+    }
+  }
+}
+
+/// A JSON document as a tree, numbers kept exact where they are integers.
+enum JSONValue: Codable, Equatable {
+  case null
+  case bool(Bool)
+  case integer(Int64)
+  case unsigned(UInt64)
+  case number(Double)
+  case string(String)
+  case array([JSONValue])
+  case object([String: JSONValue])
+
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    if container.decodeNil() {
+      self = .null
+    } else if let value = try? container.decode(Bool.self) {
+      self = .bool(value)
+    } else if let value = try? container.decode(Int64.self) {
+      self = .integer(value)
+    } else if let value = try? container.decode(UInt64.self) {
+      self = .unsigned(value)
+    } else if let value = try? container.decode(Double.self) {
+      self = .number(value)
+    } else if let value = try? container.decode(String.self) {
+      self = .string(value)
+    } else if let value = try? container.decode([JSONValue].self) {
+      self = .array(value)
+    } else {
+      self = .object(try container.decode([String: JSONValue].self))
+    }
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    switch self {
+    case .null: try container.encodeNil()
+    case .bool(let value): try container.encode(value)
+    case .integer(let value): try container.encode(value)
+    case .unsigned(let value): try container.encode(value)
+    case .number(let value): try container.encode(value)
+    case .string(let value): try container.encode(value)
+    case .array(let value): try container.encode(value)
+    case .object(let value): try container.encode(value)
+    }
+  }
+}
