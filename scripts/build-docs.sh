@@ -74,6 +74,9 @@ else
     | python3 -c 'import json, sys; print(json.load(sys.stdin)["target"]["triple"])')
   target=(-target "$triple")
 fi
+# The package's C module (atomics), imported by the streams module's interface.
+atomics_map="$bin/CReactorKitAtomics.build/module.modulemap"
+[ -f "$atomics_map" ] && target+=(-Xcc "-fmodule-map-file=$atomics_map")
 swift symbolgraph-extract -module-name ReactorKitTesting -I "$modules" "${target[@]}" \
   -minimum-access-level public -emit-extension-block-symbols -skip-synthesized-members \
   -output-dir "$testing_graphs"

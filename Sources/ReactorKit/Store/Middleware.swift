@@ -33,10 +33,12 @@
 /// alive, and once it is freed `dispatch` and `next` do nothing and `getState` returns the
 /// last state.
 ///
-/// > Note: `Middleware` is not `Sendable`, because it holds closures that are not
-/// > `@Sendable`. A ``Store`` calls its middleware on whichever thread is processing, but
-/// > never on two threads at once.
-public struct Middleware<State> {
+/// `Middleware` is `Sendable` and the closures that make it are `@Sendable`, so a middleware
+/// can be a constant (`static let logging = Middleware<AppState>().sideEffect { … }`). A
+/// ``Store`` calls its middleware on whichever thread is processing, never on two threads at
+/// once, but one middleware may serve several stores: keep per-store state inside
+/// ``redux(_:)``'s body, which runs once per store, and shared state behind a lock.
+public struct Middleware<State>: Sendable {
   /// Returns the store's current state.
   public typealias GetState = () -> State
   /// Sends an action to a store or to the next stage.
@@ -45,11 +47,14 @@ public struct Middleware<State> {
   /// Connects the middleware to a store, once per store: given the store's `getState` and
   /// `dispatch`, wraps the next stage into this stage.
   @usableFromInline
-  let connect: (@escaping GetState, @escaping Dispatch) -> (@escaping Dispatch) -> Dispatch
+  let connect:
+    @Sendable (@escaping GetState, @escaping Dispatch) -> (@escaping Dispatch) -> Dispatch
 
   @inlinable
   init(
-    connect: @escaping (@escaping GetState, @escaping Dispatch) -> (@escaping Dispatch) -> Dispatch
+    connect:
+      @escaping @Sendable (@escaping GetState, @escaping Dispatch) -> (@escaping Dispatch)
+      -> Dispatch
   ) {
     self.connect = connect
   }
@@ -68,7 +73,8 @@ public struct Middleware<State> {
   ///   several produce several reductions.
   @inlinable
   public init(
-    _ transform: @escaping (@escaping GetState, @escaping Dispatch, any Action) -> [any Action]
+    _ transform:
+      @escaping @Sendable (@escaping GetState, @escaping Dispatch, any Action) -> [any Action]
   ) {
     connect = { getState, dispatch in
       { next in
@@ -91,7 +97,9 @@ public struct Middleware<State> {
   /// - Parameter body: `(getState, dispatch) -> (next) -> (action) -> Void`.
   @inlinable
   public static func redux(
-    _ body: @escaping (@escaping GetState, @escaping Dispatch) -> (@escaping Dispatch) -> Dispatch
+    _ body:
+      @escaping @Sendable (@escaping GetState, @escaping Dispatch) -> (@escaping Dispatch)
+      -> Dispatch
   ) -> Middleware<State> {
     Middleware(connect: body)
   }
@@ -102,7 +110,7 @@ public struct Middleware<State> {
   /// that dispatches later.
   @inlinable
   public func sideEffect(
-    _ effect: @escaping (@escaping GetState, @escaping Dispatch, any Action) -> Void
+    _ effect: @escaping @Sendable (@escaping GetState, @escaping Dispatch, any Action) -> Void
   ) -> Middleware<State> {
     let connect = self.connect
     return Middleware(connect: { getState, dispatch in
@@ -119,7 +127,7 @@ public struct Middleware<State> {
   /// Replaces each action this middleware lets through with `transform`'s result.
   @inlinable
   public func map(
-    _ transform: @escaping (@escaping GetState, any Action) -> any Action
+    _ transform: @escaping @Sendable (@escaping GetState, any Action) -> any Action
   ) -> Middleware<State> {
     let connect = self.connect
     return Middleware(connect: { getState, dispatch in
@@ -134,7 +142,7 @@ public struct Middleware<State> {
   /// `isIncluded` returns `true`; the others are dropped and never reach the reducer.
   @inlinable
   public func filter(
-    _ isIncluded: @escaping (@escaping GetState, any Action) -> Bool
+    _ isIncluded: @escaping @Sendable (@escaping GetState, any Action) -> Bool
   ) -> Middleware<State> {
     let connect = self.connect
     return Middleware(connect: { getState, dispatch in
@@ -151,7 +159,7 @@ public struct Middleware<State> {
   /// returns, passed on in order: none drops it, several produce several reductions.
   @inlinable
   public func flatMap(
-    _ transform: @escaping (@escaping GetState, any Action) -> [any Action]
+    _ transform: @escaping @Sendable (@escaping GetState, any Action) -> [any Action]
   ) -> Middleware<State> {
     let connect = self.connect
     return Middleware(connect: { getState, dispatch in
@@ -168,7 +176,7 @@ public struct Middleware<State> {
   /// it when the result is `nil`.
   @inlinable
   public func compactMap(
-    _ transform: @escaping (@escaping GetState, any Action) -> (any Action)?
+    _ transform: @escaping @Sendable (@escaping GetState, any Action) -> (any Action)?
   ) -> Middleware<State> {
     let connect = self.connect
     return Middleware(connect: { getState, dispatch in

@@ -21,18 +21,32 @@ import Synchronization
 /// Reducers can't throw: model failures as state, or as actions that a middleware dispatches.
 /// A reducer that traps stops the program; the store doesn't catch it.
 ///
-/// > Note: `Reducer` is not `Sendable`, because it holds a closure that is not `@Sendable`.
-/// > A ``Store`` calls its reducer on whichever thread is processing, but never on two threads
-/// > at once. Don't capture mutable state in a reducer that several stores share.
+/// `Reducer` is `Sendable` and takes `@Sendable` closures, so a reducer can be a constant:
+/// `static let reducer = Reducer<AppState>.combine(…)`. A ``Store`` calls its reducer on
+/// whichever thread is processing, never on two threads at once, but one reducer may serve
+/// several stores on several threads. Keep it pure: compute the new state from the state
+/// and the action only, capture nothing mutable, and leave side effects to ``Middleware``.
 @frozen
 public struct Reducer<State> {
+  /// Built only from the `@Sendable` closures the initialisers receive, key paths and
+  /// `Sendable` values. Not declared `@Sendable` itself: `Reducer.on`'s closure uses the
+  /// metatype of its action type, which Swift 6.2 can't prove sendable for every compiler
+  /// the package supports, and a cast to `@Sendable` would cost two reabstraction thunks
+  /// per reduction.
   @usableFromInline let body: (inout State, any Action) -> Void
 
   /// Creates a reducer that mutates the state in place.
   ///
   /// - Parameter reduce: Applies an action to the state. Ignore actions you don't handle.
   @inlinable
-  public init(_ reduce: @escaping (inout State, any Action) -> Void) {
+  public init(_ reduce: @escaping @Sendable (inout State, any Action) -> Void) {
+    body = reduce
+  }
+
+  /// Creates a reducer from a closure that captures only `Sendable` values, key paths and
+  /// the bodies of other reducers.
+  @inlinable
+  init(unchecked reduce: @escaping (inout State, any Action) -> Void, _: Void) {
     body = reduce
   }
 
@@ -41,7 +55,7 @@ public struct Reducer<State> {
   /// - Parameter reduce: Returns the state after `action`; return the state unchanged for
   ///   actions you don't handle.
   @inlinable
-  public init(pure reduce: @escaping (any Action, State) -> State) {
+  public init(pure reduce: @escaping @Sendable (any Action, State) -> State) {
     body = { state, action in state = reduce(action, state) }
   }
 
@@ -69,9 +83,10 @@ public struct Reducer<State> {
       return reducers[0]
     default:
       let bodies = ContiguousArray(reducers.lazy.map(\.body))
-      return Reducer { state, action in
-        for body in bodies { body(&state, action) }
-      }
+      return Reducer(
+        unchecked: { state, action in
+          for body in bodies { body(&state, action) }
+        }, ())
     }
   }
 
@@ -82,12 +97,13 @@ public struct Reducer<State> {
   ///   - reduce: Applies an action of that type to the state.
   @inlinable
   public static func on<A: Action>(
-    _ type: A.Type, _ reduce: @escaping (inout State, A) -> Void
+    _ type: A.Type, _ reduce: @escaping @Sendable (inout State, A) -> Void
   ) -> Reducer<State> {
     let misses = ActionCastMisses()
-    return Reducer { state, action in
-      if let action = castAction(action, to: A.self, misses: misses) { reduce(&state, action) }
-    }
+    return Reducer(
+      unchecked: { state, action in
+        if let action = castAction(action, to: A.self, misses: misses) { reduce(&state, action) }
+      }, ())
   }
 
   /// This reducer applied to the part of a larger state at `path`.
@@ -100,7 +116,7 @@ public struct Reducer<State> {
   @inlinable
   public func lift<Root>(_ path: WritableKeyPath<Root, State>) -> Reducer<Root> {
     let body = self.body
-    return Reducer<Root> { root, action in body(&root[keyPath: path], action) }
+    return Reducer<Root>(unchecked: { root, action in body(&root[keyPath: path], action) }, ())
   }
 
   /// This reducer applied to an optional part of a larger state at `path`, when present.
@@ -112,11 +128,17 @@ public struct Reducer<State> {
   @inlinable
   public func lift<Root>(_ path: WritableKeyPath<Root, State?>) -> Reducer<Root> {
     let body = self.body
-    return Reducer<Root> { root, action in
-      guard root[keyPath: path] != nil else { return }
-      body(&root[keyPath: path]!, action)
-    }
+    return Reducer<Root>(
+      unchecked: { root, action in
+        guard root[keyPath: path] != nil else { return }
+        body(&root[keyPath: path]!, action)
+      }, ())
   }
+}
+
+extension Reducer: @unchecked Sendable {
+  // Safety: `body` is made only from `@Sendable` closures, key paths (immutable objects),
+  // `ActionCastMisses` (atomics) and other reducers' bodies; it keeps no other state.
 }
 
 /// `action as? A`, fast in the two common cases: the action's dynamic type is exactly `A` (a

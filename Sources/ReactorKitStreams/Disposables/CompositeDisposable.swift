@@ -28,6 +28,17 @@ public final class CompositeDisposable: Cancelable, @unchecked Sendable {
     nextID = 3
   }
 
+  /// Creates a group holding the arguments, any number from four on.
+  public init(
+    _ disposable1: Disposable, _ disposable2: Disposable, _ disposable3: Disposable,
+    _ disposable4: Disposable, _ disposables: Disposable...
+  ) {
+    for disposable in [disposable1, disposable2, disposable3, disposable4] + disposables {
+      members[nextID] = disposable
+      nextID += 1
+    }
+  }
+
   /// Creates a group holding `disposables`.
   public init(disposables: [Disposable]) {
     for disposable in disposables {

@@ -37,6 +37,15 @@ public enum Disposables {
     CompositeDisposable(disposable1, disposable2, disposable3)
   }
 
+  /// A disposable that disposes all the arguments, any number from four on.
+  public static func create(
+    _ disposable1: Disposable, _ disposable2: Disposable, _ disposable3: Disposable,
+    _ disposable4: Disposable, _ disposables: Disposable...
+  ) -> Cancelable {
+    CompositeDisposable(
+      disposables: [disposable1, disposable2, disposable3, disposable4] + disposables)
+  }
+
   /// A disposable that disposes every element of `disposables`.
   public static func create(_ disposables: [Disposable]) -> Cancelable {
     CompositeDisposable(disposables: disposables)

@@ -46,9 +46,11 @@ final class SubscriptionHandle: Cancelable, @unchecked Sendable {
     onError: ((Swift.Error) -> Void)?, onCompleted: (() -> Void)?,
     onDisposed: (() -> Void)?
   ) {
-    if onError != nil || onCompleted != nil || onDisposed != nil {
+    let callStack = onError == nil ? Hooks.subscriptionCallStack() : nil
+    if onError != nil || onCompleted != nil || onDisposed != nil || callStack != nil {
       closures = SubscriptionClosures(
-        onError: onError, onCompleted: onCompleted, onDisposed: onDisposed)
+        onError: onError, onCompleted: onCompleted, onDisposed: onDisposed,
+        callStack: callStack)
     }
   }
 
@@ -81,7 +83,11 @@ final class SubscriptionHandle: Cancelable, @unchecked Sendable {
     let previous = state.bitwiseOr(Self.closed, ordering: .acquiringAndReleasing).oldValue
     guard previous & (Self.closed | Self.disposed) == 0 else { return }
     if let error {
-      closures?.onError?(error)
+      if let onError = closures?.onError {
+        onError(error)
+      } else {
+        Hooks.reportUnhandled(error, callStack: closures?.callStack)
+      }
     } else {
       closures?.onCompleted?()
     }
@@ -126,13 +132,17 @@ final class SubscriptionClosures {
   let onError: ((Swift.Error) -> Void)?
   let onCompleted: (() -> Void)?
   let onDisposed: (() -> Void)?
+  /// Where the subscription was made, for ``Hooks/defaultErrorHandler``, when
+  /// ``Hooks/recordCallStackOnError`` was set and there is no `onError`.
+  let callStack: [String]?
 
   init(
     onError: ((Swift.Error) -> Void)?, onCompleted: (() -> Void)?,
-    onDisposed: (() -> Void)?
+    onDisposed: (() -> Void)?, callStack: [String]?
   ) {
     self.onError = onError
     self.onCompleted = onCompleted
     self.onDisposed = onDisposed
+    self.callStack = callStack
   }
 }

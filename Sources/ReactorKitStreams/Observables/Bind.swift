@@ -34,6 +34,26 @@ extension ObservableType {
     bind(onNext: { element in relays.forEach { $0.accept(element) } })
   }
 
+  /// Accepts each element into the relays.
+  public func bind(to relays: ReplayRelay<Element>...) -> Disposable {
+    bind(onNext: { element in relays.forEach { $0.accept(element) } })
+  }
+
+  /// Accepts each element, as an optional, into the relays.
+  public func bind(to relays: PublishRelay<Element?>...) -> Disposable {
+    bind(onNext: { element in relays.forEach { $0.accept(element) } })
+  }
+
+  /// Accepts each element, as an optional, into the relays.
+  public func bind(to relays: BehaviorRelay<Element?>...) -> Disposable {
+    bind(onNext: { element in relays.forEach { $0.accept(element) } })
+  }
+
+  /// Accepts each element, as an optional, into the relays.
+  public func bind(to relays: ReplayRelay<Element?>...) -> Disposable {
+    bind(onNext: { element in relays.forEach { $0.accept(element) } })
+  }
+
   /// Calls `onNext` for each element. An error stops the program in debug builds.
   public func bind(onNext: @escaping (Element) -> Void) -> Disposable {
     subscribe(onNext: onNext, onError: { bindingError($0) })

@@ -3,7 +3,8 @@ extension ObservableType {
   ///
   /// - Parameters:
   ///   - onNext: Called for each element.
-  ///   - onError: Called when the sequence fails.
+  ///   - onError: Called when the sequence fails. Without it, the error goes to
+  ///     ``Hooks/defaultErrorHandler``.
   ///   - onCompleted: Called when the sequence completes.
   ///   - onDisposed: Called once the subscription ends: after a terminal event or on disposal.
   /// - Returns: A disposable that cancels the subscription. Once the subscription ended (by

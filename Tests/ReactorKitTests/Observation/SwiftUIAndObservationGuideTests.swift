@@ -75,8 +75,8 @@ enum SessionAction: Action {
   case logIn(String)
 }
 
-var guideReducer: Reducer<GuideAppState> {
-  Reducer { state, action in
+extension GuideAppState {
+  static let reducer = Reducer<GuideAppState> { state, action in
     switch action {
     case TodoAction.add(let title):
       state.todoList.todos.append(Todo(id: state.todoList.todos.count, title: title))
@@ -141,7 +141,7 @@ final class SwiftUIAndObservationGuideTests: ResourceTestCase {
   @MainActor
   func test_todoListScreen_rendersAgainOnlyWhenTheTodoListChanged() async {
     // given
-    let store = Store(reducer: guideReducer, state: GuideAppState())
+    let store = Store(reducer: GuideAppState.reducer, state: GuideAppState())
     let screen = TodoListScreen(store: store)
     screen.render()
     // when
@@ -159,7 +159,7 @@ final class SwiftUIAndObservationGuideTests: ResourceTestCase {
     // given
     weak var weakScore: ObservedReactor<ScoreReactor>?
     weak var weakTodos: ObservedStore<TodoListState>?
-    let store = Store(reducer: guideReducer, state: GuideAppState())
+    let store = Store(reducer: GuideAppState.reducer, state: GuideAppState())
     // when
     do {
       let score = ScoreScreen()

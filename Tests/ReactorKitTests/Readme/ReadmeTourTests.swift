@@ -42,20 +42,16 @@ private enum Tour {
   }
   struct AddTodo: Action { let title: String }
 
-  static var sessionReducer: Reducer<SessionState> {
-    .on(SessionAction.self) { state, action in
-      switch action {
-      case .logIn(let name): state.user = name
-      case .logOut: state.user = nil
-      }
+  static let sessionReducer = Reducer<SessionState>.on(SessionAction.self) { state, action in
+    switch action {
+    case .logIn(let name): state.user = name
+    case .logOut: state.user = nil
     }
   }
-  static var appReducer: Reducer<AppState> {
-    .combine(
-      sessionReducer.lift(\.session),
-      .on(AddTodo.self) { state, action in state.todos.append(action.title) }
-    )
-  }
+  static let appReducer = Reducer<AppState>.combine(
+    sessionReducer.lift(\.session),
+    .on(AddTodo.self) { state, action in state.todos.append(action.title) }
+  )
 
   final class ProfileReactor: Reactor {
     enum Action { case logOut }

@@ -367,13 +367,13 @@ final class MiddlewareTests: ResourceTestCase {
 
   func test_middleware_acceptsFunctionsOfTheDocumentedSignature() {
     // given: a function whose `GetState` parameter is not escaping, as in the design document
-    func passThrough(
+    @Sendable func passThrough(
       _ getState: Middleware<StoreCounterState>.GetState,
       _ dispatch: @escaping Middleware<StoreCounterState>.Dispatch, _ action: any Action
     ) -> [any Action] {
       [action]
     }
-    func reduxPassThrough(
+    @Sendable func reduxPassThrough(
       _ getState: Middleware<StoreCounterState>.GetState,
       _ dispatch: @escaping Middleware<StoreCounterState>.Dispatch
     ) -> (@escaping Middleware<StoreCounterState>.Dispatch) ->
@@ -421,7 +421,7 @@ final class MiddlewareTests: ResourceTestCase {
   }
 }
 
-private final class Tracker {}
+private final class Tracker: Sendable {}
 
 /// Hands a non-`Sendable` value to another thread in a test.
 struct UncheckedBox<Value>: @unchecked Sendable {

@@ -18,9 +18,7 @@ public struct AppState: Codable, Equatable, Sendable {
 
 extension AppState {
   /// The app's reducer: each feature's reducer lifted to its field, combined.
-  public static var reducer: Reducer<AppState> {
-    combined(todos: TodosState.reducer)
-  }
+  public static let reducer = combined(todos: TodosState.reducer)
 
   /// The app's reducer with the todos recorded in `history`, so that they can be undone and
   /// redone (the session and the settings are not part of the history).

@@ -26,12 +26,10 @@ public enum SessionAction: StoreAction, Codable, Equatable, Sendable {
 
 extension SessionState {
   /// The session feature's reducer.
-  public static var reducer: Reducer<SessionState> {
-    .on(SessionAction.self) { state, action in
-      switch action {
-      case .logIn(let user): state.user = user
-      case .logOut: state.user = nil
-      }
+  public static let reducer = Reducer<SessionState>.on(SessionAction.self) { state, action in
+    switch action {
+    case .logIn(let user): state.user = user
+    case .logOut: state.user = nil
     }
   }
 }

@@ -38,11 +38,9 @@ public enum SettingsAction: StoreAction, Codable, Equatable, Sendable {
 
 extension SettingsState {
   /// The settings feature's reducer.
-  public static var reducer: Reducer<SettingsState> {
-    .on(SettingsAction.self) { state, action in
-      switch action {
-      case .setFilter(let filter): state.filter = filter
-      }
+  public static let reducer = Reducer<SettingsState>.on(SettingsAction.self) { state, action in
+    switch action {
+    case .setFilter(let filter): state.filter = filter
     }
   }
 }

@@ -36,25 +36,23 @@ public enum TodoAction: StoreAction, Codable, Equatable, Sendable {
 
 extension TodosState {
   /// The todos feature's reducer.
-  public static var reducer: Reducer<TodosState> {
-    .on(TodoAction.self) { state, action in
-      switch action {
-      case .add(let title):
-        state.items.append(Todo(id: state.nextID, title: title))
-        state.nextID += 1
-      case .edit(let id, let title):
-        if let index = state.items.firstIndex(where: { $0.id == id }) {
-          state.items[index].title = title
-        }
-      case .toggle(let id):
-        if let index = state.items.firstIndex(where: { $0.id == id }) {
-          state.items[index].isDone.toggle()
-        }
-      case .delete(let id):
-        state.items.removeAll { $0.id == id }
-      case .deleteDone:
-        state.items.removeAll(where: \.isDone)
+  public static let reducer = Reducer<TodosState>.on(TodoAction.self) { state, action in
+    switch action {
+    case .add(let title):
+      state.items.append(Todo(id: state.nextID, title: title))
+      state.nextID += 1
+    case .edit(let id, let title):
+      if let index = state.items.firstIndex(where: { $0.id == id }) {
+        state.items[index].title = title
       }
+    case .toggle(let id):
+      if let index = state.items.firstIndex(where: { $0.id == id }) {
+        state.items[index].isDone.toggle()
+      }
+    case .delete(let id):
+      state.items.removeAll { $0.id == id }
+    case .deleteDone:
+      state.items.removeAll(where: \.isDone)
     }
   }
 }

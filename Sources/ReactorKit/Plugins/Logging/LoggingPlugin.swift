@@ -125,6 +125,9 @@ public final class LoggingPlugin: @unchecked Sendable {
   ) -> Middleware<State> {
     let logsActions = filter.includes(source: source, kind: .action)
     let logsStates = filter.includes(source: source, kind: .state)
+    // Safety: the redactions are applied by the store's serial processing only, to copies of
+    // its state; `Redaction` is not `Sendable` only because its closure is not `@Sendable`.
+    let redactions = UncheckedSendable(redactions)
     return .redux { getState, _ in
       { next in
         { [self] action in
@@ -135,8 +138,8 @@ public final class LoggingPlugin: @unchecked Sendable {
           next(action)
           let end = clock.monotonicNanoseconds()
           logState(
-            source: source, before: redactions.redacting(before),
-            after: redactions.redacting(getState()), start: start, end: end)
+            source: source, before: redactions.value.redacting(before),
+            after: redactions.value.redacting(getState()), start: start, end: end)
         }
       }
     }

@@ -6,11 +6,14 @@
 /// program in debug builds and is printed in release builds.
 ///
 /// ```swift
-/// extension Label {
-///   var textBinder: Binder<String> { Binder(self) { label, text in label.text = text } }
+/// extension Reactive where Base: Label {
+///   var title: Binder<String> { Binder(base) { label, text in label.text = text } }
 /// }
-/// reactor.state.map(\.title).bind(to: label.textBinder).disposed(by: disposeBag)
+/// reactor.state.map(\.title).bind(to: label.rx.title).disposed(by: disposeBag)
 /// ```
+///
+/// For a writable property of a class, `object.rx.property` is such a binder already (see
+/// ``Reactive``).
 public struct Binder<Value>: ObserverType {
   private let binding: (Event<Value>) -> Void
 
