@@ -86,6 +86,8 @@ enum Target {
   case allocationsPerOp(Double)
   /// ns/op of the library at most `factor` times the ns/op of the workload `name`.
   case relative(to: String, factor: Double)
+  /// Percent of one core used while the workload idles at most this.
+  case cpuPercent(Double)
 
   var description: String {
     switch self {
@@ -95,6 +97,7 @@ enum Target {
     case .allocationsPerOp(let limit): return "allocs/op < \(format(limit, digits: 2))"
     case .relative(let name, let factor):
       return "ns/op ≤ \(format(factor, digits: 1)) × \(name)"
+    case .cpuPercent(let limit): return "cpu ≤ \(format(limit, digits: 1)) % of a core"
     }
   }
 }
@@ -108,6 +111,9 @@ struct Workload {
   var baseline: Measured?
   /// Heap bytes per unit, measured separately (e.g. per live reactor).
   var bytes: (() -> Double?)?
+  /// Percent of one core the process uses while the workload's objects idle, measured
+  /// separately.
+  var cpuPercent: (() -> Double?)?
   /// Operations of the once-only check that the workload and its baseline did the same work.
   var validationCount = 1_000
   var targets: [Target] = []
@@ -121,6 +127,7 @@ struct Result: Encodable {
   let allocations_per_op: Double?
   let baseline_allocations_per_op: Double?
   let bytes: Double?
+  let cpu_percent: Double?
 }
 
 struct TargetResult: Encodable {
@@ -278,7 +285,8 @@ func runBenchmarks(_ workloads: [Workload], options: Options) {
   var results: [Result] = []
   print(
     pad("workload", 32, left: true) + pad("ns/op", 11) + pad("baseline ns/op", 16)
-      + pad("ratio", 9) + pad("allocs/op", 11) + pad("base allocs", 13) + pad("bytes", 9))
+      + pad("ratio", 9) + pad("allocs/op", 11) + pad("base allocs", 13) + pad("bytes", 9)
+      + pad("cpu %", 8))
   for workload in workloads {
     if let filter = options.filter, !workload.name.contains(filter) { continue }
     validate(workload)
@@ -287,12 +295,13 @@ func runBenchmarks(_ workloads: [Workload], options: Options) {
       measure($0, options: options, isBaseline: true)
     }
     let bytes = workload.bytes?()
+    let cpuPercent = workload.cpuPercent?()
     let ratio = ours.flatMap { ours in base.map { ours.nanosecondsPerOp / $0.nanosecondsPerOp } }
     let result = Result(
       workload: workload.name, ns_per_op: ours?.nanosecondsPerOp,
       baseline_ns_per_op: base?.nanosecondsPerOp, ratio: ratio,
       allocations_per_op: ours?.allocationsPerOp,
-      baseline_allocations_per_op: base?.allocationsPerOp, bytes: bytes)
+      baseline_allocations_per_op: base?.allocationsPerOp, bytes: bytes, cpu_percent: cpuPercent)
     results.append(result)
     print(
       pad(workload.name, 32, left: true) + pad(format(result.ns_per_op), 11)
@@ -300,7 +309,7 @@ func runBenchmarks(_ workloads: [Workload], options: Options) {
         + pad(format(ratio, digits: 2) + (ratio == nil ? "" : "x"), 9)
         + pad(format(result.allocations_per_op, digits: 2), 11)
         + pad(format(result.baseline_allocations_per_op, digits: 2), 13)
-        + pad(format(bytes, digits: 0), 9))
+        + pad(format(bytes, digits: 0), 9) + pad(format(cpuPercent, digits: 2), 8))
   }
   let targets = evaluateTargets(workloads, results: results)
   if !targets.isEmpty {
@@ -353,6 +362,8 @@ func evaluateTargets(_ workloads: [Workload], results: [Result]) -> [TargetResul
       case .relative(let name, let factor):
         guard let other = byName[name]?.ns_per_op else { continue }
         (measured, limit, unit) = (result.ns_per_op.map { $0 / other }, factor, "x")
+      case .cpuPercent(let value):
+        (measured, limit, unit) = (result.cpu_percent, value, " %")
       }
       guard let measured else { continue }
       let met: Bool
@@ -421,4 +432,23 @@ func runOnThreads(_ threads: Int, count: Int, _ body: @escaping @Sendable (Int, 
   for _ in 0..<threads { started.wait() }
   for _ in 0..<threads { go.signal() }
   done.wait()
+}
+
+/// CPU seconds (user and system, every thread) this process has used so far.
+func processCPUSeconds() -> Double {
+  var usage = rusage()
+  #if canImport(Glibc)
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+  #else
+    getrusage(RUSAGE_SELF, &usage)
+  #endif
+  func seconds(_ time: timeval) -> Double {
+    Double(time.tv_sec) + Double(time.tv_usec) / 1e6
+  }
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
+/// Sleeps the calling thread for `seconds`.
+func sleep(seconds: Double) {
+  Thread.sleep(forTimeInterval: seconds)
 }

@@ -134,3 +134,37 @@ func reactorLiveBytes() -> Workload {
     },
     targets: [.bytes(1_024)])
 }
+
+/// `reactor_idle`: percent of one core the process uses over 5 s while 100,000 counter
+/// reactors, each with one state subscriber, are alive and nothing happens (CPU time from
+/// `getrusage`, every thread). An idle app must cost nothing.
+func reactorIdle() -> Workload {
+  Workload(
+    name: "reactor_idle",
+    cpuPercent: {
+      let reactors = 100_000
+      let seconds = 5.0
+      var total = 0
+      var live: [CounterReactor] = []
+      var subscriptions: [Disposable] = []
+      live.reserveCapacity(reactors)
+      subscriptions.reserveCapacity(reactors)
+      for _ in 0..<reactors {
+        let reactor = CounterReactor()
+        subscriptions.append(reactor.state.subscribe(onNext: { total &+= $0.count }))
+        live.append(reactor)
+      }
+      // Let what the creation started settle before measuring.
+      sleep(seconds: 0.2)
+      let cpuBefore = processCPUSeconds()
+      let wallBefore = nanoseconds()
+      sleep(seconds: seconds)
+      let cpu = processCPUSeconds() - cpuBefore
+      let wall = Double(nanoseconds() - wallBefore) / 1e9
+      for subscription in subscriptions { subscription.dispose() }
+      blackHole(total)
+      withExtendedLifetime(live) {}
+      return cpu / wall * 100
+    },
+    targets: [.cpuPercent(1)])
+}

@@ -10,6 +10,7 @@ runBenchmarks(
     reactorSync(),
     reactorCreate(),
     reactorLiveBytes(),
+    reactorIdle(),
     storeDispatchOneSubscriber(),
     storeDispatchSlices(perField: 10, targets: [.ratio(0.5)]),
     storeDispatchSlices(

@@ -87,9 +87,6 @@ public final class ObservedReactor<R: Reactor> {
   public func send(_ action: R.Action) {
     reactor.action.onNext(action)
   }
-
-  /// The number of state properties the model tracks (for tests).
-  var trackedPropertyCount: Int { observed.memberCount }
 }
 
 extension ObservedReactor: Observation.Observable {}

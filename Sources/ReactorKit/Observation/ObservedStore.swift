@@ -95,9 +95,6 @@ public final class ObservedStore<State> {
   public func dispatch(_ action: any Action) {
     dispatchAction(action)
   }
-
-  /// The number of state properties the model tracks (for tests).
-  var trackedPropertyCount: Int { observed.memberCount }
 }
 
 extension ObservedStore: Observation.Observable {}

@@ -147,15 +147,16 @@ public protocol Reactor: AnyObject {
 // MARK: - Default implementations
 
 extension Reactor {
+  /// The reactor's engine, created on first use (see ``ReactorCore``).
   @inlinable
-  var reactorStorage: ReactorStorage<Action, Mutation, State> {
-    ReactorStorage.of(self)
+  var engine: ReactorCore<Action, Mutation, State> {
+    ReactorCore.of(self)
   }
 
   /// The reactor's action subject, or the stub's when ``isStubEnabled`` is `true`.
   @inlinable
   public var action: ActionSubject<Action> {
-    let storage = reactorStorage
+    let storage = engine
     if storage.isStubEnabled {
       return storage.stubRecorder(initialState: { initialState }).action
     }
@@ -166,18 +167,18 @@ extension Reactor {
   /// The latest state; the stub's state when ``isStubEnabled`` is `true`.
   @inlinable
   public var currentState: State {
-    let storage = reactorStorage
+    let storage = engine
     if storage.isStubEnabled {
       return storage.stubRecorder(initialState: { initialState }).state.value
     }
-    if let current = storage.core.currentState { return current }
-    return storage.core.currentState(orStore: initialState)
+    if let current = storage.currentState { return current }
+    return storage.currentState(orStore: initialState)
   }
 
   /// The reactor's state stream; the stub's when ``isStubEnabled`` is `true`.
   @inlinable
   public var state: Observable<State> {
-    let storage = reactorStorage
+    let storage = engine
     if storage.isStubEnabled {
       return storage.stubRecorder(initialState: { initialState }).state.asObservable()
     }
@@ -251,13 +252,13 @@ extension Reactor {
   /// stub's ``Stub/state`` value.
   @inlinable
   public var isStubEnabled: Bool {
-    get { reactorStorage.isStubEnabled }
-    set { reactorStorage.isStubEnabled = newValue }
+    get { engine.isStubEnabled }
+    set { engine.isStubEnabled = newValue }
   }
 
   /// The reactor's stub, for testing views: set ``Stub/state`` and inspect ``Stub/actions``.
   @inlinable
   public var stub: Stub<Self> {
-    reactorStorage.stub(for: self)
+    engine.stub(for: self)
   }
 }

@@ -63,6 +63,6 @@ extension Reactor {
   /// - Returns: A disposable that removes the hook (from the next item processed on).
   @discardableResult
   public func addHook(_ hook: ReactorHook<Action, Mutation, State>) -> Disposable {
-    ReactorStorage.of(self).core.addHook(hook)
+    ReactorCore.of(self).addHook(hook)
   }
 }

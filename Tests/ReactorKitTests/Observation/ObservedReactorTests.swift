@@ -66,7 +66,7 @@ final class ObservedReactorTests: ResourceTestCase {
     _ = model.count
     _ = model.title
     // then
-    XCTAssertEqual(model.trackedPropertyCount, 2)
+    XCTAssertEqual(model.observed.memberCount, 2)
   }
 
   // MARK: - Property-level tracking
@@ -269,7 +269,9 @@ final class ObservedReactorTests: ResourceTestCase {
     let changes = trackChanges { _ = model.count }
     // when
     for _ in 0..<100 { model.send(.increase) }
-    XCTAssertTrue(waitUntil { reactor.currentState.count == 100 })
+    // `currentState` changes before subscribers see the state: wait for the model to hold it.
+    let observed = model.observed
+    XCTAssertTrue(waitUntil { observed.lock.withLock { observed.pending.pointee?.count == 100 } })
     await mainQueueTurn()
     // then
     XCTAssertEqual(model.count, 100)

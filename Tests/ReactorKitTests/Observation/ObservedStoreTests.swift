@@ -115,7 +115,7 @@ final class ObservedStoreTests: ResourceTestCase {
     _ = model.state
     _ = model[dynamicMember: \.self]
     // then
-    XCTAssertEqual(model.trackedPropertyCount, 3)
+    XCTAssertEqual(model.observed.memberCount, 3)
     // when
     store.dispatch(GridAction.setCell(3, 1))
     // then
@@ -167,7 +167,7 @@ final class ObservedStoreTests: ResourceTestCase {
     XCTAssertEqual(seenInObserver.current, Array(repeating: 0, count: GridState.size))
     XCTAssertEqual(totalChanges.count, 1)
     XCTAssertEqual(subtitleChanges.count, 1)
-    XCTAssertEqual(model.trackedPropertyCount, 3 + GridState.size)
+    XCTAssertEqual(model.observed.memberCount, 3 + GridState.size)
     // when: a property first read from the observer is tracked like any other
     let cellChanges = trackChanges { _ = model[dynamicMember: \.cells[7]] }
     store.dispatch(GridAction.setCell(7, 9))

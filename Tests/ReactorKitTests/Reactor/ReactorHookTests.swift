@@ -156,16 +156,18 @@ final class ReactorHookTests: ResourceTestCase {
     let iterations = StressConfiguration.iterations(200)
     let boxed = UncheckedBox(reactor)
     // when
-    DispatchQueue.concurrentPerform(iterations: 4) { thread in
+    // Started together behind a spin barrier; the yields let the other threads in between.
+    runConcurrently(threads: 4) { thread in
       for _ in 0..<iterations {
         if thread % 2 == 0 {
           boxed.value.action.onNext(1)
         } else {
-          boxed.value.addHook(
-            ReactorHook(reduce: { state, mutation, next in next(state, mutation) })
-          )
-          .dispose()
+          let hook = boxed.value.addHook(
+            ReactorHook(reduce: { state, mutation, next in next(state, mutation) }))
+          sched_yield()
+          hook.dispose()
         }
+        sched_yield()
       }
     }
     // then

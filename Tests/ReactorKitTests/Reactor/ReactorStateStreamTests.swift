@@ -195,9 +195,13 @@ final class ReactorStateStreamTests: ResourceTestCase {
     let subscriptions = Locked<[Disposable]>([])
     // when: one thread sends actions while two others subscribe, so subscribers find the
     // reactor idle, busy on another thread, or claimed by the other subscribing thread.
-    DispatchQueue.concurrentPerform(iterations: 3) { worker in
+    // Started together behind a spin barrier; yields widen the windows.
+    runConcurrently(threads: 3) { worker in
       guard worker > 0 else {
-        for _ in 0..<actions { reactor.action.onNext(.increase) }
+        for index in 0..<actions {
+          reactor.action.onNext(.increase)
+          if index % 8 == 0 { sched_yield() }
+        }
         return
       }
       for index in stride(from: worker - 1, to: subscriberCount, by: 2) {
@@ -212,6 +216,7 @@ final class ReactorStateStreamTests: ResourceTestCase {
           }
         })
         subscriptions.withLock { $0.append(subscription) }
+        sched_yield()
       }
     }
     // then: every subscriber saw an unbroken run of states ending with the last one.

@@ -1,7 +1,6 @@
 import Dispatch
 import Observation
 import ReactorKitStreams
-import Synchronization
 
 /// The state behind ``ObservedReactor`` and ``ObservedStore``, with property-level
 /// observation tracking.
@@ -31,7 +30,11 @@ import Synchronization
 final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
   // Safety: `current` and `tracking` are used only on the main thread: by the models, which
   // are main-actor isolated, and by `apply`, which only the holder of `gate` calls, on the main
-  // thread. `pending` is guarded by `lock`. `gate` is atomic; see ``ObservedGate``.
+  // thread. `pending` is guarded by `lock`. `gateSlot` is only accessed atomically, through
+  // `gate` (see `Gate`).
+
+  /// The storage of ``gate``: an `AtomicSlot`, so the first stored property.
+  @usableFromInline var gateSlot = AtomicSlot(0)
 
   /// Whether the value at one key path differs between two states (old, new).
   @usableFromInline
@@ -86,10 +89,9 @@ final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
   /// The latest state received and not yet applied.
   @usableFromInline let pending: UnsafeMutablePointer<State?>
   @usableFromInline let lock = Lock()
-  /// 0 when idle, ``ObservedGate/busy`` while a state is being applied or a drain is queued,
-  /// plus ``ObservedGate/announced`` once a state was left pending for it, or
-  /// ``ObservedGate/cancelled`` once the model is gone.
-  @usableFromInline let gate = Atomic<UInt>(0)
+  /// Who applies states: idle, `busy` while a state is being applied or a drain is queued,
+  /// plus `announced` once a state was left pending for it; `closed` once the model is gone.
+  @inlinable var gate: Gate { Gate(slot: 0, of: self) }
   @usableFromInline let registrar = ObservationRegistrar()
   /// `\State.self`, made once so that reading the whole state finds its member by identity.
   @usableFromInline let wholeState: KeyPath<State, State> = \.self
@@ -293,16 +295,9 @@ final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
   /// Takes a new state, on any thread.
   @inlinable
   func receive(_ state: State) {
-    if MainScheduler.isMainThread,
-      gate.compareExchange(expected: 0, desired: ObservedGate.busy, ordering: .acquiring)
-        .exchanged
-    {
+    if MainScheduler.isMainThread, gate.tryClaim() {
       apply(state)
-      if gate.compareExchange(expected: ObservedGate.busy, desired: 0, ordering: .releasing)
-        .exchanged
-      {
-        return
-      }
+      if gate.tryRelease() { return }
       drain()
       return
     }
@@ -315,33 +310,18 @@ final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
   @inlinable
   func receiveContended(_ state: State) {
     lock.lock()
-    var gateValue = gate.load(ordering: .relaxed)
-    while true {
-      if gateValue & ObservedGate.cancelled != 0 {
-        lock.unlock()
-        return
-      }
-      if gateValue == 0 {
-        let (exchanged, original) = gate.compareExchange(
-          expected: 0, desired: ObservedGate.busy, ordering: .acquiring)
-        if exchanged { break }
-        gateValue = original
-        continue
-      }
-      pending.pointee = state
-      if gateValue & ObservedGate.announced == 0 {
-        let (exchanged, original) = gate.compareExchange(
-          expected: gateValue, desired: gateValue | ObservedGate.announced, ordering: .relaxed)
-        if !exchanged {
-          gateValue = original
-          continue
-        }
-      }
+    pending.pointee = state
+    switch gate.claimOrAnnounceLocked() {
+    case .closed:
+      pending.pointee = nil
       lock.unlock()
       return
+    case .announced:
+      lock.unlock()
+      return
+    case .claimed:
+      lock.unlock()
     }
-    pending.pointee = state
-    lock.unlock()
     if MainScheduler.isMainThread {
       drain()
     } else {
@@ -355,32 +335,28 @@ final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
   func drain() {
     while true {
       lock.lock()
-      if gate.load(ordering: .relaxed) & ObservedGate.cancelled != 0 {
+      if gate.state.isClosed {
         pending.pointee = nil
         lock.unlock()
         return
       }
-      // `cancel()` sets its bit without the lock: keep it when changing the others.
+      // `cancel()` closes the gate without the lock: the locked operations keep that bit.
       guard let state = pending.pointee.take() else {
-        gate.bitwiseAnd(ObservedGate.cancelled, ordering: .releasing)
+        gate.releaseLocked()
         lock.unlock()
         return
       }
-      gate.bitwiseAnd(~ObservedGate.announced, ordering: .relaxed)
+      gate.clearAnnouncementLocked()
       lock.unlock()
       apply(state)
-      if gate.compareExchange(expected: ObservedGate.busy, desired: 0, ordering: .releasing)
-        .exchanged
-      {
-        return
-      }
+      if gate.tryRelease() { return }
     }
   }
 
   /// Stops applying states: the model is gone. Any thread.
   @usableFromInline
   func cancel() {
-    gate.bitwiseOr(ObservedGate.cancelled, ordering: .relaxed)
+    gate.close()
   }
 
   /// Subscribes to `states` and applies them on the main actor.
@@ -395,14 +371,6 @@ final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
       subscription.dispose()
     }
   }
-}
-
-/// The bits of ``ObservedState/gate``.
-@usableFromInline
-enum ObservedGate {
-  @inlinable static var busy: UInt { 1 }
-  @inlinable static var announced: UInt { 2 }
-  @inlinable static var cancelled: UInt { 4 }
 }
 
 /// A value whose assignments are counted, so that a new assignment of an equal value still

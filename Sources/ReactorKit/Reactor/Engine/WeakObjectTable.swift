@@ -1,5 +1,6 @@
 import Dispatch
 import ReactorKitStreams
+import Synchronization
 
 #if canImport(ObjectiveC)
   import ObjectiveC
@@ -17,6 +18,14 @@ class OwnedStorage: @unchecked Sendable {
   /// rather than in the table's entry, so that the table's slots are two words and a lookup
   /// copies no weak reference.
   @exclusivity(unchecked) @usableFromInline final weak var storageOwner: AnyObject?
+  /// The owner's key in the table; written by the table, under its lock, before the storage is
+  /// handed out.
+  @exclusivity(unchecked) @usableFromInline final var storageKey: UInt = 0
+  /// `0` while the table does not watch the owner; otherwise one more than the number of times
+  /// the Linux sweeps found the owner alive since the table last saw it used (see
+  /// ``WeakObjectTable``). Changed under the table's lock; read without it only to skip a
+  /// needless ``WeakObjectTable/touch(_:)``.
+  @usableFromInline final let sweepMark = Atomic<UInt8>(0)
 
   @inlinable init() {}
 
@@ -37,8 +46,14 @@ class OwnedStorage: @unchecked Sendable {
 /// - when an object that owns a sentinel the table handed out (``DeinitSentinel``) goes away;
 /// - when an insertion reuses the key of a dead owner, and by a scan for dead owners that
 ///   insertions run after the table has grown by half since the last scan (amortised O(1));
-/// - on Linux, by a background sweep that runs every ``sweepInterval`` while the table is
-///   not empty (Swift offers no deinitialisation hook for arbitrary classes there).
+/// - by ``purge()``;
+/// - on Linux, which offers no deinitialisation hook for arbitrary classes, by sweeps that look
+///   only at the owners *used* lately: inserted, looked up, or reported by ``touch(_:)``. Each
+///   such owner is looked at ``sweepDelays``-many times, 50 ms, 150 ms, 350 ms, 750 ms, 1.55 s
+///   and 3.15 s after it was last used, then no more until it is used again. So a table whose
+///   owners are not used costs nothing (no timer fires), the work of a sweep is proportional to
+///   the owners used lately, and an owner freed within about 3 s of its last use is released
+///   within 50 ms to 1.6 s; one freed later, by the next insertion scan or ``purge()``.
 ///
 /// All methods are thread-safe. The table never calls back into owners, and it releases
 /// storage (``OwnedStorage/ownerDidDeinitialize()``) outside its lock.
@@ -64,9 +79,24 @@ final class WeakObjectTable: @unchecked Sendable {
     var shift = 64
     var count = 0
     var insertionsSinceScan = 0
+    /// The keys of the owners the sweeps watch (``OwnedStorage/sweepMark`` is not 0); a key
+    /// may appear twice.
+    var watched: [UInt] = []
+    /// The timer of the Linux sweeps, made on first use.
     var sweeper: DispatchSourceTimer?
-    /// Whether `sweeper` is set: testing the optional existential for `nil` copies it.
+    /// When the next sweep is due (`DispatchTime.uptimeNanoseconds`), or 0 when none is.
+    var nextSweep: UInt64 = 0
+    /// Whether the next sweep is due within the shortest delay: a newly watched owner needs
+    /// no earlier one (spares it reading the clock).
+    var isSweepSoon = false
+    /// Whether a sweep is running.
     var isSweeping = false
+    /// The number of Linux sweeps run so far (for tests).
+    var sweepCount = 0
+    #if DEBUG
+      /// Called by scans with each owner found alive, the lock held (for tests).
+      var scanFoundLiveOwner: ((AnyObject) -> Void)?
+    #endif
   }
 
   /// How many dead entries one pass under the lock collects before releasing them.
@@ -79,13 +109,20 @@ final class WeakObjectTable: @unchecked Sendable {
   /// The fewest insertions between two scans for dead owners started by an insertion.
   static var minimumInsertionsPerScan: Int { 8 }
 
-  /// How often the Linux sweep looks for dead owners.
-  static var sweepInterval: DispatchTimeInterval { .milliseconds(50) }
+  /// The delays, in milliseconds, between the last use of an owner and the Linux sweeps that
+  /// look at it: after the last one, the owner is no longer watched.
+  let sweepDelays: [UInt64]
 
   private let lock = Lock()
   private let state: UnsafeMutablePointer<State>
 
-  init() {
+  /// Creates an empty table.
+  ///
+  /// - Parameter sweepDelays: The delays between the last use of an owner and the Linux
+  ///   sweeps that look at it, in milliseconds.
+  init(sweepDelays: [UInt64] = [50, 100, 200, 400, 800, 1_600]) {
+    precondition(!sweepDelays.isEmpty && sweepDelays.count < Int(UInt8.max))
+    self.sweepDelays = sweepDelays
     state = .allocate(capacity: 1)
     state.initialize(to: State())
   }
@@ -115,8 +152,10 @@ final class WeakObjectTable: @unchecked Sendable {
       return nil
     }
     let value = state.pointee.slots![index].value!.takeUnretainedValue()
+    let isOwners = value.storageOwner === owner
+    if isOwners { watchLocked(value) }
     lock.unlock()
-    return value.storageOwner === owner ? value : nil
+    return isOwners ? value : nil
   }
 
   /// The storage of `owner`, created with `make` if it has none.
@@ -132,6 +171,7 @@ final class WeakObjectTable: @unchecked Sendable {
       let existing = state.pointee.slots![index].value!
       if existing._withUnsafeGuaranteedRef({ $0.storageOwner === owner }) {
         let value = existing.takeUnretainedValue()
+        watchLocked(value)
         lock.unlock()
         return value
       }
@@ -141,7 +181,9 @@ final class WeakObjectTable: @unchecked Sendable {
     }
     let value = make()
     value.storageOwner = owner
+    value.storageKey = key
     insertLocked(key: key, value: value)
+    watchLocked(value)
     state.pointee.insertionsSinceScan += 1
     // Amortised: a scan visits every entry, so it runs after as many insertions as half the
     // entries, and not before `minimumInsertionsPerScan` (a small table would otherwise be
@@ -149,7 +191,6 @@ final class WeakObjectTable: @unchecked Sendable {
     let scan =
       state.pointee.insertionsSinceScan * 2 >= state.pointee.count
       && state.pointee.insertionsSinceScan >= Self.minimumInsertionsPerScan
-    startSweeperIfNeededLocked()
     if !scan {
       lock.unlock()
       attachSentinel(to: owner, value: value)
@@ -162,32 +203,21 @@ final class WeakObjectTable: @unchecked Sendable {
     return value
   }
 
-  /// Stores `value` for `owner`, replacing (and returning) the previous storage, or removes
-  /// the entry when `value` is `nil`. The replaced storage is not released.
-  @discardableResult
-  func setValue(_ value: OwnedStorage?, for owner: AnyObject) -> OwnedStorage? {
-    let key = Self.key(of: owner)
-    lock.lock()
-    var previous: Unmanaged<OwnedStorage>?
-    if let index = indexLocked(of: key) {
-      previous = state.pointee.slots![index].value
-      removeLocked(at: index)
-    }
-    if let value {
-      value.storageOwner = owner
-      insertLocked(key: key, value: value)
-      startSweeperIfNeededLocked()
-    }
-    lock.unlock()
-    if let value { attachSentinel(to: owner, value: value) }
-    guard let previous else { return nil }
-    let storage = previous.takeRetainedValue()
-    guard storage.storageOwner === owner else {
-      // It belonged to a dead object at the same address.
-      storage.ownerDidDeinitialize()
-      return nil
-    }
-    return storage
+  /// Notes that the owner of `storage` was used, or may have been freed: the Linux sweeps look
+  /// at it soon (see ``WeakObjectTable``). Costs one atomic load when they already watch it.
+  @usableFromInline
+  func touch(_ storage: OwnedStorage) {
+    #if !canImport(ObjectiveC)
+      if storage.sweepMark.load(ordering: .relaxed) == 1 { return }
+      lock.lock()
+      if let index = indexLocked(of: storage.storageKey),
+        state.pointee.slots![index].value!.toOpaque()
+          == Unmanaged.passUnretained(storage).toOpaque()
+      {
+        watchLocked(storage)
+      }
+      lock.unlock()
+    #endif
   }
 
   /// Removes the entry for `key` if it still holds `value`, and releases `value`.
@@ -279,6 +309,9 @@ final class WeakObjectTable: @unchecked Sendable {
             live[alive] = Unmanaged.passRetained(owner)
             alive += 1
             index += 1
+            #if DEBUG
+              state.pointee.scanFoundLiveOwner?(owner)
+            #endif
           } else {
             dead[found] = value
             found += 1
@@ -286,11 +319,6 @@ final class WeakObjectTable: @unchecked Sendable {
             removeLocked(at: index)
           }
         }
-      }
-      if complete, state.pointee.count == 0, state.pointee.isSweeping {
-        state.pointee.sweeper?.cancel()
-        state.pointee.sweeper = nil
-        state.pointee.isSweeping = false
       }
       lock.unlock()
       for position in 0..<alive { live[position].release() }
@@ -309,10 +337,13 @@ final class WeakObjectTable: @unchecked Sendable {
     UInt(bitPattern: Unmanaged.passUnretained(owner).toOpaque())
   }
 
+  /// 2^64 divided by the golden ratio, the multiplier of Fibonacci hashing.
+  private static var fibonacciMultiplier: UInt { 0x9E37_79B9_7F4A_7C15 }
+
   /// The slot where the search for `key` starts.
   private func homeLocked(of key: UInt) -> Int {
     // Fibonacci hashing: the top bits of the product mix every bit of the address.
-    Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> UInt(state.pointee.shift))
+    Int(truncatingIfNeeded: (key &* Self.fibonacciMultiplier) >> UInt(state.pointee.shift))
   }
 
   /// The slot holding `key`, if any. Call with the lock held.
@@ -388,20 +419,134 @@ final class WeakObjectTable: @unchecked Sendable {
     state.pointee.count -= 1
   }
 
-  // MARK: - Sweeping
+  // MARK: - Sweeping (Linux)
 
-  private func startSweeperIfNeededLocked() {
+  /// Watches the owner of `storage`, which was just used, from now on: it is looked at by the
+  /// next sweeps (see ``WeakObjectTable``). Call with the lock held.
+  @inline(__always)
+  private func watchLocked(_ storage: OwnedStorage) {
     #if !canImport(ObjectiveC)
-      guard !state.pointee.isSweeping else { return }
-      let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
-      let interval = Self.sweepInterval
-      timer.schedule(deadline: .now() + interval, repeating: interval, leeway: interval)
-      timer.setEventHandler { [weak self] in self?.purge() }
-      timer.resume()
-      state.pointee.sweeper = timer
-      state.pointee.isSweeping = true
+      let mark = storage.sweepMark.load(ordering: .relaxed)
+      if mark == 1 { return }
+      storage.sweepMark.store(1, ordering: .relaxed)
+      if mark == 0 { state.pointee.watched.append(storage.storageKey) }
+      if !state.pointee.isSweepSoon {
+        scheduleSweepLocked(afterMilliseconds: sweepDelays[0])
+        state.pointee.isSweepSoon = true
+      }
     #endif
   }
+
+  /// Makes sure a sweep runs within `delay` milliseconds. Call with the lock held.
+  private func scheduleSweepLocked(afterMilliseconds delay: UInt64) {
+    let due = DispatchTime.now().uptimeNanoseconds + delay * 1_000_000
+    let next = state.pointee.nextSweep
+    if next != 0 && next <= due { return }
+    state.pointee.nextSweep = due
+    let deadline = DispatchTime(uptimeNanoseconds: due)
+    let leeway = DispatchTimeInterval.milliseconds(Int(delay / 4))
+    if let sweeper = state.pointee.sweeper {
+      sweeper.schedule(deadline: deadline, repeating: .never, leeway: leeway)
+      return
+    }
+    let sweeper = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+    sweeper.setEventHandler { [weak self] in self?.sweep() }
+    sweeper.schedule(deadline: deadline, repeating: .never, leeway: leeway)
+    sweeper.resume()
+    state.pointee.sweeper = sweeper
+  }
+
+  /// Looks at the watched owners: releases the storage of those that are gone, and stops
+  /// watching those found alive ``sweepDelays``-many times. Schedules the next sweep if any
+  /// owner is still watched.
+  private func sweep() {
+    withUnsafeTemporaryAllocation(of: Unmanaged<OwnedStorage>.self, capacity: Self.batch) {
+      dead in
+      withUnsafeTemporaryAllocation(of: Unmanaged<AnyObject>.self, capacity: Self.liveBatch) {
+        live in
+        sweep(dead: dead, live: live)
+      }
+    }
+  }
+
+  private func sweep(
+    dead: UnsafeMutableBufferPointer<Unmanaged<OwnedStorage>>,
+    live: UnsafeMutableBufferPointer<Unmanaged<AnyObject>>
+  ) {
+    let delays = sweepDelays
+    lock.lock()
+    state.pointee.nextSweep = 0
+    state.pointee.isSweepSoon = false
+    state.pointee.isSweeping = true
+    state.pointee.sweepCount += 1
+    // Owners used from now on are added to a new list.
+    var pending = state.pointee.watched
+    state.pointee.watched = []
+    var kept: [UInt] = []
+    /// The fewest sweeps any kept owner has seen: the next sweep is due after its delay.
+    var fewestLooks = delays.count
+    var position = 0
+    while true {
+      var found = 0
+      var alive = 0
+      while position < pending.count, found < dead.count, alive < live.count {
+        let key = pending[position]
+        position += 1
+        guard let index = indexLocked(of: key) else { continue }
+        let value = state.pointee.slots![index].value!
+        let storage = value.takeUnretainedValue()
+        let mark = storage.sweepMark.load(ordering: .relaxed)
+        // 0: no longer watched (a duplicate key, or a new owner at the same address).
+        guard mark != 0 else { continue }
+        if let owner = storage.storageOwner {
+          // Released after the lock, like the scans' (see `removeDeadLocked`).
+          live[alive] = Unmanaged.passRetained(owner)
+          alive += 1
+          if Int(mark) >= delays.count {
+            storage.sweepMark.store(0, ordering: .relaxed)
+          } else {
+            storage.sweepMark.store(mark + 1, ordering: .relaxed)
+            kept.append(key)
+            fewestLooks = min(fewestLooks, Int(mark))
+          }
+        } else {
+          dead[found] = value
+          found += 1
+          removeLocked(at: index)
+        }
+      }
+      let complete = position == pending.count
+      if complete {
+        state.pointee.isSweeping = false
+        state.pointee.watched.append(contentsOf: kept)
+        if !state.pointee.watched.isEmpty {
+          scheduleSweepLocked(afterMilliseconds: delays[min(fewestLooks, delays.count - 1)])
+        }
+      }
+      lock.unlock()
+      for index in 0..<alive { live[index].release() }
+      for index in 0..<found { Self.release(dead[index]) }
+      if complete { break }
+      lock.lock()
+    }
+    pending = []
+  }
+
+  /// Whether a Linux sweep is scheduled or running (for tests).
+  var isSweepScheduled: Bool {
+    lock.withLock { state.pointee.nextSweep != 0 || state.pointee.isSweeping }
+  }
+
+  /// The number of Linux sweeps run so far (for tests).
+  var sweepCount: Int { lock.withLock { state.pointee.sweepCount } }
+
+  #if DEBUG
+    /// Sets the closure that scans call with each owner they find alive, with the lock held
+    /// (for tests).
+    func onScanFindingLiveOwner(_ body: ((AnyObject) -> Void)?) {
+      lock.withLock { state.pointee.scanFoundLiveOwner = body }
+    }
+  #endif
 
   private func attachSentinel(to owner: AnyObject, value: OwnedStorage) {
     #if canImport(ObjectiveC)

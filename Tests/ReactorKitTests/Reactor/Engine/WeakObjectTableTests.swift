@@ -92,26 +92,6 @@ final class WeakObjectTableTests: ResourceTestCase {
     XCTAssertEqual(table.count, 0)
   }
 
-  func test_setValue_replacesAndRemoves() {
-    // given
-    let table = WeakObjectTable()
-    let owner = Owner()
-    let first = Storage()
-    let second = Storage()
-    // when
-    let none = table.setValue(first, for: owner)
-    let replaced = table.setValue(second, for: owner)
-    let current = table.value(for: owner)
-    let removed = table.setValue(nil, for: owner)
-    // then
-    XCTAssertNil(none)
-    XCTAssertTrue(replaced === first)
-    XCTAssertTrue(current === second)
-    XCTAssertTrue(removed === second)
-    XCTAssertNil(table.value(for: owner))
-    XCTAssertEqual(first.releaseCount + second.releaseCount, 0)
-  }
-
   func test_remove_onlyRemovesTheGivenValue() {
     // given
     let table = WeakObjectTable()
@@ -167,26 +147,80 @@ final class WeakObjectTableTests: ResourceTestCase {
     XCTAssertEqual(deinitialized.current, 1)
   }
   func test_ownerFreedWhileAScanLooksAtIt_deinitialisesOutsideTheLock() {
-    // given: owners whose deinitialiser uses the table, released on one thread while another
-    // scans the table. A scan takes a strong reference to each owner it finds alive; when it
-    // holds the last one, the owner's deinitialiser runs on the scanning thread, and used to
-    // run with the table locked: a deadlock.
+    // given: an owner whose deinitialiser uses the table. A scan takes a strong reference to
+    // each owner it finds alive; the test lets go of its own reference exactly while the scan
+    // holds that one (a barrier inside the scan), so the scan's is the last, and the owner's
+    // deinitialiser runs on the scanning thread. It used to run with the table locked.
+    let table = WeakObjectTable()
+    let anchor = Owner()
+    _ = table.storage(for: anchor)
+    let rounds = StressConfiguration.iterations(20)
+    let wait = 10 * Double(StressConfiguration.multiplier)
+    let underLock = AtomicBox<Int>(0)
+    let sendableTable = UncheckedSendableBox(table)
+    let sendableAnchor = UncheckedSendableBox(anchor)
+    for _ in 0..<rounds {
+      let scanHolds = AtomicBox<Bool>(false)
+      let released = AtomicBox<Bool>(false)
+      var owner: TableUsingOwner? = TableUsingOwner {
+        // The table's lock is free unless this runs under it (on the scanning thread): then
+        // another thread cannot use the table until the scan unlocks.
+        let used = DispatchSemaphore(value: 0)
+        Thread {
+          _ = sendableTable.value.value(for: sendableAnchor.value)
+          used.signal()
+        }.start()
+        if used.wait(timeout: .now() + 2) == .timedOut {
+          underLock.add(1, ordering: .relaxed)
+        }
+      }
+      let target = ObjectIdentifier(owner!)
+      _ = table.storage(for: owner!)
+      table.onScanFindingLiveOwner { found in
+        guard ObjectIdentifier(found) == target else { return }
+        scanHolds.store(true, ordering: .releasing)
+        let deadline = Date().addingTimeInterval(wait)
+        while !released.load(ordering: .acquiring) && Date() < deadline { sched_yield() }
+      }
+      let scanned = DispatchSemaphore(value: 0)
+      // when
+      Thread {
+        sendableTable.value.purge()
+        scanned.signal()
+      }.start()
+      let deadline = Date().addingTimeInterval(wait)
+      while !scanHolds.load(ordering: .acquiring) && Date() < deadline { sched_yield() }
+      XCTAssertTrue(scanHolds.load(ordering: .acquiring), "the scan never found the owner")
+      owner = nil
+      released.store(true, ordering: .releasing)
+      // then
+      XCTAssertEqual(scanned.wait(timeout: .now() + wait), .success, "the scan did not end")
+      table.onScanFindingLiveOwner(nil)
+    }
+    XCTAssertEqual(underLock.load(ordering: .relaxed), 0, "an owner deinitialised under the lock")
+    table.purge()
+    XCTAssertEqual(table.count, 1)
+  }
+
+  func test_ownersFreedWhileScansRun_leaveOnlyTheLiveOnes() {
+    // given: owners whose deinitialiser uses the table, freed on one thread while another scans
     let table = WeakObjectTable()
     let anchor = Owner()
     _ = table.storage(for: anchor)
     let rounds = StressConfiguration.iterations(
-      StoreStress.isThreadSanitizerActive ? 40_000 : 400_000)
-    let finished = expectation(description: "both threads finished")
-    finished.expectedFulfillmentCount = 2
+      StoreStress.isThreadSanitizerActive ? 2_000 : 20_000)
     let stop = AtomicBox<Bool>(false)
     let sendableTable = UncheckedSendableBox(table)
     let sendableAnchor = UncheckedSendableBox(anchor)
     // when
-    Thread.detachNewThread {
-      while !stop.load(ordering: .acquiring) { sendableTable.value.purge() }
-      finished.fulfill()
-    }
-    Thread.detachNewThread {
+    runConcurrently(threads: 2) { thread in
+      if thread == 0 {
+        while !stop.load(ordering: .acquiring) {
+          sendableTable.value.purge()
+          sched_yield()
+        }
+        return
+      }
       // A ring of live owners, so that scans find them alive; each round frees the oldest.
       var ring: [TableUsingOwner] = []
       for round in 0..<rounds {
@@ -200,13 +234,73 @@ final class WeakObjectTableTests: ResourceTestCase {
           ring[round % 64] = owner
         }
       }
+      ring = []
       stop.store(true, ordering: .releasing)
-      finished.fulfill()
     }
     // then
-    wait(for: [finished], timeout: 30)
+    table.purge()
+    XCTAssertEqual(table.count, 1)
   }
 
+  // MARK: - Sweeps (Linux)
+
+  #if !canImport(ObjectiveC)
+    func test_ownersNotUsed_costNothing_noSweepIsScheduled() {
+      // given: many live owners, used once
+      let table = WeakObjectTable(sweepDelays: [20, 40, 80])
+      let owners = (0..<1_000).map { _ in Owner() }
+      for owner in owners { _ = table.storage(for: owner) }
+      // when: nothing uses them for longer than the sweeps watch them
+      let watched = Double(table.sweepDelays.reduce(0, +)) / 1_000
+      XCTAssertTrue(waitUntil(seconds: 10 * watched) { !table.isSweepScheduled })
+      let sweeps = table.sweepCount
+      Thread.sleep(forTimeInterval: 0.3)
+      // then: no timer fires while nothing happens
+      XCTAssertFalse(table.isSweepScheduled)
+      XCTAssertEqual(table.sweepCount, sweeps)
+      // Each owner was looked at once per delay (insertions spread over time may need more).
+      XCTAssertGreaterThanOrEqual(sweeps, table.sweepDelays.count)
+      XCTAssertEqual(table.count, owners.count)
+    }
+
+    func test_ownerFreedSoonAfterItsLastUse_isReleasedWithoutBeingAsked() {
+      // given
+      let table = WeakObjectTable(sweepDelays: [20, 40, 80])
+      var owner: Owner? = Owner()
+      let storage = table.storage(for: owner!)
+      Thread.sleep(forTimeInterval: 0.3)
+      // when: used, then freed
+      _ = table.value(for: owner!)
+      owner = nil
+      // then
+      XCTAssertTrue(waitUntil(seconds: 2) { storage.releaseCount == 1 })
+      XCTAssertEqual(table.count, 0)
+    }
+
+    func test_ownerFreedLongAfterItsLastUse_isReleasedOnceTouched() {
+      // given: an owner the sweeps no longer watch
+      let table = WeakObjectTable(sweepDelays: [20, 40, 80])
+      var owner: Owner? = Owner()
+      let storage = table.storage(for: owner!)
+      XCTAssertTrue(waitUntil(seconds: 10) { !table.isSweepScheduled })
+      // when: something reports it may go (a subscriber disposed), then it goes
+      table.touch(storage)
+      owner = nil
+      // then
+      XCTAssertTrue(waitUntil(seconds: 2) { storage.releaseCount == 1 })
+      XCTAssertEqual(table.count, 0)
+    }
+  #endif
+
+  /// Polls `condition` until it holds or `seconds` passed (scaled with `STRESS_ITERATIONS`).
+  private func waitUntil(seconds: Double, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds * Double(StressConfiguration.multiplier))
+    while !condition() {
+      if Date() > deadline { return false }
+      usleep(1_000)
+    }
+    return true
+  }
 }
 
 // MARK: - Fakes

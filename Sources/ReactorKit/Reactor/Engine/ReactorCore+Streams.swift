@@ -8,31 +8,15 @@ enum StorageTables {
   @usableFromInline static let reactors = WeakObjectTable()
 }
 
-/// Everything ReactorKit keeps for one reactor: the engine, the action subject, the state
-/// stream, the stub and the stub flag.
-///
-/// The reactor's stored properties are its own; this storage is what the `Reactor` protocol
-/// extension adds without them. It is the engine itself (one object per reactor), kept in
-/// ``StorageTables/reactors`` until the reactor is gone, and with it the objects handed out as
-/// ``Reactor/action`` and ``Reactor/state``, which are therefore the same objects for the
-/// reactor's whole life. They are created on first use; they refer to the engine, which
-/// releases them when the reactor is gone (``ReactorCore/ownerDidDeinitialize()``).
-@usableFromInline
-typealias ReactorStorage<Action, Mutation, State> = ReactorCore<Action, Mutation, State>
-
-/// The values of ``ReactorCore/wiring``.
-@usableFromInline
-enum Wiring {
-  @usableFromInline static var idle: UInt8 { 0 }
-  @usableFromInline static var inProgress: UInt8 { 1 }
-  @usableFromInline static var done: UInt8 { 2 }
-}
+// Everything ReactorKit keeps for one reactor (the engine, the action subject, the state
+// stream, the stub and the stub flag) is the engine itself, `ReactorCore`: one object per
+// reactor, kept in `StorageTables.reactors` until the reactor is gone, and with it the objects
+// handed out as `Reactor.action` and `Reactor.state`, which are therefore the same objects for
+// the reactor's whole life. They are created on first use; they refer to the engine, which
+// releases them when the reactor is gone (`ReactorCore.ownerDidDeinitialize()`).
 
 extension ReactorCore {
-  /// The engine (the storage is the engine).
-  @inlinable var core: ReactorCore { self }
-
-  /// The storage of `reactor`, created on first use.
+  /// The engine of `reactor`, created on first use.
   @inlinable
   static func of<R: Reactor>(_ reactor: R) -> ReactorCore
   where R.Action == Action, R.Mutation == Mutation, R.State == State {
@@ -60,23 +44,6 @@ extension ReactorCore {
   @inlinable
   var state: Observable<State> {
     onceReference(stateBits) { Observable { [self] observer in subscribeOutput(observer) } }
-  }
-
-  /// Builds the pipeline with `wire` unless it is built or being built.
-  ///
-  /// The first caller wires, outside any lock (`wire` runs the reactor's transforms). Callers
-  /// on other threads, and reentrant calls from the transforms, return at once: ``action`` and
-  /// ``state`` work before wiring is done, and actions sent meanwhile are queued until it is.
-  @inlinable
-  func ensureWired(_ wire: (ReactorCore) -> Void) {
-    if wiring.load(ordering: .acquiring) == Wiring.done { return }
-    guard
-      wiring.compareExchange(
-        expected: Wiring.idle, desired: Wiring.inProgress, ordering: .acquiringAndReleasing
-      ).exchanged
-    else { return }
-    wire(self)
-    wiring.store(Wiring.done, ordering: .releasing)
   }
 
   // MARK: - Stub

@@ -1,0 +1,106 @@
+import ReactorKitStreams
+import Synchronization
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+// Installed `ReactorHook`s: what the engine calls instead of the reactor's own `mutate` and
+// `reduce`.
+
+extension ReactorCore {
+  /// What the core calls on its reactor while ``ReactorHook``s are installed: its `mutate`
+  /// and `reduce` wrapped in the hooks (without hooks, ``baseMutate`` and ``baseReduce``).
+  ///
+  /// The core loads the reactor from ``OwnedStorage/storageOwner`` once per drain (a weak
+  /// load, `nil` once the reactor is gone) and keeps it alive until the drain ends; ``mutate``
+  /// and ``reduce`` receive it, so a drain pays one weak load however many actions and
+  /// mutations it runs.
+  ///
+  /// A class with constant closures: the drain borrows it (``Config/hooksReference``) and
+  /// calls the closures without retaining their contexts.
+  @usableFromInline
+  final class Hooks: @unchecked Sendable {
+    // Safety: immutable; the closures are called only by the core's owner thread.
+    @usableFromInline let mutate: (AnyObject, Action) -> Observable<Mutation>
+    @usableFromInline let reduce: (AnyObject, State, Mutation) -> State
+
+    @inlinable
+    init(
+      mutate: @escaping (AnyObject, Action) -> Observable<Mutation>,
+      reduce: @escaping (AnyObject, State, Mutation) -> State
+    ) {
+      self.mutate = mutate
+      self.reduce = reduce
+    }
+  }
+
+  /// Installs `hook`; it takes effect when the owner processes the queued `.reconfigure`.
+  @usableFromInline
+  func addHook(_ hook: ReactorHook<Action, Mutation, State>) -> Disposable {
+    lock.lock()
+    guard !shared.pointee.isDisposed else {
+      lock.unlock()
+      return Disposables.create()
+    }
+    let rare = shared.pointee.rare
+    let id = rare.nextHookID
+    rare.nextHookID += 1
+    rare.installedHooks.append((id, hook))
+    shared.pointee.mutationQueue.append(.reconfigure)
+    let schedule = scheduleDrainIfNeededLocked()
+    lock.unlock()
+    if schedule { scheduleDrain() }
+    return Disposables.create { [weak self] in self?.removeHook(id) }
+  }
+
+  private func removeHook(_ id: UInt64) {
+    lock.lock()
+    guard !shared.pointee.isDisposed,
+      let rare = shared.pointee.rareStorage,
+      let index = rare.installedHooks.firstIndex(where: { $0.id == id })
+    else {
+      lock.unlock()
+      return
+    }
+    let removed = rare.installedHooks.remove(at: index)
+    shared.pointee.mutationQueue.append(.reconfigure)
+    let schedule = scheduleDrainIfNeededLocked()
+    lock.unlock()
+    withExtendedLifetime(removed) {}
+    if schedule { scheduleDrain() }
+  }
+
+  /// Rebuilds `config.hooks` from the installed hooks (owner thread).
+  @usableFromInline
+  func reconfigure() {
+    lock.lock()
+    let installed = shared.pointee.rareStorage?.installedHooks.map(\.hook) ?? []
+    lock.unlock()
+    config.pointee.hooks = installed.isEmpty ? nil : composedHooks(installed)
+  }
+
+  /// The reactor's own `mutate` and `reduce` wrapped in `installed`, the first one outermost.
+  @usableFromInline
+  func composedHooks(_ installed: [ReactorHook<Action, Mutation, State>]) -> Hooks {
+    var mutate = baseMutate
+    var reduce = baseReduce
+    for hook in installed.reversed() {
+      if let wrap = hook.mutate {
+        let inner = mutate
+        mutate = { owner, action in wrap(action) { action in inner(owner, action) } }
+      }
+      if let wrap = hook.reduce {
+        let inner = reduce
+        reduce = { owner, state, mutation in
+          wrap(state, mutation) { state, mutation in inner(owner, state, mutation) }
+        }
+      }
+    }
+    return Hooks(mutate: mutate, reduce: reduce)
+  }
+}

@@ -1,0 +1,314 @@
+import ReactorKitStreams
+import Synchronization
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+// The state stream when the engine publishes states itself: its subscribers and their
+// disposables.
+
+extension ReactorCore {
+  /// Subscribes `observer` to the public state stream.
+  ///
+  /// When the core publishes states itself (``Shared/ownsOutput``), the observer receives the
+  /// current state, then every later one, serially: whoever delivers the current state holds
+  /// the right to deliver states, so no state published meanwhile can overtake it.
+  /// - The owner thread, between two steps, or any thread while the pipeline is still being
+  ///   wired (nothing publishes then), delivers at once.
+  /// - Another thread claims an idle ``gate`` (as an action would), delivers, and releases the
+  ///   gate, scheduling a drain if work was announced meanwhile.
+  /// - Otherwise (a drain runs elsewhere, or the owner is delivering a state) the observer is
+  ///   queued; the owner registers it and sends it the current state after the current step.
+  @inlinable
+  func subscribeOutput(_ observer: AnyObserver<State>) -> Disposable {
+    lock.lock()
+    guard shared.pointee.ownsOutput else {
+      let output = replayOutputLocked()
+      lock.unlock()
+      return output.subscribe(observer)
+    }
+    if shared.pointee.outputEnded {
+      lock.unlock()
+      observer.on(.completed)
+      return Disposables.create()
+    }
+    // The wiring stores the initial state before it sets `ownsOutput`.
+    let current = shared.pointee.current!
+    if shared.pointee.isDisposed {
+      // The reactor is gone: the last state, and nothing more.
+      lock.unlock()
+      observer.on(.next(current))
+      return Disposables.create()
+    }
+    let entry = OutputObserver(observer)
+    let subscription = OutputSubscription(
+      core: Unmanaged.passRetained(self).toOpaque(),
+      entry: Unmanaged.passUnretained(entry).toOpaque(),
+      unregister: { core, entry in
+        let core = Unmanaged<ReactorCore>.fromOpaque(core).takeRetainedValue()
+        core.removeObserver(Unmanaged<OutputObserver>.fromOpaque(entry))
+        // A subscriber goes away, often with the reactor: look for it soon.
+        StorageTables.reactors.touch(core)
+      })
+    let gateState = gate.state
+    var claimed = false
+    var isOwner = false
+    if gateState.isClosed {
+      // Closed and not disposed: still wiring, and nothing publishes until the gate opens.
+    } else if owner.load(ordering: .relaxed) == currentThreadIdentity() {
+      // `isDelivering` belongs to the owner, read only once the caller is known to be it.
+      isOwner = true
+      if owned.pointee.isDelivering { return queueObserverLocked(entry, subscription) }
+    } else if gateState.isIdle, gate.tryClaim() {
+      claimed = true
+    } else {
+      return queueObserverLocked(entry, subscription)
+    }
+    appendObserverLocked(entry)
+    lock.unlock()
+    if isOwner {
+      // What the observer sends the reactor is queued, not run inside its `onNext`.
+      owned.pointee.isDelivering = true
+      entry.deliver(.next(current))
+      owned.pointee.isDelivering = false
+    } else {
+      entry.deliver(.next(current))
+    }
+    if claimed { releaseClaimedGate() }
+    return subscription
+  }
+
+  /// Queues `entry` for the owner to register (``Item/addObserver(_:)``). Call with the lock
+  /// held; releases it.
+  @inlinable
+  func queueObserverLocked(_ entry: OutputObserver, _ subscription: OutputSubscription)
+    -> Disposable
+  {
+    shared.pointee.mutationQueue.append(.addObserver(entry))
+    let schedule = scheduleDrainIfNeededLocked()
+    lock.unlock()
+    if schedule { scheduleDrain() }
+    return subscription
+  }
+
+  /// Releases a ``gate`` claimed by ``subscribeOutput(_:)``; drains what was queued meanwhile.
+  @inlinable
+  func releaseClaimedGate() {
+    if gate.tryRelease() { return }
+    lock.lock()
+    if shared.pointee.isDisposed {
+      gate.releaseLocked()
+      lock.unlock()
+      return
+    }
+    // Work was announced: hand the gate, still busy, to a drain.
+    gate.clearAnnouncementLocked()
+    lock.unlock()
+    scheduleDrain()
+  }
+
+  /// Registers a subscriber of the state stream. Call with the lock held.
+  @inlinable
+  func appendObserverLocked(_ entry: OutputObserver) {
+    if shared.pointee.firstObserver == nil && shared.pointee.otherObservers.isEmpty {
+      shared.pointee.firstObserver = entry
+    } else {
+      shared.pointee.otherObservers.append(entry)
+    }
+  }
+
+  /// Registers a queued subscriber and sends it the current state (owner thread).
+  @inlinable
+  func addQueuedObserver(_ entry: OutputObserver) {
+    lock.lock()
+    guard !shared.pointee.isDisposed, let current = shared.pointee.current else {
+      lock.unlock()
+      return
+    }
+    let ended = shared.pointee.outputEnded
+    if !ended { appendObserverLocked(entry) }
+    lock.unlock()
+    owned.pointee.isDelivering = true
+    defer { owned.pointee.isDelivering = false }
+    entry.deliver(.next(current))
+    // Subscribed before the stream ended: it gets the end too.
+    if ended { entry.deliver(.completed) }
+  }
+
+  /// Unregisters a subscriber of the state stream and stops delivery to it (any thread).
+  /// Inlinable, so that ``OutputSubscription/unregister`` calls it specialised.
+  ///
+  /// `entry` is not retained and may be gone (the core lets go of its observers when it is
+  /// disposed or the stream ends): it is compared with the observers the core holds, and
+  /// touched only once found among them.
+  @inlinable
+  func removeObserver(_ entry: Unmanaged<OutputObserver>) {
+    let target = entry.toOpaque()
+    lock.lock()
+    var removed: OutputObserver?
+    if let first = shared.pointee.firstObserver,
+      Unmanaged.passUnretained(first).toOpaque() == target
+    {
+      removed = shared.pointee.firstObserver.take()
+      if !shared.pointee.otherObservers.isEmpty {
+        shared.pointee.firstObserver = shared.pointee.otherObservers.removeFirst()
+      }
+    } else if let index = shared.pointee.otherObservers.firstIndex(where: {
+      Unmanaged.passUnretained($0).toOpaque() == target
+    }) {
+      removed = shared.pointee.otherObservers.remove(at: index)
+    } else {
+      // Not registered yet: queued for the owner (rare), or already let go.
+      removed = removeQueuedObserverLocked(target)
+    }
+    removed?.isOpen.store(false, ordering: .releasing)
+    lock.unlock()
+    // Released after the lock: its deinitialiser may run user code.
+    withExtendedLifetime(removed) {}
+  }
+
+  /// Takes the subscriber at `target` out of the queue, if it waits there for the owner.
+  /// Call with the lock held.
+  @usableFromInline
+  func removeQueuedObserverLocked(_ target: UnsafeMutableRawPointer) -> OutputObserver? {
+    var found: OutputObserver?
+    var kept = Queue<Item>()
+    while let item = shared.pointee.mutationQueue.popFirst() {
+      if found == nil, case .addObserver(let queued) = item,
+        Unmanaged.passUnretained(queued).toOpaque() == target
+      {
+        found = queued
+      } else {
+        kept.append(item)
+      }
+    }
+    shared.pointee.mutationQueue = kept
+    return found
+  }
+
+  /// Delivers `event` to every registered subscriber of the state stream (owner thread);
+  /// the subscribers are taken under the lock, with the new current state for `.next`.
+  @inlinable
+  func deliverToObservers(
+    _ event: Event<State>,
+    _ first: OutputObserver?, _ others: ContiguousArray<OutputObserver>?
+  ) {
+    first?.deliver(event)
+    others?.withUnsafeBufferPointer { buffer in
+      for index in buffer.indices {
+        Unmanaged.passUnretained(buffer[index])._withUnsafeGuaranteedRef { $0.deliver(event) }
+      }
+    }
+  }
+
+  /// Completes the state stream the core publishes itself (owner thread).
+  @inlinable
+  func completeOwnOutput() {
+    lock.lock()
+    guard !shared.pointee.outputEnded else {
+      lock.unlock()
+      return
+    }
+    shared.pointee.outputEnded = true
+    let first = shared.pointee.firstObserver.take()
+    let others = shared.pointee.otherObservers
+    shared.pointee.otherObservers = []
+    lock.unlock()
+    owned.pointee.isDelivering = true
+    defer { owned.pointee.isDelivering = false }
+    deliverToObservers(.completed, first, others)
+  }
+
+  /// The subject behind the state stream when the core does not publish states itself:
+  /// created by the wiring, or here by a subscriber that comes first (only possible while the
+  /// streams are being created). Call with the lock held.
+  @inlinable
+  func replayOutputLocked() -> ReplaySubject<State> {
+    if let output = shared.pointee.replayOutput { return output }
+    let output = ReplaySubject<State>.create(bufferSize: 1)
+    shared.pointee.replayOutput = output
+    return output
+  }
+
+  /// One subscriber of the state stream when the core publishes states itself (see
+  /// ``subscribeOutput(_:)``), held by the core only: a freed reactor's core lets go of it, and
+  /// with it of the observer and what the observer holds, even when the subscription's
+  /// disposable was dropped. Its ``OutputSubscription`` unregisters it.
+  @usableFromInline
+  final class OutputObserver: @unchecked Sendable {
+    // Safety: `observer` is immutable; `isOpen` is atomic, cleared under the core's lock.
+    @usableFromInline let observer: AnyObserver<State>
+    /// Whether events may still be delivered: cleared when the subscription is disposed.
+    @usableFromInline let isOpen = Atomic<Bool>(true)
+
+    @inlinable
+    init(_ observer: AnyObserver<State>) {
+      self.observer = observer
+      Resources.incrementTotal()
+    }
+
+    deinit {
+      Resources.decrementTotal()
+    }
+
+    @inlinable
+    func deliver(_ event: Event<State>) {
+      if isOpen.load(ordering: .acquiring) { observer.on(event) }
+    }
+  }
+}
+
+/// The disposable of one subscriber of a reactor's state stream
+/// (`ReactorCore.OutputObserver`): disposing it unregisters the subscriber; once `dispose()`
+/// returns, no further state starts to be delivered to it, except one already being delivered
+/// on another thread.
+///
+/// It keeps the engine alive (a retained reference in ``coreBits``) until it is disposed or
+/// freed, so `dispose()` is safe however long it outlives the reactor. It refers to its
+/// subscriber without retaining it: the subscriber's observer may hold what holds this
+/// disposable (a `subscribe(onNext:)` handle does), and that cycle must end when the engine lets
+/// go of its subscribers (the reactor is gone). The engine dereferences ``entry`` only once it
+/// has found it among the subscribers it holds.
+///
+/// Not generic, so that creating and freeing one looks up no type metadata; ``unregister`` is
+/// a capture-free closure made by the engine's specialised code.
+@usableFromInline
+final class OutputSubscription: Disposable, @unchecked Sendable {
+  // Safety: `coreBits` is atomic; `entry` and `unregister` are immutable, and `entry` is only
+  // compared, or dereferenced by the engine under its lock once found among its subscribers.
+  /// The engine, retained (`Unmanaged.passRetained`), until disposed; `0` after.
+  @usableFromInline let coreBits: Atomic<UInt>
+  /// The subscriber, not retained.
+  @usableFromInline let entry: UnsafeMutableRawPointer
+  /// Unregisters `entry` (second argument) from the engine (first argument, whose retained
+  /// reference it takes over).
+  @usableFromInline let unregister: (UnsafeMutableRawPointer, UnsafeMutableRawPointer) -> Void
+
+  @inlinable
+  init(
+    core: UnsafeMutableRawPointer, entry: UnsafeMutableRawPointer,
+    unregister: @escaping (UnsafeMutableRawPointer, UnsafeMutableRawPointer) -> Void
+  ) {
+    coreBits = Atomic(UInt(bitPattern: core))
+    self.entry = entry
+    self.unregister = unregister
+  }
+
+  deinit {
+    if let pointer = UnsafeRawPointer(bitPattern: coreBits.load(ordering: .acquiring)) {
+      Unmanaged<AnyObject>.fromOpaque(pointer).release()
+    }
+  }
+
+  @usableFromInline
+  func dispose() {
+    let bits = coreBits.exchange(0, ordering: .acquiringAndReleasing)
+    guard let pointer = UnsafeMutableRawPointer(bitPattern: bits) else { return }
+    unregister(pointer, entry)
+  }
+}

@@ -1,0 +1,208 @@
+import ReactorKitStreams
+import Synchronization
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+// The pipeline's stages on the owner thread: mutate, reduce, publish, the ends of the streams,
+// the `mutate` results that run on, and disposal.
+
+extension ReactorCore {
+  /// Runs `mutate` for `action` and feeds what it returns into the mutation stage.
+  @inlinable
+  func run(_ action: Action) {
+    guard let pinned = owned.pointee.pinned else { return reactorGone() }
+    let mutations = mutate(pinned, action)
+    if mutations.forEachSynchronousElement({ emit($0) }) { return }
+    let inner = InnerMutationObserver(core: self)
+    lock.lock()
+    guard !shared.pointee.isDisposed else {
+      lock.unlock()
+      return
+    }
+    shared.pointee.rare.inners[ObjectIdentifier(inner)] = inner
+    lock.unlock()
+    inner.subscription.setDisposable(mutations.subscribe(inner))
+  }
+
+  /// Calls `mutate`, through the hooks when any is installed (owner thread).
+  @inlinable
+  func mutate(_ pinned: Unmanaged<AnyObject>, _ action: Action) -> Observable<Mutation> {
+    if let hooks = config.pointee.hooksReference {
+      return hooks._withUnsafeGuaranteedRef { hooks in
+        pinned._withUnsafeGuaranteedRef { hooks.mutate($0, action) }
+      }
+    }
+    return pinned._withUnsafeGuaranteedRef { baseMutate($0, action) }
+  }
+
+  /// Calls `reduce`, through the hooks when any is installed (owner thread).
+  @inlinable
+  func reduce(_ pinned: Unmanaged<AnyObject>, _ state: State, _ mutation: Mutation) -> State {
+    if let hooks = config.pointee.hooksReference {
+      return hooks._withUnsafeGuaranteedRef { hooks in
+        pinned._withUnsafeGuaranteedRef { hooks.reduce($0, state, mutation) }
+      }
+    }
+    return pinned._withUnsafeGuaranteedRef { baseReduce($0, state, mutation) }
+  }
+
+  @inlinable
+  func innerFinished(_ inner: InnerMutationObserver) {
+    lock.lock()
+    let rare = shared.pointee.rareStorage
+    let removed = rare?.inners.removeValue(forKey: ObjectIdentifier(inner)) != nil
+    let ended = removed && shared.pointee.actionsEnded && rare?.inners.isEmpty == true
+    lock.unlock()
+    inner.subscription.dispose()
+    if ended { endMutations() }
+  }
+
+  /// Feeds a mutation into `transform(mutation:)`, or straight into `reduce`.
+  @inlinable
+  func emit(_ mutation: Mutation) {
+    if let mutationInput = config.pointee.mutationInput {
+      mutationInput.on(.next(mutation))
+    } else {
+      apply(mutation)
+    }
+  }
+
+  /// Reduces a mutation and sends the new state on (on the owner thread).
+  @inlinable
+  func apply(_ mutation: Mutation) {
+    guard let state = owned.pointee.accumulator else { return }
+    owned.pointee.isDelivering = true
+    defer { owned.pointee.isDelivering = false }
+    guard let pinned = owned.pointee.pinned else { return reactorGone() }
+    let next = reduce(pinned, state, mutation)
+    owned.pointee.accumulator = next
+    if let stateInput = config.pointee.stateInput {
+      stateInput.on(.next(next))
+    } else {
+      publish(next)
+    }
+  }
+
+  /// Records `state` as the current state, then delivers it to subscribers (owner thread).
+  @inlinable
+  func publish(_ state: State) {
+    lock.lock()
+    let previous = shared.pointee.current.take()
+    shared.pointee.current = state
+    guard config.pointee.ownsOutput else {
+      lock.unlock()
+      // The previous state is released after the lock: its deinitialisers are user code.
+      withExtendedLifetime(previous) {}
+      config.pointee.replayOutput?.on(.next(state))
+      return
+    }
+    let first = shared.pointee.firstObserver
+    // Not copied when empty (most reactors): retaining even the empty array costs.
+    let others = shared.pointee.otherObservers.isEmpty ? nil : shared.pointee.otherObservers
+    lock.unlock()
+    withExtendedLifetime(previous) {}
+    deliverToObservers(.next(state), first, others)
+  }
+
+  @inlinable
+  func endMutations() {
+    lock.lock()
+    let alreadyEnded = shared.pointee.mutationsEnded
+    shared.pointee.mutationsEnded = true
+    lock.unlock()
+    guard !alreadyEnded else { return }
+    if let mutationInput = config.pointee.mutationInput {
+      mutationInput.on(.completed)
+    } else {
+      endStates()
+    }
+  }
+
+  /// Ends the state stream. May be called on any thread (by the last `mutate` result to
+  /// finish); the end of a stream the core publishes itself is delivered by the owner.
+  @inlinable
+  func endStates() {
+    if let stateInput = config.pointee.stateInput {
+      stateInput.on(.completed)
+    } else if config.pointee.ownsOutput {
+      if enqueueUnlessInline(.endOfStates, urgent: true) { completeOwnOutput() }
+    } else {
+      config.pointee.replayOutput?.on(.completed)
+    }
+  }
+
+  @inlinable
+  func reactorGone() {
+    dispose()
+    onReactorGone()
+  }
+
+  /// Stops the core: queued work is dropped, running `mutate` results and transformed streams
+  /// are disposed. Subscribers of the output keep the last state but receive nothing more.
+  ///
+  /// Inlinable, so that it is specialised where it is called (``teardown`` and the engine):
+  /// unspecialised, every generic type it touches costs a metadata lookup.
+  @inlinable
+  func dispose() {
+    lock.lock()
+    guard !shared.pointee.isDisposed else {
+      lock.unlock()
+      return
+    }
+    shared.pointee.isDisposed = true
+    gate.close()
+    // Taken whole: what it holds is released or disposed after the lock.
+    let rare = shared.pointee.rareStorage.take()
+    var mutationQueue = shared.pointee.mutationQueue
+    let dropped = (
+      shared.pointee.actionQueue, shared.pointee.firstObserver.take(),
+      shared.pointee.otherObservers
+    )
+    shared.pointee.actionQueue = Queue()
+    shared.pointee.mutationQueue = Queue()
+    shared.pointee.otherObservers = []
+    // Subscribers of the state stream still waiting for the owner get the last state.
+    let current = shared.pointee.outputEnded ? nil : shared.pointee.current
+    lock.unlock()
+    while let item = mutationQueue.popFirst() {
+      if case .addObserver(let entry) = item, let current { entry.deliver(.next(current)) }
+    }
+    withExtendedLifetime(dropped) {}
+    guard let rare else { return }
+    for inner in rare.inners.values { inner.subscription.dispose() }
+    for subscription in rare.subscriptions { subscription.dispose() }
+  }
+
+  /// Receives the mutations of one `mutate` result that could not be consumed synchronously.
+  @usableFromInline
+  final class InnerMutationObserver: ObserverType, @unchecked Sendable {
+    // Safety: `core` is immutable and thread-safe; `subscription` synchronises itself;
+    // `isStopped` is only touched by the serial event delivery of one subscription.
+    @usableFromInline let core: ReactorCore
+    @usableFromInline let subscription = SingleAssignmentDisposable()
+    @usableFromInline var isStopped = false
+
+    @inlinable
+    init(core: ReactorCore) {
+      self.core = core
+    }
+
+    @inlinable
+    func on(_ event: Event<Mutation>) {
+      guard !isStopped else { return }
+      switch event {
+      case .next(let mutation):
+        core.receiveInner(mutation)
+      case .error, .completed:
+        isStopped = true
+        core.innerFinished(self)
+      }
+    }
+  }
+}
