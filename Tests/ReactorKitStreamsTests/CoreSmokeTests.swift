@@ -58,8 +58,11 @@ final class MapFilterTests: ResourceTestCase {
       count += 1
       active.decrement()
     })
-    DispatchQueue.concurrentPerform(iterations: 8) { _ in
-      for value in 0..<5_000 { subject.onNext(value) }
+    runConcurrently(threads: 8) { _ in
+      for value in 0..<5_000 {
+        subject.onNext(value)
+        if value % 64 == 0 { sched_yield() }
+      }
     }
     XCTAssertEqual(count, 40_000)
     subscription.dispose()

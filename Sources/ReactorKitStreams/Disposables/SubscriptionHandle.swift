@@ -11,17 +11,23 @@
 ///   held only by the upstream, which lets go of it when disposed. A finished subscription
 ///   kept in a dispose bag or a property therefore no longer keeps its closures, and what
 ///   they capture, alive: the cycle `owner → bag → subscription → closure → owner` ends with
-///   the subscription, as in RxSwift.
+///   the subscription, as in RxSwift;
+/// - when the source lets go of the subscription without a terminal event (a subject freed
+///   or disposed), the handle, a ``SubscriptionLink``, drops the upstream subscription without
+///   ending: the sink and `onNext` are freed, as in RxSwift, and neither `onDisposed` nor the
+///   other closures run until the handle is disposed.
 @usableFromInline
-final class SubscriptionHandle: Cancelable, @unchecked Sendable {
+final class SubscriptionHandle: SubscriptionLink, Cancelable, @unchecked Sendable {
   // Safety: `state` is atomic. `upstream` is written by `setUpstream` before it publishes
   // `assigned` and then read and cleared only by whichever of `setUpstream` and the disposal
-  // sets the second of `assigned` and `disposed` (as in SingleAssignmentDisposable).
+  // sets the second of `assigned` and `disposed` (as in SingleAssignmentDisposable), or, once
+  // `assigned` is set, by whichever of the disposal and the release sets `upstreamTaken`.
   // `closures` is immutable until it is cleared by the last of its users: the terminal path,
   // once it set `closed`, and the winner of `disposed`. When both run, each sets its `…Done`
   // bit when finished and whoever sets the second clears it.
 
-  /// The storage of ``state``; an ``AtomicSlot``, so the first stored property.
+  /// The storage of ``state``; an ``AtomicSlot``, so the first stored property after the
+  /// link's (slot 0, see ``SubscriptionLink``): slot 1.
   @usableFromInline var stateSlot = AtomicSlot(0)
 
   /// A terminal event was accepted; the sink delivers nothing more.
@@ -34,8 +40,10 @@ final class SubscriptionHandle: Cancelable, @unchecked Sendable {
   private static var terminalDone: Int { 8 }
   /// The winner of `disposed` finished with `closures` while the terminal path ran.
   private static var disposalDone: Int { 16 }
+  /// The assigned `upstream` was taken, by the disposal or because its source released it.
+  private static var upstreamTaken: Int { 32 }
 
-  @inlinable var state: UnsafeAtomic<Int> { UnsafeAtomic(slot: 0, of: self) }
+  @inlinable var state: UnsafeAtomic<Int> { UnsafeAtomic(slot: 1, of: self) }
   @exclusivity(unchecked) private var upstream: Disposable?
   /// `onError`, `onCompleted` and `onDisposed`, when any was given; `nil` otherwise, so a
   /// subscription with only `onNext` does not pay for them.
@@ -73,7 +81,27 @@ final class SubscriptionHandle: Cancelable, @unchecked Sendable {
     if previous & Self.disposed != 0 {
       upstream = nil
       disposable.dispose()
+      return
     }
+    SubscriptionLink.register(self, asHolderOf: disposable)
+  }
+
+  /// The source let go of the upstream subscription: drops it, so the sink and `onNext` are
+  /// freed, without ending the subscription (see the type's comment).
+  @usableFromInline
+  override func upstreamReleased() {
+    guard let upstream = takeUpstream() else { return }
+    withExtendedLifetime(upstream) {}
+  }
+
+  /// Takes the assigned upstream subscription, unless the disposal or the release already
+  /// took it.
+  private func takeUpstream() -> Disposable? {
+    let previous = state.bitwiseOr(Self.upstreamTaken, ordering: .acquiringAndReleasing).oldValue
+    guard previous & Self.upstreamTaken == 0 else { return nil }
+    let taken = upstream
+    upstream = nil
+    return taken
   }
 
   /// Ends the subscription with `error`, or with completion when `nil`, unless it already
@@ -105,11 +133,7 @@ final class SubscriptionHandle: Cancelable, @unchecked Sendable {
   private func end(afterTerminal: Bool) {
     let previous = state.bitwiseOr(Self.disposed, ordering: .acquiringAndReleasing).oldValue
     if previous & Self.disposed == 0 {
-      if previous & Self.assigned != 0 {
-        let upstream = self.upstream
-        self.upstream = nil
-        upstream?.dispose()
-      }
+      if previous & Self.assigned != 0 { takeUpstream()?.dispose() }
       closures?.onDisposed?()
       // Alone with `closures` unless another thread is on the terminal path.
       if afterTerminal || previous & Self.closed == 0 {

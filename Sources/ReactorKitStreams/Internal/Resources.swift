@@ -11,15 +11,16 @@ public enum Resources {
   /// The number of live resources right now.
   public static var total: Int { counter.load(ordering: .relaxed) }
 
-  /// Records that a resource was created. Call once per resource, balanced by ``decrementTotal()``.
+  /// Records that a resource was created. Call once per resource, balanced by
+  /// ``decrementTotal()``. For the package's own resources only.
   @inlinable
-  public static func incrementTotal() {
+  package static func incrementTotal() {
     counter.wrappingAdd(1, ordering: .relaxed)
   }
 
-  /// Records that a resource was released.
+  /// Records that a resource was released. For the package's own resources only.
   @inlinable
-  public static func decrementTotal() {
+  package static func decrementTotal() {
     counter.wrappingSubtract(1, ordering: .relaxed)
   }
 }

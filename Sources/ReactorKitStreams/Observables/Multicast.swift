@@ -37,7 +37,7 @@ extension ObservableType {
   public func multicast<Subject: SubjectType>(_ subject: Subject)
     -> ConnectableObservable<Subject.Element> where Subject.Observer.Element == Element
   {
-    MulticastConnectable(source: asObservable(), makeSubject: { subject })
+    MulticastConnectable(source: asObservable(), makeSubject: { subject }, freshSubjects: false)
   }
 
   /// A connectable sequence that pushes the source's events into a subject made by
@@ -50,7 +50,7 @@ extension ObservableType {
   public func multicast<Subject: SubjectType>(makeSubject: @escaping () -> Subject)
     -> ConnectableObservable<Subject.Element> where Subject.Observer.Element == Element
   {
-    MulticastConnectable(source: asObservable(), makeSubject: makeSubject)
+    MulticastConnectable(source: asObservable(), makeSubject: makeSubject, freshSubjects: true)
   }
 
   /// For each subscription, multicasts the source through a subject made by
@@ -141,13 +141,16 @@ final class MulticastConnectable<Subject: SubjectType>: ConnectableObservable<Su
   @usableFromInline let lock = Lock()
   @usableFromInline var subject: Subject?
   @usableFromInline var connection: MulticastConnection<Subject>?
+  /// Whether each connection gets a subject of its own (see ``MulticastConnection``).
+  @usableFromInline let freshSubjects: Bool
 
   @inlinable
-  init(source: Source, makeSubject: @escaping () -> Subject) {
+  init(source: Source, makeSubject: @escaping () -> Subject, freshSubjects: Bool) {
     subscribeSource = { connection in
       source.subscribe(AnyObserver { event in connection.on(event) })
     }
     self.makeSubject = makeSubject
+    self.freshSubjects = freshSubjects
     super.init()
   }
 
@@ -167,10 +170,13 @@ final class MulticastConnectable<Subject: SubjectType>: ConnectableObservable<Su
       lock.unlock()
       return connection
     }
-    let made = MulticastConnection(parent: self, observer: currentSubjectLocked().asObserver())
+    let made = MulticastConnection(
+      parent: self, observer: currentSubjectLocked().asObserver(), ownsSubject: freshSubjects)
     connection = made
     lock.unlock()
-    made.subscription.setDisposable(subscribeSource(made))
+    let subscription = subscribeSource(made)
+    made.subscription.setDisposable(subscription)
+    SubscriptionLink.register(made, asHolderOf: subscription)
     return made
   }
 
@@ -193,27 +199,44 @@ final class MulticastConnectable<Subject: SubjectType>: ConnectableObservable<Su
 
 /// One connection of a ``MulticastConnectable``: forwards the source into the subject until
 /// disposed or terminated.
+///
+/// When the source lets go of the connection without a terminal event (a subject freed), the
+/// connection ends, and a subject made for this connection alone releases its observers
+/// (see ``SubscriptionLink``), so nothing is left waiting on it.
 @usableFromInline
-final class MulticastConnection<Subject: SubjectType>: ObserverType, Cancelable,
-  @unchecked Sendable
+final class MulticastConnection<Subject: SubjectType>: SubscriptionLink, ObserverType,
+  Cancelable, @unchecked Sendable
 {
   // Safety: `parent` is guarded by `lock`; `disposed` is atomic; `subscription`
   // synchronises itself; `observer` is immutable and receives the source's serial events.
   @usableFromInline typealias Element = Subject.Observer.Element
 
-  /// The storage of ``disposed``; an ``AtomicSlot``, so the first stored property.
+  /// The storage of ``disposed``; an ``AtomicSlot``, so the first stored property after the
+  /// link's (slot 0, see ``SubscriptionLink``): slot 1.
   @usableFromInline var disposedSlot = AtomicSlot(false)
   @usableFromInline let lock = Lock()
   @usableFromInline var parent: MulticastConnectable<Subject>?
-  @inlinable var disposed: UnsafeAtomic<Bool> { UnsafeAtomic(slot: 0, of: self) }
+  @inlinable var disposed: UnsafeAtomic<Bool> { UnsafeAtomic(slot: 1, of: self) }
   @usableFromInline let observer: Subject.Observer
   @usableFromInline let subscription = SingleAssignmentDisposable()
+  /// Whether the subject was made for this connection alone.
+  @usableFromInline let ownsSubject: Bool
 
   @inlinable
-  init(parent: MulticastConnectable<Subject>, observer: Subject.Observer) {
+  init(
+    parent: MulticastConnectable<Subject>, observer: Subject.Observer, ownsSubject: Bool
+  ) {
     self.parent = parent
     self.observer = observer
+    self.ownsSubject = ownsSubject
+    super.init()
     Resources.incrementTotal()
+  }
+
+  @usableFromInline
+  override func upstreamReleased() {
+    dispose()
+    if ownsSubject { (observer as? ObserverReleasing)?.releaseObservers() }
   }
 
   deinit { Resources.decrementTotal() }

@@ -51,14 +51,17 @@ final class ObserveOnSubscription<Element>: @unchecked Sendable {
   // `sink`.
   @usableFromInline
   struct State {
-    @usableFromInline var queue: [Event<Element>] = []
-    @usableFromInline var queueHead = 0
+    /// Events not yet delivered; each is released once delivered.
+    @usableFromInline var queue = Queue<Event<Element>>()
     @usableFromInline var drainScheduled = false
     /// Counts scheduled drains, to tell whether `pendingDrain` belongs to the current one.
     @usableFromInline var drainGeneration: UInt64 = 0
     /// The scheduled drain that has not run yet, to cancel on disposal.
     @usableFromInline var pendingDrain: Disposable?
     @usableFromInline var disposed = false
+    /// The source let go of the subscription: once the queue is delivered, the sink passes
+    /// the release on (see ``SubscriptionLink``).
+    @usableFromInline var sourceReleased = false
 
     @inlinable init() {}
   }
@@ -75,7 +78,7 @@ final class ObserveOnSubscription<Element>: @unchecked Sendable {
     self.scheduler = scheduler
     state = .allocate(capacity: 1)
     state.initialize(to: State())
-    sink.extra = Disposables.create { [weak self] in self?.disposeQueue() }
+    sink.extra = ObserveOnResources(self)
   }
 
   deinit {
@@ -120,20 +123,30 @@ final class ObserveOnSubscription<Element>: @unchecked Sendable {
   func drain() {
     while true {
       lock.lock()
-      let pending = state.pointee.queue.count
-      guard state.pointee.queueHead < pending, !sink.isDisposed else {
-        state.pointee.queue.removeAll(keepingCapacity: pending <= 16)
-        state.pointee.queueHead = 0
+      guard !sink.isDisposed, let event = state.pointee.queue.popFirst() else {
+        // Disposed: drop what is left (an empty queue keeps its storage for the next event).
+        if !state.pointee.queue.isEmpty { state.pointee.queue.removeAll() }
         state.pointee.drainScheduled = false
         state.pointee.pendingDrain = nil
+        let released = state.pointee.sourceReleased
         lock.unlock()
+        if released { sink.releaseWithSource() }
         return
       }
-      let event = state.pointee.queue[state.pointee.queueHead]
-      state.pointee.queueHead += 1
       lock.unlock()
       sink.forward(event)
     }
+  }
+
+  /// The source let go of the subscription: passes that on now when nothing is queued, or
+  /// once the scheduled drain delivered what is.
+  @usableFromInline
+  func upstreamReleased() {
+    lock.lock()
+    state.pointee.sourceReleased = true
+    let idle = !state.pointee.drainScheduled
+    lock.unlock()
+    if idle { sink.releaseWithSource() }
   }
 
   /// Drops the events not yet delivered and cancels a pending drain.
@@ -141,12 +154,36 @@ final class ObserveOnSubscription<Element>: @unchecked Sendable {
   func disposeQueue() {
     let pending = lock.withLock {
       state.pointee.disposed = true
-      state.pointee.queue = []
-      state.pointee.queueHead = 0
+      state.pointee.queue.removeAll()
       let pending = state.pointee.pendingDrain
       state.pointee.pendingDrain = nil
       return pending
     }
     pending?.dispose()
+  }
+}
+
+/// The extra resource of an `observe(on:)` sink: disposing drops the queue; the source letting
+/// go of the subscription is passed on once the queued events are delivered.
+@usableFromInline
+final class ObserveOnResources<Element>: UpstreamReleaseHandling, @unchecked Sendable {
+  // Safety: a weak reference, set once; the subscription synchronises itself.
+  @usableFromInline weak var subscription: ObserveOnSubscription<Element>?
+
+  @inlinable
+  init(_ subscription: ObserveOnSubscription<Element>) {
+    self.subscription = subscription
+  }
+
+  @usableFromInline
+  func dispose() { subscription?.disposeQueue() }
+
+  @usableFromInline
+  func upstreamReleased<Other>(of sink: Sink<Other>) {
+    guard let subscription else {
+      sink.releaseWithSource()
+      return
+    }
+    subscription.upstreamReleased()
   }
 }

@@ -48,7 +48,9 @@ final class RefCountState<Source: ConnectableObservableType>: @unchecked Sendabl
     let sink = Sink(observer)
     // The connection this observer counts towards, known once it is registered.
     let snapshot = LockedBox<UInt64?>(nil)
-    sink.extra = Disposables.create { self.release(snapshot.withLock { $0 }) }
+    // When the subject lets go of the observer without a terminal event (its connection's
+    // source is gone), the observer counts no more.
+    sink.extra = DisposedWithSource { self.release(snapshot.withLock { $0 }) }
     let subscription = sink.run(source) { event in
       if event.isStopEvent { self.connectionTerminated(snapshot.withLock { $0 }) }
       sink.forward(event)

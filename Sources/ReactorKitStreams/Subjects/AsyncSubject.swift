@@ -58,3 +58,8 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
   /// The subject as an observer.
   public func asObserver() -> AsyncSubject<Element> { self }
 }
+
+extension AsyncSubject: ObserverReleasing {
+  @usableFromInline
+  func releaseObservers() { core.operations(core, .detach, nil) }
+}

@@ -1,7 +1,8 @@
 /// A subject that holds a current value: each new subscriber receives it first, then every
 /// later event.
 ///
-/// Thread-safe and serial per observer, like ``PublishSubject``.
+/// Thread-safe and serial per observer; hands a long delivery over to another sender and
+/// releases its subscriptions when freed or disposed, like ``PublishSubject``.
 public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, ObserverType,
   Cancelable, @unchecked Sendable
 {
@@ -80,6 +81,11 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
   /// Unsubscribes every observer; later events are ignored.
   public func dispose() {
     // The observers are released after the lock.
-    _ = core.lock.withLock { core.disposeLocked() }
+    SubjectCore.release(core.lock.withLock { core.disposeLocked() })
   }
+}
+
+extension BehaviorSubject: ObserverReleasing {
+  @usableFromInline
+  func releaseObservers() { core.operations(core, .detach, nil) }
 }

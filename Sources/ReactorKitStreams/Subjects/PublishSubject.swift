@@ -3,6 +3,15 @@
 /// Thread-safe: `on` may be called from any thread; each observer still receives events
 /// serially and in the order the subject accepted them. After a terminal event new
 /// subscribers receive that terminal event at once.
+///
+/// A call to `on` while another thread delivers queues the event and returns; the delivering
+/// thread delivers the queue, releasing each event once delivered. After 1,024 queued events,
+/// while more keep arriving, it hands the queue over: the next thread that calls `on` waits
+/// for the event being delivered (at most 100 ms) and takes over delivery, and the first
+/// thread returns. Reentrant calls from an observer are queued, never nested.
+///
+/// Freeing or disposing the subject without a terminal event releases its subscriptions,
+/// with the operator chains built on it, even when their disposables were dropped.
 public final class PublishSubject<Element>: Observable<Element>, SubjectType, ObserverType,
   Cancelable, @unchecked Sendable
 {
@@ -60,6 +69,11 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ob
   /// Unsubscribes every observer; later events are ignored and new subscribers get an error.
   public func dispose() {
     // The observers are released after the lock.
-    _ = core.lock.withLock { core.disposeLocked() }
+    SubjectCore.release(core.lock.withLock { core.disposeLocked() })
   }
+}
+
+extension PublishSubject: ObserverReleasing {
+  @usableFromInline
+  func releaseObservers() { core.operations(core, .detach, nil) }
 }

@@ -6,6 +6,12 @@ public final class PublishRelay<Element>: ObservableType, @unchecked Sendable {
   /// Creates a relay.
   public init() {}
 
+  deinit {
+    // Nothing can feed the subject any more (an operator chain may still hold it, as its
+    // source): its subscriptions are released (see `SubscriptionLink`).
+    subject.releaseObservers()
+  }
+
   /// Broadcasts `event` to current subscribers.
   public func accept(_ event: Element) {
     subject.on(.next(event))
@@ -30,6 +36,12 @@ public final class BehaviorRelay<Element>: ObservableType, @unchecked Sendable {
   /// Creates a relay holding `value`.
   public init(value: Element) {
     subject = BehaviorSubject(value: value)
+  }
+
+  deinit {
+    // Nothing can feed the subject any more (an operator chain may still hold it, as its
+    // source): its subscriptions are released (see `SubscriptionLink`).
+    subject.releaseObservers()
   }
 
   /// The current value.

@@ -1,7 +1,9 @@
 /// A subject that replays up to a number of past elements (and the terminal event) to each
 /// new subscriber, then forwards later events.
 ///
-/// Create one with ``create(bufferSize:)`` or ``createUnbound()``.
+/// Create one with ``create(bufferSize:)`` or ``createUnbound()``. Thread-safe and serial per
+/// observer; hands a long delivery over to another sender and releases its subscriptions when
+/// freed or disposed, like ``PublishSubject``.
 public final class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverType,
   Cancelable, @unchecked Sendable
 {
@@ -113,6 +115,12 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
       swap(&buffer, &replay.pointee)
       return (core.disposeLocked(), buffer)
     }
+    SubjectCore.release(released.0)
     withExtendedLifetime(released) {}
   }
+}
+
+extension ReplaySubject: ObserverReleasing {
+  @usableFromInline
+  func releaseObservers() { core.operations(core, .detach, nil) }
 }

@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(Darwin)
   import Darwin
 #elseif canImport(Glibc)
@@ -14,30 +16,43 @@ public protocol SubjectType: ObservableType {
   func asObserver() -> Observer
 }
 
+/// A subject that can let go of its observers without a terminal event, as it does when it is
+/// freed: used when nothing can feed the subject any more (a connection's subject after its
+/// source was freed).
+@usableFromInline
+protocol ObserverReleasing: AnyObject {
+  /// Unregisters every observer and releases its subscription (see ``SubscriptionLink``).
+  func releaseObservers()
+}
+
 /// One observer registered with a subject. Disposing it unregisters the observer; once
 /// `dispose()` returns no further event starts, except one already being delivered on
 /// another thread.
 ///
 /// The entry keeps its core alive (a retained reference in ``coreBits``) until it is disposed
 /// or freed, so `dispose()` is safe however long it outlives the subject. This is no cycle
-/// that outlives the subject: the subject's deinitialiser unregisters every observer.
+/// that outlives the subject: when the subject is freed or disposed it unregisters every
+/// observer and releases each entry (``SubscriptionLink/releaseFromSource()``), so the
+/// subscription holding the entry lets go of it and the entry, its observer and the
+/// subscription are freed even when nobody kept the subscription's disposable.
 @usableFromInline
-final class SubjectEntry<Element>: Disposable, @unchecked Sendable {
+final class SubjectEntry<Element>: SubscriptionLink, Disposable, @unchecked Sendable {
   // Safety: `disposed` and `coreBits` are atomic; `observer` is immutable; the core
   // synchronises itself.
   /// The storage of ``disposed`` and ``coreBits``: ``AtomicSlot``s, so the first stored
-  /// properties.
+  /// properties after the link's (slot 0, see ``SubscriptionLink``): slots 1 and 2.
   @usableFromInline var disposedSlot = AtomicSlot(false)
   @usableFromInline var coreSlot: AtomicSlot
   @usableFromInline let observer: AnyObserver<Element>
-  @inlinable var disposed: UnsafeAtomic<Bool> { UnsafeAtomic(slot: 0, of: self) }
+  @inlinable var disposed: UnsafeAtomic<Bool> { UnsafeAtomic(slot: 1, of: self) }
   /// The core, retained (`Unmanaged.passRetained`), until the entry is disposed; `0` after.
-  @inlinable var coreBits: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 1, of: self) }
+  @inlinable var coreBits: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 2, of: self) }
 
   @inlinable
   init(_ observer: AnyObserver<Element>, core: SubjectCore<Element>) {
     self.observer = observer
     coreSlot = AtomicSlot(UInt(bitPattern: Unmanaged.passRetained(core).toOpaque()))
+    super.init()
     Resources.incrementTotal()
   }
 
@@ -57,6 +72,7 @@ final class SubjectEntry<Element>: Disposable, @unchecked Sendable {
   @usableFromInline
   func dispose() {
     guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    forgetHolder()
     let bits = coreBits.exchange(0, ordering: .acquiringAndReleasing)
     guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return }
     let core = Unmanaged<SubjectCore<Element>>.fromOpaque(pointer).takeRetainedValue()
@@ -70,15 +86,24 @@ final class SubjectEntry<Element>: Disposable, @unchecked Sendable {
 /// becomes the deliverer and drains a FIFO queue; others (and reentrant calls from inside an
 /// observer) enqueue and return. Observers are never called with the lock held.
 ///
-/// Who delivers is decided by ``gate``, an atomic word, so that a deliverer that finds nothing
-/// queued stops without taking the lock again: `0` idle, ``delivering`` while someone
-/// delivers, plus ``announced`` once work was queued for that deliverer. Work is queued, and the
-/// gate moved from `0` or announced, only with the lock held; the deliverer leaves with one
-/// compare-and-swap (`delivering` to `0`) and, when that fails, takes the lock and drains.
+/// Who delivers is decided by ``gate``, the package's one ``Gate`` (its claim / announce /
+/// release protocol and memory orderings are documented there), so that a deliverer that
+/// finds nothing queued stops without taking the lock again: busy while someone delivers,
+/// announced once work (or an observer-list change) was queued for that deliverer. Work is
+/// queued, and the gate claimed or announced, only with the lock held; the deliverer leaves
+/// with one unlocked release and, when that fails, takes the lock and drains.
+///
+/// The deliverer releases each queued item once delivered. After ``handOffThreshold`` items,
+/// while more are queued, it asks for a hand-off (``HandOff``): the next sender on another
+/// thread accepts, waits (without the lock) until the deliverer finished its current item and
+/// stepped aside, keeping the gate for it, and drains in its place; a sender that waited
+/// ``handOffPatience`` in vain withdraws and returns (the deliverer may be blocked on it,
+/// through another subject). So no caller delivers for ever under sustained senders, and the
+/// order is kept: one deliverer at a time, one queue.
 ///
 /// A core made with `lockFreeNext` also delivers a `.next` event without the lock
-/// (``publishNextIfIdle(_:)``): a caller that moves the gate from `0` to ``delivering`` with one
-/// compare-and-swap delivers to ``State/published``, a copy of the observer list that only a
+/// (``publishNextIfIdle(_:)``): a caller that claims the idle gate with one compare-and-swap
+/// delivers to ``State/published``, a copy of the observer list that only a
 /// holder of the gate reads or writes. Whoever changes the list while nobody holds the gate
 /// takes the gate for the change and updates the copy; while someone delivers, the change makes
 /// a new list (the deliverer's copy stays intact) and announces itself, so the deliverer updates
@@ -101,7 +126,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
   struct State {
     @usableFromInline var entries = ContiguousArray<SubjectEntry<Element>>()
     /// `entries` as of the last time nobody delivered: what a lock-free deliverer visits. The
-    /// same array as `entries` whenever the gate is `0` (only in a `lockFreeNext` core).
+    /// same array as `entries` whenever the gate is idle (only in a `lockFreeNext` core).
     @usableFromInline var published = ContiguousArray<SubjectEntry<Element>>() {
       didSet { publishedEntries = published.withUnsafeBufferPointer { $0 } }
     }
@@ -113,14 +138,34 @@ final class SubjectCore<Element>: @unchecked Sendable {
     /// The current value of a ``BehaviorSubject`` (`nil` in other subjects).
     @usableFromInline var current: Element?
     @usableFromInline var isDisposed = false
-    @usableFromInline var pending: [Work] = []
-    @usableFromInline var pendingHead = 0
+    /// Work queued for the deliverer; each item is released as soon as it is delivered.
+    @usableFromInline var pending = Queue<Work>()
+    /// Where the hand-off of a long drain stands (see ``drainPendingLocked()``).
+    @usableFromInline var handOff = HandOff.none
 
     @inlinable init() {}
   }
 
-  @usableFromInline static var delivering: Int { 1 }
-  @usableFromInline static var announced: Int { 2 }
+  /// How many queued items a deliverer delivers in one call before it asks another thread
+  /// that sends to take over (see ``drainPendingLocked()``).
+  @usableFromInline static var handOffThreshold: Int { 1024 }
+  /// How long a sender that offered to take over waits for the deliverer to finish the event
+  /// it is delivering, in nanoseconds, before it withdraws the offer and returns.
+  @usableFromInline static var handOffPatience: UInt64 { 100_000_000 }
+
+  /// The hand-off of a long drain from the deliverer to a thread that sends meanwhile.
+  @usableFromInline
+  enum HandOff {
+    /// Nobody asked.
+    case none
+    /// The deliverer (on this thread) delivered ``handOffThreshold`` items and more are
+    /// queued: the next sender on another thread is asked to take over.
+    case requested(pthread_t)
+    /// A sender took up the request and waits for the deliverer to step aside.
+    case accepted(pthread_t)
+    /// The deliverer stepped aside, keeping the gate for the sender that accepted.
+    case transferred
+  }
 
   /// What is done outside the per-element path, through a closure made in the (inlinable,
   /// hence specialised) initialiser, so that the unspecialised deinitialisers and `dispose()`
@@ -136,12 +181,14 @@ final class SubjectCore<Element>: @unchecked Sendable {
   }
 
   /// The storage of ``gate``; an ``AtomicSlot``, so the first stored property.
-  @usableFromInline var gateSlot = AtomicSlot(0)
+  @usableFromInline var gateSlot = AtomicSlot(Gate.idle)
   /// One allocation holding the mutex, then the ``State``.
   @usableFromInline let body: UnsafeMutableRawPointer
   @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
   @usableFromInline let state: UnsafeMutablePointer<State>
-  @inlinable var gate: UnsafeAtomic<Int> { UnsafeAtomic(slot: 0, of: self) }
+  /// Who delivers: ``Gate/busy`` while someone does, ``Gate/announced`` once work or an
+  /// observer-list change was queued for that deliverer (see ``Gate``).
+  @inlinable var gate: Gate { Gate(slot: 0, of: self) }
   /// Whether `.next` events may be delivered without the lock (see the type's comment).
   @usableFromInline let lockFreeNext: Bool
   @usableFromInline
@@ -194,7 +241,15 @@ final class SubjectCore<Element>: @unchecked Sendable {
       return removed
     }
     lock.unlock()
-    withExtendedLifetime(removed) {}
+    Self.release(removed)
+  }
+
+  /// Tells each of `entries`, unregistered without a terminal event, that the subject let go
+  /// of it, so the subscriptions holding them are freed. Call without the lock: this runs
+  /// deinitialisers.
+  @inlinable
+  static func release(_ entries: ContiguousArray<SubjectEntry<Element>>) {
+    for entry in entries { entry.releaseFromSource() }
   }
 
   @inlinable var entries: ContiguousArray<SubjectEntry<Element>> {
@@ -212,12 +267,12 @@ final class SubjectCore<Element>: @unchecked Sendable {
     _ body: (inout ContiguousArray<SubjectEntry<Element>>) -> Result
   ) -> Result {
     guard lockFreeNext else { return body(&state.pointee.entries) }
-    if gate.compareExchange(expected: 0, desired: Self.delivering, ordering: .acquiring).exchanged {
+    if gate.tryClaim() {
       // Nobody delivers: drop the second reference so the change is made in place.
       state.pointee.published = []
       let result = body(&state.pointee.entries)
       state.pointee.published = state.pointee.entries
-      gate.store(0, ordering: .releasing)
+      gate.releaseLocked()
       return result
     }
     let result = body(&state.pointee.entries)
@@ -238,24 +293,9 @@ final class SubjectCore<Element>: @unchecked Sendable {
   /// the deliverer left meanwhile, updates `published` here. Call with the lock held.
   @inlinable
   func announceLocked() {
-    while true {
-      let current = gate.load(ordering: .acquiring)
-      if current == 0 {
-        guard
-          gate.compareExchange(expected: 0, desired: Self.delivering, ordering: .acquiring)
-            .exchanged
-        else { continue }
-        state.pointee.published = state.pointee.entries
-        gate.store(0, ordering: .releasing)
-        return
-      }
-      if current & Self.announced != 0 { return }
-      if gate.compareExchange(
-        expected: current, desired: current | Self.announced, ordering: .acquiringAndReleasing
-      ).exchanged {
-        return
-      }
-    }
+    guard gate.claimOrAnnounceLocked() == .claimed else { return }
+    state.pointee.published = state.pointee.entries
+    gate.releaseLocked()
   }
   @inlinable var stopEvent: Event<Element>? {
     get { state.pointee.stopEvent }
@@ -265,13 +305,9 @@ final class SubjectCore<Element>: @unchecked Sendable {
     get { state.pointee.isDisposed }
     set { state.pointee.isDisposed = newValue }
   }
-  @inlinable var pending: [Work] {
+  @inlinable var pending: Queue<Work> {
     get { state.pointee.pending }
     _modify { yield &state.pointee.pending }
-  }
-  @inlinable var pendingHead: Int {
-    get { state.pointee.pendingHead }
-    set { state.pointee.pendingHead = newValue }
   }
 
   /// Whether anyone is subscribed. Call with the lock held.
@@ -382,17 +418,9 @@ final class SubjectCore<Element>: @unchecked Sendable {
   /// Makes the caller the deliverer if nobody delivers. Call with the lock held.
   @inlinable
   func startDeliveringLocked() -> Bool {
-    if lockFreeNext {
-      // A lock-free deliverer may take a zero gate at any time.
-      return gate.compareExchange(
-        expected: 0, desired: Self.delivering, ordering: .acquiringAndReleasing
-      ).exchanged
-    }
-    // With the lock held, only a deliverer leaving can change a non-zero gate, and nothing
-    // changes a zero one.
-    guard gate.load(ordering: .acquiring) == 0 else { return false }
-    gate.store(Self.delivering, ordering: .relaxed)
-    return true
+    // A lock-free deliverer may take an idle gate at any time; otherwise, with the lock held,
+    // only a deliverer leaving can change a busy gate, and nothing changes an idle one.
+    lockFreeNext ? gate.tryClaim() : gate.tryClaimLockedWithoutContention()
   }
 
   /// Delivers a `.next` event without the lock when nobody delivers, and returns `true`;
@@ -401,9 +429,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
   /// After a terminal event or disposal the observer list is empty, so nothing is delivered.
   @inlinable
   func publishNextIfIdle(_ event: Event<Element>) -> Bool {
-    guard
-      gate.compareExchange(expected: 0, desired: Self.delivering, ordering: .acquiring).exchanged
-    else { return false }
+    guard gate.tryClaim() else { return false }
     // Holding the gate, this thread alone reads `published`; whoever changes the observer list
     // meanwhile leaves this array alone and alive.
     let buffer = state.pointee.publishedEntries
@@ -419,24 +445,19 @@ final class SubjectCore<Element>: @unchecked Sendable {
   @inlinable
   func enqueueLocked(_ work: Work) {
     pending.append(work)
-    while true {
-      let current = gate.load(ordering: .acquiring)
-      if current == 0 {
-        // The deliverer left before seeing this work: deliver it here (unless a lock-free
-        // deliverer took the gate first).
-        guard
-          gate.compareExchange(
-            expected: 0, desired: Self.delivering, ordering: .acquiringAndReleasing
-          ).exchanged
-        else { continue }
-        drainPendingLocked()
-        return
-      }
-      if current & Self.announced != 0 { break }
-      let (exchanged, _) = gate.compareExchange(
-        expected: Self.delivering, desired: Self.delivering | Self.announced,
-        ordering: .acquiringAndReleasing)
-      if exchanged { break }
+    if case .requested(let deliverer) = state.pointee.handOff,
+      pthread_equal(deliverer, pthread_self()) == 0
+    {
+      // The deliverer has been at it for long and asks for help: take over once it finished
+      // the event it is delivering (it holds the gate for us).
+      state.pointee.handOff = .accepted(deliverer)
+      takeOverLocked(from: deliverer)
+      return
+    }
+    if gate.claimOrAnnounceLocked() == .claimed {
+      // The deliverer left before seeing this work: deliver it here.
+      drainPendingLocked()
+      return
     }
     lock.unlock()
   }
@@ -445,9 +466,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
   /// the lock.
   @inlinable
   func finishDelivering() {
-    let (exchanged, _) = gate.compareExchange(
-      expected: Self.delivering, desired: 0, ordering: .acquiringAndReleasing)
-    if exchanged { return }
+    if gate.tryRelease() { return }
     lock.lock()
     drainPendingLocked()
   }
@@ -459,29 +478,71 @@ final class SubjectCore<Element>: @unchecked Sendable {
     // The observer lists `published` held before, released after the lock.
     var replaced: [ContiguousArray<SubjectEntry<Element>>] = []
     defer { withExtendedLifetime(replaced) {} }
+    var delivered = 0
     while true {
       // Everything queued so far is taken here, under the lock; work queued from now on
       // announces itself again.
-      gate.store(Self.delivering, ordering: .relaxed)
-      while pendingHead < pending.count {
-        let next = pending[pendingHead]
-        pendingHead += 1
+      gate.clearAnnouncementLocked()
+      while let next = pending.popFirst() {
         lock.unlock()
         deliver(next)
         lock.lock()
+        delivered += 1
+        if delivered >= Self.handOffThreshold && !pending.isEmpty && handOffLocked() { return }
       }
-      pending.removeAll(keepingCapacity: pending.count <= 16)
-      pendingHead = 0
+      state.pointee.handOff = .none
       if lockFreeNext && !isPublishedCurrentLocked {
         // Holding the gate and the lock: bring the lock-free deliverers' list up to date.
         replaced.append(state.pointee.published)
         state.pointee.published = state.pointee.entries
       }
       lock.unlock()
-      let (exchanged, _) = gate.compareExchange(
-        expected: Self.delivering, desired: 0, ordering: .acquiringAndReleasing)
-      if exchanged { return }
+      if gate.tryRelease() { return }
       lock.lock()
+    }
+  }
+
+  /// The deliverer, lock held, delivered ``handOffThreshold`` items and more are queued: asks
+  /// the next thread that sends to take over, or, when one accepted, steps aside, leaving the
+  /// gate held for it, and releases the lock.
+  ///
+  /// - Returns: Whether the caller stepped aside (and must return at once).
+  @usableFromInline
+  func handOffLocked() -> Bool {
+    switch state.pointee.handOff {
+    case .none:
+      state.pointee.handOff = .requested(pthread_self())
+      return false
+    case .requested, .transferred:
+      return false
+    case .accepted:
+      state.pointee.handOff = .transferred
+      lock.unlock()
+      return true
+    }
+  }
+
+  /// A sender, lock held, accepted the deliverer's request: waits (without the lock) for the
+  /// deliverer to step aside, then drains; withdraws after ``handOffPatience`` (the deliverer
+  /// may be blocked on this very thread, through another subject). Releases the lock.
+  @usableFromInline
+  func takeOverLocked(from deliverer: pthread_t) {
+    let start = DispatchTime.now().uptimeNanoseconds
+    while true {
+      lock.unlock()
+      sched_yield()
+      lock.lock()
+      if case .transferred = state.pointee.handOff {
+        state.pointee.handOff = .none
+        drainPendingLocked()
+        return
+      }
+      if DispatchTime.now().uptimeNanoseconds - start > Self.handOffPatience {
+        // The deliverer keeps the work (it can't leave before it saw this withdrawal).
+        state.pointee.handOff = .requested(deliverer)
+        lock.unlock()
+        return
+      }
     }
   }
 

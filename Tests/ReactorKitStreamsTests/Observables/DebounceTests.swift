@@ -111,18 +111,26 @@ final class DebounceTests: ResourceTestCase {
     // given
     let scheduler = SerialDispatchQueueScheduler(internalSerialQueueName: "test.debounce")
     let subject = PublishSubject<Int>()
+    let emitted = expectation(description: "the timer emitted the last element")
     let done = expectation(description: "completed")
     let values = LockedValues<Int>()
     let subscription = subject.debounce(.milliseconds(50), scheduler: scheduler)
-      .subscribe(onNext: { values.append($0) }, onCompleted: { done.fulfill() })
+      .subscribe(
+        onNext: { value in
+          values.append(value)
+          emitted.fulfill()
+        }, onCompleted: { done.fulfill() })
     // when
+    let start = Date()
     for value in 1...5 { subject.onNext(value) }
-    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(200)) {
-      subject.onCompleted()
-    }
+    // then: the element comes from the timer, while the source is still open (completion
+    // would flush it too, so it comes only after)
+    wait(for: [emitted], timeout: 5)
+    XCTAssertGreaterThanOrEqual(
+      Date().timeIntervalSince(start), 0.05, "emitted before the due time")
+    subject.onCompleted()
     wait(for: [done], timeout: 5)
     subscription.dispose()
-    // then
     XCTAssertEqual(values.all, [5])
   }
 }

@@ -65,8 +65,11 @@ final class ObserveOnTests: ResourceTestCase {
         },
         onCompleted: { done.fulfill() })
     // when
-    DispatchQueue.concurrentPerform(iterations: 4) { worker in
-      for index in 0..<250 { subject.onNext(worker * 1_000 + index) }
+    runConcurrently(threads: 4) { worker in
+      for index in 0..<250 {
+        subject.onNext(worker * 1_000 + index)
+        sched_yield()
+      }
     }
     subject.onCompleted()
     wait(for: [done], timeout: 5)
@@ -103,8 +106,11 @@ final class ObserveOnTests: ResourceTestCase {
         },
         onCompleted: { completed = true })
     // when
-    DispatchQueue.concurrentPerform(iterations: 3) { worker in
-      for index in 0..<100 { subject.onNext(worker * 1_000 + index) }
+    runConcurrently(threads: 3) { worker in
+      for index in 0..<100 {
+        subject.onNext(worker * 1_000 + index)
+        sched_yield()
+      }
     }
     subject.onCompleted()
     waitUntil { completed }

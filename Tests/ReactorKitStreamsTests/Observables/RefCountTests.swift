@@ -94,10 +94,11 @@ final class RefCountTests: ResourceTestCase {
       .share(replay: 1)
     let keeper = shared.subscribe()
     // when
-    DispatchQueue.concurrentPerform(iterations: 4) { worker in
+    runConcurrently(threads: 4) { worker in
       for index in 0..<300 {
         let subscription = shared.subscribe()
         if index % 7 == 0 { subject.onNext(worker) }
+        sched_yield()
         subscription.dispose()
       }
     }
@@ -119,7 +120,7 @@ final class RefCountTests: ResourceTestCase {
       )
       .share()
     // when
-    DispatchQueue.concurrentPerform(iterations: 4) { _ in
+    runConcurrently(threads: 4) { _ in
       for _ in 0..<300 {
         let subscription = source.subscribe()
         sched_yield()

@@ -165,25 +165,43 @@ final class SubscribeTests: ResourceTestCase {
   func test_subscribe_subscriptionsDisposedOnOtherThreads_stopDelivery() {
     // given
     let subject = PublishSubject<Int>()
+    let delivered = AtomicBox<Int>(0)
     let afterDisposal = AtomicBox<Int>(0)
     let disposed = AtomicBox<Bool>(false)
+    let sentAfterDisposal = AtomicBox<Int>(0)
+    let deadline = Date().addingTimeInterval(Double(10 * StressConfiguration.multiplier))
     let subscription = SharedSlot<Disposable>(
       subject.subscribe(onNext: { _ in
         if disposed.load(ordering: .acquiring) {
           afterDisposal.wrappingAdd(1, ordering: .relaxed)
         }
+        delivered.wrappingAdd(1, ordering: .relaxed)
+        sched_yield()
       }))
-    // when
+    // when: the disposal lands while elements are being delivered, and sending goes on
     runConcurrently(threads: 2) { index in
       if index == 0 {
-        for value in 0..<StressConfiguration.iterations(20_000) { subject.onNext(value) }
+        var value = 0
+        while sentAfterDisposal.load(ordering: .relaxed) < 1_000 && Date() < deadline {
+          if disposed.load(ordering: .acquiring) {
+            sentAfterDisposal.wrappingAdd(1, ordering: .relaxed)
+          }
+          subject.onNext(value)
+          value += 1
+        }
       } else {
-        usleep(200)
+        while delivered.load(ordering: .relaxed) < 100 && Date() < deadline { sched_yield() }
         subscription.value.dispose()
         disposed.store(true, ordering: .releasing)
       }
     }
-    // then: at most the element already under way when `dispose()` returned
+    // then: the race happened (elements before, sends after the disposal), and at most the
+    // element already under way when `dispose()` returned arrived after it
+    XCTAssertGreaterThanOrEqual(
+      delivered.load(ordering: .acquiring), 100, "nothing was delivered before the disposal")
+    XCTAssertEqual(
+      sentAfterDisposal.load(ordering: .acquiring), 1_000,
+      "the sender did not keep sending after the disposal")
     XCTAssertLessThanOrEqual(afterDisposal.load(ordering: .acquiring), 1)
   }
 }

@@ -46,24 +46,48 @@ final class SubjectFuzzTests: ResourceTestCase {
   func test_subjects_concurrentSubscribeDisposeWhileEmitting_noLossNoLeak() {
     // given
     let subject = PublishSubject<Int>()
-    let received = LockedCounter()
     let rounds = StressConfiguration.iterations(200)
-    // when: one thread emits while others subscribe and dispose
-    let group = DispatchGroup()
-    DispatchQueue.global().async(group: group) {
-      for value in 0..<(rounds * 10) { subject.onNext(value) }
-    }
-    for _ in 0..<3 {
-      DispatchQueue.global().async(group: group) {
-        for _ in 0..<rounds {
-          let subscription = subject.subscribe(onNext: { _ in _ = received.increment() })
-          sched_yield()
-          subscription.dispose()
+    let subscribersDone = AtomicBox<Int>(0)
+    let emitted = AtomicBox<Int>(0)
+    let runs = LockedValues<ReceivedRun>()
+    // when: one thread emits, in order, for as long as others subscribe and dispose
+    runConcurrently(threads: 4) { index in
+      if index == 0 {
+        var value = 0
+        while subscribersDone.load(ordering: .acquiring) < 3 {
+          subject.onNext(value)
+          value += 1
+          emitted.store(value, ordering: .releasing)
         }
+        return
       }
+      for _ in 0..<rounds {
+        // Subscribe while the emitter runs, so each subscription overlaps emissions.
+        let before = emitted.load(ordering: .acquiring)
+        while emitted.load(ordering: .acquiring) == before { sched_yield() }
+        let run = ReceivedRun()
+        let subscription = subject.subscribe(onNext: { run.values.append($0) })
+        // `emitted == n` once `onNext(n - 1)` returned: `onNext(subscribedAt + 1)` starts after
+        // this load, so after `subscribe` returned, and has returned once `emitted` reaches
+        // `subscribedAt + 2`.
+        let subscribedAt = emitted.load(ordering: .acquiring)
+        while emitted.load(ordering: .acquiring) < subscribedAt + 2 { sched_yield() }
+        subscription.dispose()
+        runs.append(run)
+      }
+      subscribersDone.wrappingAdd(1, ordering: .acquiringAndReleasing)
     }
-    XCTAssertEqual(group.wait(timeout: .now() + 30), .success, "Stress run deadlocked.")
-    // then: a permanent subscriber sees everything after it subscribed, in order
+    // then: each subscription received a gap-free run of the emitted values, and they did
+    // overlap the emissions
+    let all = runs.all
+    XCTAssertEqual(all.count, 3 * rounds)
+    let missed = all.filter { $0.values.isEmpty }.count
+    XCTAssertEqual(missed, 0, "subscriptions missed an element emitted while they were live")
+    for run in all where !run.values.isEmpty {
+      let expected = Array(run.values[0]..<(run.values[0] + run.values.count))
+      XCTAssertEqual(run.values, expected, "a subscription lost or reordered elements")
+    }
+    // A permanent subscriber sees everything after it subscribed, in order.
     var permanent: [Int] = []
     let subscription = subject.subscribe(onNext: { permanent.append($0) })
     for value in 0..<100 { subject.onNext(value) }
@@ -303,4 +327,11 @@ final class SubjectFuzzTests: ResourceTestCase {
       return replayed
     }
   }
+}
+
+/// What one subscription received; appended to only by the subject's serial delivery, read
+/// once every thread has finished.
+private final class ReceivedRun: @unchecked Sendable {
+  // Safety: see above.
+  var values: [Int] = []
 }

@@ -101,10 +101,19 @@ final class DispatchQueueSchedulerTests: ResourceTestCase {
     wait(for: [done], timeout: 5)
     periodic.dispose()
     let countAtDisposal = values.all.count
-    Thread.sleep(forTimeInterval: 0.02)
-    // then
+    // A marker on the same serial queue, due ten periods later: every tick a live timer
+    // would fire by then runs before it.
+    let marker = expectation(description: "ten periods later, on the same queue")
+    let countAtMarker = LockedValues<Int>()
+    _ = scheduler.scheduleRelative((), dueTime: .milliseconds(20)) { _ in
+      countAtMarker.append(values.all.count)
+      marker.fulfill()
+      return Disposables.create()
+    }
+    wait(for: [marker], timeout: 5)
+    // then: at most the tick already under way when `dispose()` returned
     XCTAssertEqual(Array(values.all.prefix(5)), [0, 1, 2, 3, 4])
-    XCTAssertLessThanOrEqual(values.all.count, countAtDisposal + 1)
+    XCTAssertLessThanOrEqual(countAtMarker.all.first ?? .max, countAtDisposal + 1)
   }
 
   func test_serialScheduler_targetQueueIsUsed() {

@@ -1,5 +1,7 @@
 import Foundation
 import ReactorKitStreams
+import ReactorKitTesting
+import XCTest
 
 #if canImport(Glibc)
   import Glibc
@@ -8,11 +10,36 @@ import ReactorKitStreams
 #endif
 
 /// Runs `body(index)` on `threads` dedicated threads that start together behind a spin
-/// barrier, and returns once all of them finished.
+/// barrier, and returns once all of them finished; fails the test when they have not after
+/// `timeout` seconds (120 s by default, times `StressConfiguration.multiplier`), so a deadlock
+/// fails instead of hanging.
 ///
 /// Dedicated threads (not `concurrentPerform`, which uses one thread per core) make the
 /// bodies really overlap on a 2-core machine.
-func runConcurrently(threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
+func runConcurrently(
+  threads: Int, timeout: TimeInterval = defaultConcurrencyTimeout,
+  file: StaticString = #filePath, line: UInt = #line,
+  _ body: @escaping @Sendable (Int) -> Void
+) {
+  guard runConcurrentlyWithin(timeout, threads: threads, body) else {
+    XCTFail(
+      "runConcurrently: the \(threads) threads did not finish within \(timeout) s (deadlock?)",
+      file: file, line: line)
+    return
+  }
+}
+
+/// The cap of ``runConcurrently(threads:timeout:file:line:_:)``: 120 s, scaled like the
+/// stress tests' iterations.
+var defaultConcurrencyTimeout: TimeInterval { 120 * Double(StressConfiguration.multiplier) }
+
+/// Runs `body(index)` on `threads` dedicated threads behind a spin barrier.
+///
+/// - Returns: Whether all of them finished within `timeout` seconds (the others are left
+///   running).
+func runConcurrentlyWithin(
+  _ timeout: TimeInterval, threads: Int, _ body: @escaping @Sendable (Int) -> Void
+) -> Bool {
   let barrier = SpinBarrier(count: threads)
   let group = DispatchGroup()
   for index in 0..<threads {
@@ -25,7 +52,7 @@ func runConcurrently(threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
     thread.stackSize = 1 << 20
     thread.start()
   }
-  group.wait()
+  return group.wait(timeout: .now() + timeout) == .success
 }
 
 /// Lets a fixed number of threads start work at the same moment.

@@ -12,8 +12,8 @@ final class SerialSink<State, Element>: @unchecked Sendable {
   // single thread that owns delivery at a time.
   private struct Storage {
     var state: State
-    var outbox: [Event<Element>] = []
-    var outboxHead = 0
+    /// Events emitted and not yet delivered; each is released once delivered.
+    var outbox = Queue<Event<Element>>()
     var delivering = false
   }
 
@@ -45,9 +45,8 @@ final class SerialSink<State, Element>: @unchecked Sendable {
     lock.lock()
     var emitted: [Event<Element>] = []
     let effect = body(&storage.pointee.state) { emitted.append($0) }
-    storage.pointee.outbox.append(contentsOf: emitted)
-    let shouldDeliver =
-      !storage.pointee.delivering && storage.pointee.outboxHead < storage.pointee.outbox.count
+    for event in emitted { storage.pointee.outbox.append(event) }
+    let shouldDeliver = !storage.pointee.delivering && !storage.pointee.outbox.isEmpty
     if shouldDeliver { storage.pointee.delivering = true }
     lock.unlock()
     if shouldDeliver { deliverPending() }
@@ -62,16 +61,11 @@ final class SerialSink<State, Element>: @unchecked Sendable {
   private func deliverPending() {
     while true {
       lock.lock()
-      guard storage.pointee.outboxHead < storage.pointee.outbox.count else {
-        let keep = storage.pointee.outbox.count <= 16
-        storage.pointee.outbox.removeAll(keepingCapacity: keep)
-        storage.pointee.outboxHead = 0
+      guard let event = storage.pointee.outbox.popFirst() else {
         storage.pointee.delivering = false
         lock.unlock()
         return
       }
-      let event = storage.pointee.outbox[storage.pointee.outboxHead]
-      storage.pointee.outboxHead += 1
       lock.unlock()
       sink.forward(event)
     }

@@ -7,16 +7,21 @@
 /// released on the first terminal event or `dispose()`.
 ///
 /// Operators create one sink per subscription and capture it in the closure they subscribe
-/// upstream with; disposing breaks that cycle.
+/// upstream with; disposing breaks that cycle, and so does the source letting go of the
+/// subscription without a terminal event (a subject freed or disposed): the sink is a
+/// ``SubscriptionLink`` and, when it holds no ``extra`` resources that could still emit or
+/// need disposing, drops its upstream subscription and passes the release on downstream. An
+/// ``extra`` that adopts ``UpstreamReleaseHandling`` decides instead.
 @usableFromInline
-final class Sink<Element>: Cancelable, @unchecked Sendable {
+final class Sink<Element>: SubscriptionLink, Cancelable, @unchecked Sendable {
   // Safety: `state` is atomic; `observer` is immutable; `extra` synchronises itself.
   // `upstream` is written by `setUpstream` before it publishes `upstreamAssigned`, then read
   // and cleared only by whichever of `setUpstream` and `disposeUpstream` sets the second of
   // `upstreamAssigned` and `upstreamDisposed`. Serial delivery upstream means `forward` is
   // never entered concurrently.
 
-  /// The storage of ``state``; an ``AtomicSlot``, so the first stored property.
+  /// The storage of ``state``; an ``AtomicSlot``, so the first stored property after the
+  /// link's (slot 0, see ``SubscriptionLink``): slot 1.
   @usableFromInline var stateSlot = AtomicSlot(0)
 
   @usableFromInline static var open: Int { 0 }
@@ -28,13 +33,14 @@ final class Sink<Element>: Cancelable, @unchecked Sendable {
   @usableFromInline static var upstreamDisposed: Int { 8 }
 
   @usableFromInline let observer: AnyObserver<Element>
-  @inlinable var state: UnsafeAtomic<Int> { UnsafeAtomic(slot: 0, of: self) }
+  @inlinable var state: UnsafeAtomic<Int> { UnsafeAtomic(slot: 1, of: self) }
   @exclusivity(unchecked) @usableFromInline var upstream: Disposable?
   @usableFromInline var extra: Disposable?
 
   @inlinable
   init(_ observer: AnyObserver<Element>) {
     self.observer = observer
+    super.init()
     Resources.incrementTotal()
   }
 
@@ -47,7 +53,7 @@ final class Sink<Element>: Cancelable, @unchecked Sendable {
   var isOpen: Bool { state.load(ordering: .acquiring) & Self.closedBits == 0 }
 
   @inlinable
-  var isDisposed: Bool { state.load(ordering: .acquiring) & 2 != 0 }
+  var isDisposed: Bool { state.load(ordering: .acquiring) & Self.disposedBit != 0 }
 
   /// Forwards a `.next` event when still open.
   @inlinable
@@ -104,8 +110,40 @@ final class Sink<Element>: Cancelable, @unchecked Sendable {
   func dispose() {
     let previous = state.bitwiseOr(Self.disposedBit, ordering: .acquiringAndReleasing).oldValue
     guard previous & Self.disposedBit == 0 else { return }
+    forgetHolder()
     disposeUpstream()
     extra?.dispose()
+  }
+
+  /// The source let go of the upstream subscription without a terminal event: nothing will
+  /// arrive through it. Without ``extra`` resources, drops it and tells the holder
+  /// (``releaseWithSource()``); an ``extra`` that adopts ``UpstreamReleaseHandling`` decides;
+  /// any other ``extra`` (a timer that may still emit, a second source) keeps the sink as it
+  /// is, to be disposed from downstream.
+  @usableFromInline
+  override func upstreamReleased() {
+    guard let extra else {
+      releaseWithSource()
+      return
+    }
+    (extra as? UpstreamReleaseHandling)?.upstreamReleased(of: self)
+  }
+
+  /// Drops the upstream subscription, its source gone, and tells the holder: the sink is
+  /// freed once nothing else references it.
+  @usableFromInline
+  func releaseWithSource() {
+    disposeUpstream()
+    releaseFromSource()
+  }
+
+  /// Tells the holder that the source is gone, then disposes the sink, its ``extra``
+  /// resources included: for sinks whose resources must be given back when nothing more can
+  /// arrive (a reference count).
+  @usableFromInline
+  func disposeWithSource() {
+    releaseFromSource()
+    dispose()
   }
 
   /// Stores the upstream subscription, once; disposes it at once when ``disposeUpstream()``
@@ -119,7 +157,9 @@ final class Sink<Element>: Cancelable, @unchecked Sendable {
     if previous & Self.upstreamDisposed != 0 {
       upstream = nil
       disposable.dispose()
+      return
     }
+    SubscriptionLink.register(self, asHolderOf: disposable)
   }
 
   /// Disposes the upstream subscription (now, or when it is assigned) without closing the
@@ -143,5 +183,35 @@ final class Sink<Element>: Cancelable, @unchecked Sendable {
   ) -> Disposable {
     setUpstream(source.subscribe(AnyObserver(eventHandler: handler)))
     return self
+  }
+}
+
+/// An ``Sink/extra`` resource that decides what its sink does when the sink's source lets go
+/// of it without a terminal event (see ``SubscriptionLink``).
+@usableFromInline
+protocol UpstreamReleaseHandling: Disposable {
+  /// The source of `sink` let go of it; typically ends with `sink.releaseWithSource()`, now or
+  /// once pending work is done.
+  func upstreamReleased<Element>(of sink: Sink<Element>)
+}
+
+/// An ``Sink/extra`` resource that runs `dispose` once, and disposes its sink (telling the
+/// holder first) when the sink's source lets go of it.
+@usableFromInline
+final class DisposedWithSource: UpstreamReleaseHandling, @unchecked Sendable {
+  // Safety: `disposal` synchronises itself.
+  @usableFromInline let disposal: Cancelable
+
+  @inlinable
+  init(_ dispose: @escaping () -> Void) {
+    disposal = Disposables.create(with: dispose)
+  }
+
+  @inlinable
+  func dispose() { disposal.dispose() }
+
+  @usableFromInline
+  func upstreamReleased<Element>(of sink: Sink<Element>) {
+    sink.disposeWithSource()
   }
 }

@@ -211,7 +211,9 @@ extension UnsafeAtomic where Value: AtomicInteger {
 /// is the `n`-th of them, and Swift never reads or writes them after the initialiser (they
 /// are `var`s only because the memory changes). Swift lays a class's stored properties out in
 /// declaration order, each at its alignment; slots are one word each, so slot `n` starts `n`
-/// words after the header.
+/// words after the header. One exception: a superclass whose only stored properties are
+/// slots (``SubscriptionLink``, one slot) comes first, so a subclass's own slots are numbered
+/// after it (from 1 under ``SubscriptionLink``).
 @frozen
 @usableFromInline
 package struct AtomicSlot: ~Copyable, @unchecked Sendable {

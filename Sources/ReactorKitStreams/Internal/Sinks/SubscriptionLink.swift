@@ -1,0 +1,91 @@
+/// One link of a subscription chain (a subject's observer entry, an operator's ``Sink``, the
+/// handle `subscribe(onNext:…)` returns) that learns when the source above it lets go of it.
+///
+/// A subscription is made of pairs of references: each link holds its upstream subscription
+/// (to dispose it) and the upstream holds the link as its observer (to deliver to it). While
+/// the source lives it roots the chain; once it is freed, or disposed, without a terminal
+/// event, only these pairs keep each other alive. So a link returned as a subscription
+/// records the link that holds it, its *holder* (``register(_:asHolderOf:)``, called by the
+/// holder when it stores its upstream subscription), and the source tells the link it
+/// released (``releaseFromSource()``); the link passes that on to its holder
+/// (``upstreamReleased()``), which drops its upstream subscription, and so on down. The pairs
+/// come apart and the whole chain is freed, with the closures and what they capture.
+///
+/// The holder is held strongly (the pair already is a cycle; this adds no lifetime) until the
+/// link is released, disposed (``forgetHolder()``) or freed. Nothing here runs per element.
+@usableFromInline
+class SubscriptionLink: @unchecked Sendable {
+  // Safety: `holderSlot` is only accessed atomically, through `holderBits`; a retained holder
+  // is taken out of it by exactly one exchange (release, forget) or by the deinitialiser.
+
+  /// No holder registered yet.
+  @usableFromInline static var noHolder: UInt { 0 }
+  /// The source released this link: a holder registered later is told at once.
+  @usableFromInline static var releasedMark: UInt { 1 }
+  /// The link was disposed: a holder registered later is not kept.
+  @usableFromInline static var forgottenMark: UInt { 2 }
+
+  /// The storage of ``holderBits``: an ``AtomicSlot``, the first stored property of every link.
+  /// So in a subclass, slot 0 is this one and the subclass's own slots start at 1.
+  @usableFromInline final var holderSlot = AtomicSlot(SubscriptionLink.noHolder)
+
+  /// ``noHolder``, ``releasedMark``, ``forgottenMark``, or the holder's address, retained
+  /// (objects are aligned, so an address never equals a mark).
+  @inlinable final var holderBits: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 0, of: self) }
+
+  @inlinable
+  init() {}
+
+  deinit {
+    let bits = holderBits.load(ordering: .acquiring)
+    if bits > Self.forgottenMark, let pointer = UnsafeRawPointer(bitPattern: bits) {
+      Unmanaged<SubscriptionLink>.fromOpaque(pointer).release()
+    }
+  }
+
+  /// Called on a holder when the link it holds as its upstream subscription was released by
+  /// its source: nothing will ever arrive through it. Subclasses drop that subscription and,
+  /// when nothing else can feed them, pass the release on with ``releaseFromSource()``.
+  @usableFromInline
+  func upstreamReleased() {}
+
+  /// Makes `holder` the holder of `upstream` when `upstream` is a link; when the source
+  /// already released it, tells `holder` at once.
+  @inlinable
+  static func register(_ holder: SubscriptionLink, asHolderOf upstream: Disposable) {
+    // A metatype check first: a failing value cast (`as?`) costs several hundred
+    // instructions on Linux (it looks for bridging conformances), this one a few dozen.
+    guard type(of: upstream) is SubscriptionLink.Type else { return }
+    unsafeDowncast(upstream as AnyObject, to: SubscriptionLink.self).setHolder(holder)
+  }
+
+  @usableFromInline
+  final func setHolder(_ holder: SubscriptionLink) {
+    let bits = UInt(bitPattern: Unmanaged.passRetained(holder).toOpaque())
+    let (exchanged, current) = holderBits.compareExchange(
+      expected: Self.noHolder, desired: bits, ordering: .acquiringAndReleasing)
+    if exchanged { return }
+    Unmanaged<SubscriptionLink>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release()
+    if current == Self.releasedMark { holder.upstreamReleased() }
+  }
+
+  /// Records that the source let go of this link and tells the holder, once.
+  @usableFromInline
+  final func releaseFromSource() {
+    let bits = holderBits.exchange(Self.releasedMark, ordering: .acquiringAndReleasing)
+    guard bits > Self.forgottenMark, let pointer = UnsafeRawPointer(bitPattern: bits) else {
+      return
+    }
+    Unmanaged<SubscriptionLink>.fromOpaque(pointer).takeRetainedValue().upstreamReleased()
+  }
+
+  /// Lets go of the holder without telling it: the link was disposed.
+  @inlinable
+  final func forgetHolder() {
+    guard holderBits.load(ordering: .relaxed) != Self.forgottenMark else { return }
+    let bits = holderBits.exchange(Self.forgottenMark, ordering: .acquiringAndReleasing)
+    if bits > Self.forgottenMark, let pointer = UnsafeRawPointer(bitPattern: bits) {
+      Unmanaged<SubscriptionLink>.fromOpaque(pointer).release()
+    }
+  }
+}
