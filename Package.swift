@@ -10,9 +10,10 @@ let swiftSettings: [SwiftSetting] = [
 let package = Package(
   name: "ReactorKit",
   platforms: [
-    // `Synchronization.Atomic` (lock-free flags on the hot path) and the Observation
-    // framework set these floors.
-    .macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2),
+    // The Observation framework (`ObservedReactor`, `ObservedStore`) sets these floors. The
+    // atomics come from the package's own C11 target (CReactorKitAtomics), not from
+    // `Synchronization`, which would need macOS 15 / iOS 18.
+    .macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1),
   ],
   products: [
     .library(name: "ReactorKit", targets: ["ReactorKit"]),

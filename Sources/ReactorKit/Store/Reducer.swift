@@ -1,4 +1,4 @@
-import Synchronization
+import ReactorKitStreams
 
 /// A function that applies an ``Action`` to a state, in place.
 ///
@@ -185,15 +185,24 @@ func copyAction(
 /// reducers don't pay a runtime cast per reducer and action. Whether a type casts to another
 /// never changes, so a stale or overwritten entry only costs a cast.
 @usableFromInline
-final class ActionCastMisses: Sendable {
-  @usableFromInline let slot0 = Atomic<UInt>(0)
-  @usableFromInline let slot1 = Atomic<UInt>(0)
-  @usableFromInline let slot2 = Atomic<UInt>(0)
-  @usableFromInline let slot3 = Atomic<UInt>(0)
-  @usableFromInline let slot4 = Atomic<UInt>(0)
-  @usableFromInline let slot5 = Atomic<UInt>(0)
-  @usableFromInline let slot6 = Atomic<UInt>(0)
-  @usableFromInline let slot7 = Atomic<UInt>(0)
+final class ActionCastMisses: @unchecked Sendable {
+  // Safety: the slots are only accessed atomically, through `slot0` … `slot7`.
+  @usableFromInline var storage0 = AtomicSlot(UInt(0))
+  @usableFromInline var storage1 = AtomicSlot(UInt(0))
+  @usableFromInline var storage2 = AtomicSlot(UInt(0))
+  @usableFromInline var storage3 = AtomicSlot(UInt(0))
+  @usableFromInline var storage4 = AtomicSlot(UInt(0))
+  @usableFromInline var storage5 = AtomicSlot(UInt(0))
+  @usableFromInline var storage6 = AtomicSlot(UInt(0))
+  @usableFromInline var storage7 = AtomicSlot(UInt(0))
+  @inlinable var slot0: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 0, of: self) }
+  @inlinable var slot1: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 1, of: self) }
+  @inlinable var slot2: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 2, of: self) }
+  @inlinable var slot3: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 3, of: self) }
+  @inlinable var slot4: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 4, of: self) }
+  @inlinable var slot5: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 5, of: self) }
+  @inlinable var slot6: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 6, of: self) }
+  @inlinable var slot7: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 7, of: self) }
 
   @inlinable
   init() {}

@@ -1,4 +1,4 @@
-import Synchronization
+import ReactorKitStreams
 
 /// A container for app-wide state that changes only through dispatched actions (Redux style).
 ///
@@ -48,6 +48,12 @@ public final class Store<State>: @unchecked Sendable {
   // holds the turn. The state is published through `storage`, which synchronises itself.
   // `reducer` is immutable and called only by the turn holder. `fastOwner` is written only by
   // the thread it names.
+
+  /// The storage of ``gate``, ``fastOwner`` and ``middlewareThread``: ``AtomicSlot``s, so the
+  /// first stored properties.
+  @usableFromInline var gateSlot = AtomicSlot(UInt(0))
+  @usableFromInline var fastOwnerSlot = AtomicSlot(UInt(0))
+  @usableFromInline var middlewareThreadSlot = AtomicSlot(UInt(0))
   @usableFromInline let reducer: Reducer<State>
   @usableFromInline let lock = Lock()
   /// Who holds the turn: 0 when the store is idle, otherwise ``StoreGate/busy``, plus
@@ -61,17 +67,17 @@ public final class Store<State>: @unchecked Sendable {
   /// the machine (which finishes under the lock), or announces the work; a releasing
   /// compare-and-swap that succeeds has therefore left nothing behind, and one that fails
   /// takes the lock and drains.
-  @usableFromInline let gate = Atomic<UInt>(0)
+  @inlinable var gate: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 0, of: self) }
   /// The identity of the thread that claimed the turn without the lock, until the machine
   /// learns about it; 0 otherwise. Only that thread writes its own identity here and clears
   /// it, so a thread that reads its own identity holds the turn.
-  @usableFromInline let fastOwner = Atomic<UInt>(0)
+  @inlinable var fastOwner: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 1, of: self) }
   @usableFromInline let locked: UnsafeMutablePointer<StoreLockedState>
   @usableFromInline let registry: UnsafeMutablePointer<StoreRegistry<State>>
   @usableFromInline let storage: StoreStateStorage<State>
   /// The identity of the thread running the middleware chain right now, 0 when none: calls of
   /// the chain's final `next` from that thread reduce at once.
-  @usableFromInline let middlewareThread = Atomic<UInt>(0)
+  @inlinable var middlewareThread: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 2, of: self) }
 
   /// Creates a store.
   ///

@@ -1,5 +1,4 @@
 import ReactorKitStreams
-import Synchronization
 
 #if canImport(Darwin)
   import Darwin
@@ -242,9 +241,11 @@ extension ReactorCore {
   @usableFromInline
   final class OutputObserver: @unchecked Sendable {
     // Safety: `observer` is immutable; `isOpen` is atomic, cleared under the core's lock.
+    /// The storage of ``isOpen``: an `AtomicSlot`, so the first stored property.
+    @usableFromInline var isOpenSlot = AtomicSlot(true)
     @usableFromInline let observer: AnyObserver<State>
     /// Whether events may still be delivered: cleared when the subscription is disposed.
-    @usableFromInline let isOpen = Atomic<Bool>(true)
+    @inlinable var isOpen: UnsafeAtomic<Bool> { UnsafeAtomic(slot: 0, of: self) }
 
     @inlinable
     init(_ observer: AnyObserver<State>) {
@@ -281,8 +282,10 @@ extension ReactorCore {
 final class OutputSubscription: Disposable, @unchecked Sendable {
   // Safety: `coreBits` is atomic; `entry` and `unregister` are immutable, and `entry` is only
   // compared, or dereferenced by the engine under its lock once found among its subscribers.
+  /// The storage of ``coreBits``: an `AtomicSlot`, so the first stored property.
+  @usableFromInline var coreSlot: AtomicSlot
   /// The engine, retained (`Unmanaged.passRetained`), until disposed; `0` after.
-  @usableFromInline let coreBits: Atomic<UInt>
+  @inlinable var coreBits: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 0, of: self) }
   /// The subscriber, not retained.
   @usableFromInline let entry: UnsafeMutableRawPointer
   /// Unregisters `entry` (second argument) from the engine (first argument, whose retained
@@ -294,7 +297,7 @@ final class OutputSubscription: Disposable, @unchecked Sendable {
     core: UnsafeMutableRawPointer, entry: UnsafeMutableRawPointer,
     unregister: @escaping (UnsafeMutableRawPointer, UnsafeMutableRawPointer) -> Void
   ) {
-    coreBits = Atomic(UInt(bitPattern: core))
+    coreSlot = AtomicSlot(UInt(bitPattern: core))
     self.entry = entry
     self.unregister = unregister
   }

@@ -1,4 +1,4 @@
-import Synchronization
+import ReactorKitStreams
 
 #if canImport(Darwin)
   import Darwin
@@ -27,12 +27,17 @@ final class StoreStateStorage<State>: @unchecked Sendable {
   // Readers copy it with `lock` held, counted in `readers`, and after `writing` was seen
   // lowered (acquiring), so no copy overlaps a write. The turn holder may read it without
   // either because no one else writes it.
+
+  /// The storage of ``writing`` and ``readers``: ``AtomicSlot``s, so the first stored
+  /// properties.
+  @usableFromInline var writingSlot = AtomicSlot(false)
+  @usableFromInline var readersSlot = AtomicSlot(0)
   @usableFromInline let lock = Lock()
   @usableFromInline let value: UnsafeMutablePointer<State>
   /// Raised by the writer around a write made without the lock.
-  @usableFromInline let writing = Atomic<Bool>(false)
+  @inlinable var writing: UnsafeAtomic<Bool> { UnsafeAtomic(slot: 0, of: self) }
   /// Readers copying the value right now (each holds `lock`, so at most one).
-  @usableFromInline let readers = Atomic<Int>(0)
+  @inlinable var readers: UnsafeAtomic<Int> { UnsafeAtomic(slot: 1, of: self) }
 
   @inlinable
   init(_ state: State) {
