@@ -19,6 +19,7 @@ let package = Package(
     .library(name: "ReactorKit", targets: ["ReactorKit"]),
     .library(name: "ReactorKitStreams", targets: ["ReactorKitStreams"]),
     .library(name: "ReactorKitTesting", targets: ["ReactorKitTesting"]),
+    .library(name: "ReactorKitInspector", targets: ["ReactorKitInspector"]),
   ],
   targets: [
     // C11 atomics for `AtomicCell` (ReactorKitStreams/Internal/Synchronization).
@@ -29,9 +30,12 @@ let package = Package(
     .target(name: "ReactorKit", dependencies: ["ReactorKitStreams"], swiftSettings: swiftSettings),
     .target(
       name: "ReactorKitTesting", dependencies: ["ReactorKit"], swiftSettings: swiftSettings),
+    .target(
+      name: "ReactorKitInspector", dependencies: ["ReactorKit"], swiftSettings: swiftSettings),
     .target(name: "MallocCounter", path: "Benchmarks/MallocCounter"),
     .executableTarget(
-      name: "ReactorKitBenchmarks", dependencies: ["ReactorKit", "MallocCounter"],
+      name: "ReactorKitBenchmarks",
+      dependencies: ["ReactorKit", "ReactorKitInspector", "MallocCounter"],
       path: "Benchmarks/ReactorKitBenchmarks", swiftSettings: swiftSettings),
     .testTarget(
       name: "ReactorKitStreamsTests",
@@ -41,13 +45,18 @@ let package = Package(
       name: "ReactorKitTests",
       dependencies: ["ReactorKit", "ReactorKitTesting"],
       swiftSettings: swiftSettings),
+    .testTarget(
+      name: "ReactorKitInspectorTests",
+      dependencies: ["ReactorKitInspector", "ReactorKitTesting"],
+      swiftSettings: swiftSettings),
     // Examples: a shared terminal layer, each app's logic in a library, thin executables.
     .target(name: "ExampleSupport", path: "Examples/ExampleSupport", swiftSettings: swiftSettings),
     .target(
       name: "CounterKit", dependencies: ["ReactorKit", "ExampleSupport"],
       path: "Examples/Counter/CounterKit", swiftSettings: swiftSettings),
     .executableTarget(
-      name: "Counter", dependencies: ["CounterKit", "ExampleSupport", "ReactorKit"],
+      name: "Counter",
+      dependencies: ["CounterKit", "ExampleSupport", "ReactorKit", "ReactorKitInspector"],
       path: "Examples/Counter/Counter", swiftSettings: swiftSettings),
     .target(
       name: "GitHubSearchKit", dependencies: ["ReactorKit", "ExampleSupport"],
@@ -60,7 +69,8 @@ let package = Package(
       name: "TodosKit", dependencies: ["ReactorKit", "ExampleSupport"],
       path: "Examples/Todos/TodosKit", swiftSettings: swiftSettings),
     .executableTarget(
-      name: "Todos", dependencies: ["TodosKit", "ExampleSupport", "ReactorKit"],
+      name: "Todos",
+      dependencies: ["TodosKit", "ExampleSupport", "ReactorKit", "ReactorKitInspector"],
       path: "Examples/Todos/Todos", swiftSettings: swiftSettings),
     .testTarget(
       name: "ExamplesTests",
