@@ -15,7 +15,10 @@ extension ObservableType {
   public func delay(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
     let source = asObservable()
     return Observable { observer in
-      DelaySubscription(observer, dueTime: dueTime, scheduler: scheduler).run(source)
+      DelaySubscription(
+        observer, machine: DelayStateMachine(), dueTime: dueTime, scheduler: scheduler
+      )
+      .run(source)
     }
   }
 
@@ -104,10 +107,6 @@ private final class DelaySubscription<Element>:
   TimedSubscription<DelayStateMachine<Element>, Element>, @unchecked Sendable
 {
   // Safety: no state beyond the base class's.
-  init(_ observer: AnyObserver<Element>, dueTime: RxTimeInterval, scheduler: SchedulerType) {
-    super.init(observer, machine: DelayStateMachine(), dueTime: dueTime, scheduler: scheduler)
-  }
-
   override func on(_ event: Event<Element>) {
     switch event {
     case .next, .completed:
