@@ -230,6 +230,47 @@ final class SourceReleaseTests: ResourceTestCase {
     }
   }
 
+  func test_driverWithOnErrorJustReturnOverAFreedPublishRelay_releasesIt() {
+    assertReleasedWhenFreed {
+      PublishRelay<Int>()
+    } feed: {
+      $0.accept(1)
+    } subscribe: {
+      $0.asDriver(onErrorJustReturn: 0).map { $0 + 1 }.asObservable()
+    }
+  }
+
+  func test_catchOverAFreedPublishSubject_releasesIt() {
+    assertReleasedWhenFreed {
+      PublishSubject<Int>()
+    } feed: {
+      $0.onNext(1)
+    } subscribe: {
+      $0.asObservable().catchAndReturn(0)
+    }
+  }
+
+  func test_catchAfterObserveOnOverAFreedPublishSubject_releasesIt() {
+    assertReleasedWhenFreed {
+      PublishSubject<Int>()
+    } feed: {
+      $0.onNext(1)
+    } subscribe: {
+      $0.asObservable().observe(on: MainScheduler.instance).catchAndReturn(0)
+    }
+  }
+
+  func test_sharedCatchOverAFreedBehaviorRelay_releasesIt() {
+    // A relay: a freed subject inside a shared chain is held by the chain itself.
+    assertReleasedWhenFreed {
+      BehaviorRelay(value: 0)
+    } feed: {
+      $0.accept(1)
+    } subscribe: {
+      $0.asObservable().catchAndReturn(0).share(replay: 1, scope: .whileConnected)
+    }
+  }
+
   func test_sharedSequenceOverADisposedSubject_releasesIt() {
     // given: `share` holds its source, so the subject outlives the dropped subscription
     let baseline = Resources.total

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// One link of a subscription chain (a subject's observer entry, an operator's ``Sink``, the
 /// handle `subscribe(onNext:…)` returns) that learns when the source above it lets go of it.
 ///
@@ -166,10 +164,13 @@ final class LinkedDisposable: SubscriptionLink, Cancelable, @unchecked Sendable 
 /// the source's specialised code.
 @usableFromInline
 package final class ExternalSubscription: SubscriptionLink, Disposable, @unchecked Sendable {
-  // Safety: `contextBits` is atomic; `entry` and `unregister` are immutable, and `entry` is
+  // Safety: `contextSlot` is only accessed atomically, through `contextBits`; `entry` and `unregister` are immutable, and `entry` is
   // only handed to `unregister`.
+  /// The storage of ``contextBits``; an ``AtomicSlot``, so the first stored property after the
+  /// link's (slot 0, see ``SubscriptionLink``): slot 1.
+  @usableFromInline final var contextSlot: AtomicSlot
   /// The source, retained (`Unmanaged.passRetained`), until disposed; `0` after.
-  @usableFromInline let contextBits: Atomic<UInt>
+  @inlinable final var contextBits: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 1, of: self) }
   /// The subscriber, not retained.
   @usableFromInline let entry: UnsafeMutableRawPointer
   /// Unregisters `entry` (second argument) from the source (first argument, whose retained
@@ -183,7 +184,7 @@ package final class ExternalSubscription: SubscriptionLink, Disposable, @uncheck
     context: UnsafeMutableRawPointer, entry: UnsafeMutableRawPointer,
     unregister: @escaping (UnsafeMutableRawPointer, UnsafeMutableRawPointer) -> Void
   ) {
-    contextBits = Atomic(UInt(bitPattern: context))
+    contextSlot = AtomicSlot(UInt(bitPattern: context))
     self.entry = entry
     self.unregister = unregister
   }
