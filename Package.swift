@@ -10,14 +10,16 @@ let swiftSettings: [SwiftSetting] = [
 let package = Package(
   name: "ReactorKit",
   platforms: [
-    // `Synchronization.Atomic` (lock-free flags on the hot path) and the Observation
-    // framework set these floors.
-    .macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2),
+    // The Observation framework (`ObservedReactor`, `ObservedStore`) sets these floors. The
+    // atomics come from the package's own C11 target (CReactorKitAtomics), not from
+    // `Synchronization`, which would need macOS 15 / iOS 18.
+    .macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1),
   ],
   products: [
     .library(name: "ReactorKit", targets: ["ReactorKit"]),
     .library(name: "ReactorKitStreams", targets: ["ReactorKitStreams"]),
     .library(name: "ReactorKitTesting", targets: ["ReactorKitTesting"]),
+    .library(name: "ReactorKitInspector", targets: ["ReactorKitInspector"]),
   ],
   targets: [
     // C11 atomics for `AtomicCell` (ReactorKitStreams/Internal/Synchronization).
@@ -28,9 +30,12 @@ let package = Package(
     .target(name: "ReactorKit", dependencies: ["ReactorKitStreams"], swiftSettings: swiftSettings),
     .target(
       name: "ReactorKitTesting", dependencies: ["ReactorKit"], swiftSettings: swiftSettings),
+    .target(
+      name: "ReactorKitInspector", dependencies: ["ReactorKit"], swiftSettings: swiftSettings),
     .target(name: "MallocCounter", path: "Benchmarks/MallocCounter"),
     .executableTarget(
-      name: "ReactorKitBenchmarks", dependencies: ["ReactorKit", "MallocCounter"],
+      name: "ReactorKitBenchmarks",
+      dependencies: ["ReactorKit", "ReactorKitInspector", "MallocCounter"],
       path: "Benchmarks/ReactorKitBenchmarks", swiftSettings: swiftSettings),
     .testTarget(
       name: "ReactorKitStreamsTests",
@@ -40,13 +45,18 @@ let package = Package(
       name: "ReactorKitTests",
       dependencies: ["ReactorKit", "ReactorKitTesting"],
       swiftSettings: swiftSettings),
+    .testTarget(
+      name: "ReactorKitInspectorTests",
+      dependencies: ["ReactorKitInspector", "ReactorKitTesting"],
+      swiftSettings: swiftSettings),
     // Examples: a shared terminal layer, each app's logic in a library, thin executables.
     .target(name: "ExampleSupport", path: "Examples/ExampleSupport", swiftSettings: swiftSettings),
     .target(
       name: "CounterKit", dependencies: ["ReactorKit", "ExampleSupport"],
       path: "Examples/Counter/CounterKit", swiftSettings: swiftSettings),
     .executableTarget(
-      name: "Counter", dependencies: ["CounterKit", "ExampleSupport", "ReactorKit"],
+      name: "Counter",
+      dependencies: ["CounterKit", "ExampleSupport", "ReactorKit", "ReactorKitInspector"],
       path: "Examples/Counter/Counter", swiftSettings: swiftSettings),
     .target(
       name: "GitHubSearchKit", dependencies: ["ReactorKit", "ExampleSupport"],
@@ -59,7 +69,8 @@ let package = Package(
       name: "TodosKit", dependencies: ["ReactorKit", "ExampleSupport"],
       path: "Examples/Todos/TodosKit", swiftSettings: swiftSettings),
     .executableTarget(
-      name: "Todos", dependencies: ["TodosKit", "ExampleSupport", "ReactorKit"],
+      name: "Todos",
+      dependencies: ["TodosKit", "ExampleSupport", "ReactorKit", "ReactorKitInspector"],
       path: "Examples/Todos/Todos", swiftSettings: swiftSettings),
     .testTarget(
       name: "ExamplesTests",

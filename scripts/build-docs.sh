@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Builds the DocC documentation of the ReactorKit module (which re-exports the streams) from
-# Sources/ReactorKit/ReactorKit.docc, and of the ReactorKitTesting module from
-# Sources/ReactorKitTesting/ReactorKitTesting.docc, with the toolchain's `docc` and without
-# the DocC plugin.
+# Sources/ReactorKit/ReactorKit.docc, of the ReactorKitTesting module from
+# Sources/ReactorKitTesting/ReactorKitTesting.docc, and of the ReactorKitInspector module from
+# Sources/ReactorKitInspector/ReactorKitInspector.docc (into
+# .build-docc/ReactorKitInspector.doccarchive, or a third OUTPUT_DIR argument), with the
+# toolchain's `docc` and without the DocC plugin.
 #
 #   scripts/build-docs.sh                    archives in .build-docc/ReactorKit.doccarchive
 #                                            and .build-docc/ReactorKitTesting.doccarchive
@@ -96,5 +98,29 @@ docc convert Sources/ReactorKitTesting/ReactorKitTesting.docc \
   ${testing_hosting[@]+"${testing_hosting[@]}"} || testing_status=$?
 [ "$testing_status" -ne 0 ] || echo "build-docs: $testing_output"
 
+# ReactorKitInspector: its own graph (it re-exports nothing), with its own catalog.
+inspector_output=${3:-$scratch/ReactorKitInspector.doccarchive}
+inspector_graphs="$PWD/$scratch/inspector-symbol-graphs"
+rm -rf "$inspector_graphs"
+mkdir -p "$inspector_graphs"
+swift build --scratch-path "$scratch" --target ReactorKitInspector \
+  -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs" 2>&1 \
+  | grep -E "error:|warning:" || true
+cp "$graphs"/ReactorKitInspector.symbols.json "$inspector_graphs"/
+inspector_hosting=()
+if [ -n "${STATIC_HOSTING_BASE_PATH:-}" ]; then
+  inspector_hosting=(--transform-for-static-hosting --hosting-base-path
+    "${STATIC_HOSTING_BASE_PATH}Inspector")
+fi
+inspector_status=0
+rm -rf "$inspector_output"
+docc convert Sources/ReactorKitInspector/ReactorKitInspector.docc \
+  --additional-symbol-graph-dir "$inspector_graphs" \
+  --fallback-display-name ReactorKitInspector --fallback-bundle-identifier reactorkitinspector \
+  --output-path "$inspector_output" --warnings-as-errors \
+  ${inspector_hosting[@]+"${inspector_hosting[@]}"} || inspector_status=$?
+[ "$inspector_status" -ne 0 ] || echo "build-docs: $inspector_output"
+
 [ "$status" -eq 0 ] || exit "$status"
-exit "$testing_status"
+[ "$testing_status" -eq 0 ] || exit "$testing_status"
+exit "$inspector_status"

@@ -17,7 +17,8 @@ if [ "$#" -gt 0 ]; then
   guides=("$@")
 else
   mapfile -t guides < <(find Documentation Sources/ReactorKit/ReactorKit.docc \
-    Sources/ReactorKitTesting/ReactorKitTesting.docc -name '*.md' | LC_ALL=C sort)
+    Sources/ReactorKitTesting/ReactorKitTesting.docc \
+    Sources/ReactorKitInspector/ReactorKitInspector.docc -name '*.md' | LC_ALL=C sort)
 fi
 
 links_ok=1
@@ -31,6 +32,7 @@ echo "doc-check: $count snippets from ${#guides[@]} guides"
 
 # The modules the snippets import; a no-op when `swift build` already ran.
 swift build --target ReactorKitTesting 2>&1 | grep -E "error:|warning:" && exit 1
+swift build --target ReactorKitInspector 2>&1 | grep -E "error:|warning:" && exit 1
 bin=$(swift build --show-bin-path)
 modules="$bin/Modules"
 [ -d "$modules" ] || modules="$bin"

@@ -88,6 +88,9 @@ enum Target {
   case relative(to: String, factor: Double)
   /// Percent of one core used while the workload idles at most this.
   case cpuPercent(Double)
+  /// ns/op of the library minus ns/op of the baseline at most this (for an add-on measured
+  /// against the same work without it).
+  case addedNanoseconds(Double)
 
   var description: String {
     switch self {
@@ -98,6 +101,7 @@ enum Target {
     case .relative(let name, let factor):
       return "ns/op ≤ \(format(factor, digits: 1)) × \(name)"
     case .cpuPercent(let limit): return "cpu ≤ \(format(limit, digits: 1)) % of a core"
+    case .addedNanoseconds(let limit): return "ns/op − baseline ≤ \(format(limit, digits: 0))"
     }
   }
 }
@@ -364,6 +368,9 @@ func evaluateTargets(_ workloads: [Workload], results: [Result]) -> [TargetResul
         (measured, limit, unit) = (result.ns_per_op.map { $0 / other }, factor, "x")
       case .cpuPercent(let value):
         (measured, limit, unit) = (result.cpu_percent, value, " %")
+      case .addedNanoseconds(let value):
+        guard let ours = result.ns_per_op, let base = result.baseline_ns_per_op else { continue }
+        (measured, limit, unit) = (ours - base, value, " ns")
       }
       guard let measured else { continue }
       let met: Bool

@@ -25,4 +25,6 @@ runBenchmarks(
     rxMergeTwo(),
     rxCombineLatest(),
     rxZip(),
+    inspectorIdleDispatch(),
+    inspectorDispatchOneClient(),
   ], options: options)

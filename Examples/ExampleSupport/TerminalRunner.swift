@@ -26,6 +26,7 @@ public final class TerminalRunner: @unchecked Sendable {
   private let isInteractive: Bool
   private let idleTimeout: TimeInterval
   private let onExit: () -> Void
+  private let keepsRunningAfterInput: Bool
   private var decoder = KeyDecoder()
   private var partialLine: [UInt8] = []
   private var pendingLines: [String] = []
@@ -44,13 +45,17 @@ public final class TerminalRunner: @unchecked Sendable {
   ///   - onExit: Runs on the main queue just before the program exits, whatever the reason
   ///     (quit, end of input, Ctrl-C, a signal), after the terminal is restored: save state
   ///     and flush logs here.
+  ///   - keepsRunningAfterInput: In scripted mode, keep running after the end of the input,
+  ///     until `quit` or a signal (for example while an inspector page is open).
   public init(
     screen: TerminalScreen, isInteractive: Bool = Terminal.isInteractive,
-    idleTimeout: TimeInterval = 30, onExit: @escaping () -> Void = {}
+    idleTimeout: TimeInterval = 30, keepsRunningAfterInput: Bool = false,
+    onExit: @escaping () -> Void = {}
   ) {
     self.screen = screen
     self.isInteractive = isInteractive
     self.idleTimeout = idleTimeout
+    self.keepsRunningAfterInput = keepsRunningAfterInput
     self.onExit = onExit
   }
 
@@ -68,6 +73,7 @@ public final class TerminalRunner: @unchecked Sendable {
       redraw()
     } else {
       printScreen()
+      if keepsRunningAfterInput { installSignalHandlers() }
     }
     startReadingInput()
     dispatchMain()
@@ -146,7 +152,9 @@ public final class TerminalRunner: @unchecked Sendable {
         waitForIdle()
       }
     }
-    if !isWaitingForIdle && pendingLines.isEmpty && inputEnded { finish(status: 0) }
+    if !isWaitingForIdle && pendingLines.isEmpty && inputEnded && !keepsRunningAfterInput {
+      finish(status: 0)
+    }
   }
 
   private func waitForIdle() {
@@ -200,7 +208,7 @@ public final class TerminalRunner: @unchecked Sendable {
       let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
       source.setEventHandler {
         if signalNumber == SIGWINCH {
-          self.redraw()
+          if self.isInteractive { self.redraw() }
         } else {
           self.finish(status: 128 + signalNumber)
         }

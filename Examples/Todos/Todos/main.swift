@@ -1,10 +1,11 @@
 import ExampleSupport
 import Foundation
 import ReactorKit
+import ReactorKitInspector
 import TodosKit
 
 let usage = """
-  Usage: Todos [--state PATH] [--log PATH]
+  Usage: Todos [--state PATH] [--log PATH] [--inspect]
 
   A todo list in the terminal, built with ReactorKit: one app-wide Store (session,
   settings, todos) and a reactor per feature, with undo/redo, a log and a saved state.
@@ -15,6 +16,8 @@ let usage = """
 
     --state PATH   where the todos are saved and restored (default ./todos.json)
     --log PATH     where actions, mutations and state changes are logged (default ./todos.log)
+    --inspect      serve the browser inspector on 127.0.0.1 (its address goes to standard
+                   error) and keep running after a script ends, until quit or Ctrl-C
 
   """
 
@@ -28,6 +31,7 @@ if arguments.flag("--help") || arguments.flag("-h") {
   print(usage, terminator: "")
   exit(0)
 }
+let inspects = arguments.flag("--inspect")
 let stateURL: URL
 let logURL: URL
 do {
@@ -60,11 +64,35 @@ if case .recovered(let error) = restored.origin {
   notice = "\(error) Starting with an empty list."
 }
 
-let provider = ServiceProvider(state: restored.state, middleware: [logger.middleware()])
+// With --inspect, a browser page watches the store and the reactors and can time travel.
+func makeInspector() -> Inspector {
+  var registry = ActionRegistry()
+  registry.register(TodoAction.self)
+  registry.register(SessionAction.self)
+  registry.register(SettingsAction.self)
+  registry.register(HistoryAction.self)
+  do {
+    let inspector = try Inspector(registry: registry)
+    FileHandle.standardError.write(Data("Inspector: \(inspector.url)\n".utf8))
+    return inspector
+  } catch {
+    fail("\(error)", status: 1)
+  }
+}
+let inspector = inspects ? makeInspector() : nil
+func inspect<R: Reactor>(_ reactor: R) {
+  inspector?.attach(to: reactor)
+}
+let provider = ServiceProvider(
+  state: restored.state,
+  middleware: [logger.middleware()] + (inspector.map { [$0.middleware(source: "store")] } ?? []),
+  wrapReducer: { reducer in inspector?.reducer(reducer) ?? reducer })
 persistence.attach(to: provider.store)
-let screen = TodosScreen(provider: provider, logger: logger, notice: notice)
+let screen = TodosScreen(
+  provider: provider, logger: logger, notice: notice,
+  onReactor: { reactor in inspect(reactor) })
 TerminalRunner(
-  screen: screen,
+  screen: screen, keepsRunningAfterInput: inspects,
   onExit: {
     do {
       try persistence.flush()

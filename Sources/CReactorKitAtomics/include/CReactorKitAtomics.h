@@ -72,6 +72,17 @@ typedef enum __attribute__((enum_extensibility(closed))) {
 RK_ATOMIC_OPERATIONS(word, intptr_t)
 RK_ATOMIC_OPERATIONS(int64, int64_t)
 
+/// Process-wide atomic words, for counters that live for the whole process. (A Swift global
+/// needs a lazy initialiser, checked on every access, to hold an object, and gets a fixed
+/// address only through an `inout` access, which the thread sanitizer reports as a race.)
+/// Word 0: `Resources.total`.
+extern intptr_t rk_atomic_global_words[4];
+
+/// The address of process-wide word `index` (0 to 3).
+RK_ATOMIC_INLINE intptr_t *_Nonnull rk_atomic_global_word(int index) {
+  return &rk_atomic_global_words[index];
+}
+
 #undef RK_ATOMIC_OPERATIONS
 #undef RK_ATOMIC_INLINE
 

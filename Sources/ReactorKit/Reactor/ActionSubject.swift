@@ -1,4 +1,4 @@
-import Synchronization
+import ReactorKitStreams
 
 /// The subject behind ``Reactor/action``: it passes only `.next` events, so binding a source
 /// that fails or completes never stops a reactor.
@@ -27,17 +27,23 @@ public final class ActionSubject<Element>: ObservableType, ObserverType, Subject
     }
   }
 
+  /// The storage of ``subjectBits``, `observableBits`, ``counter`` and ``subscriptions``:
+  /// ``AtomicSlot``s, so the first stored properties.
+  @usableFromInline var subjectSlot = AtomicSlot(UInt(0))
+  @usableFromInline var observableSlot = AtomicSlot(UInt(0))
+  @usableFromInline var counterSlot = AtomicSlot(UInt(0))
+  @usableFromInline var subscriptionsSlot = AtomicSlot(0)
   @usableFromInline let primary: ((Element) -> Void)?
   /// The subject of the subscribers other than the reactor, created by the first one: a
   /// reactor nobody observes the actions of (the common case) carries no subject.
   /// (Words rather than `AtomicLazyReference`s, whose generic deinitialisers would look up
   /// type metadata every time a reactor is freed.)
-  @usableFromInline let subjectBits = Atomic<UInt>(0)
-  private let observableBits = Atomic<UInt>(0)
+  @inlinable var subjectBits: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 0, of: self) }
+  private var observableBits: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 1, of: self) }
   /// Each element carries the sequence number it was given when the subject accepted it; a
   /// subscription skips elements numbered before it subscribed, which were already in flight.
-  @usableFromInline let counter = Atomic<UInt64>(0)
-  @usableFromInline let subscriptions = Atomic<Int>(0)
+  @inlinable var counter: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 2, of: self) }
+  @inlinable var subscriptions: UnsafeAtomic<Int> { UnsafeAtomic(slot: 3, of: self) }
 
   /// Creates a subject with no subscribers.
   public convenience init() {
@@ -111,7 +117,7 @@ public final class ActionSubject<Element>: ObservableType, ObserverType, Subject
   @inlinable
   func nextSequenceNumber() -> UInt64 {
     guard subscriptions.load(ordering: .acquiring) > 0 else { return 0 }
-    return counter.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue
+    return UInt64(counter.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue)
   }
 
   @inlinable
@@ -123,7 +129,7 @@ public final class ActionSubject<Element>: ObservableType, ObserverType, Subject
 
 /// The object `bits` refers to, made with `make` and stored (retained) by the first caller.
 @inlinable
-func onceReference<Object: AnyObject>(_ bits: borrowing Atomic<UInt>, _ make: () -> Object)
+func onceReference<Object: AnyObject>(_ bits: UnsafeAtomic<UInt>, _ make: () -> Object)
   -> Object
 {
   if let pointer = UnsafeRawPointer(bitPattern: bits.load(ordering: .acquiring)) {

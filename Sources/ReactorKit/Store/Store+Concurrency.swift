@@ -3,17 +3,17 @@ extension Store {
   /// been reduced and every subscriber notified.
   ///
   /// Unlike `dispatch(_:)`, it never blocks a thread while another thread is
-  /// processing: the task is suspended and the processing thread handles the action. When the
-  /// store is idle the action is processed at once on the calling thread. Called from inside
-  /// the store's processing, the action is queued as with `dispatch`.
+  /// processing: the task is suspended and the processing thread handles the action, or
+  /// hands the task the turn, which it then holds (processing queued actions in order) for a
+  /// bounded number of others' actions. When the store is idle the action is processed at
+  /// once on the calling thread. Called from inside the store's processing, the action is
+  /// queued as with `dispatch`.
   ///
   /// The action is reduced even if the task is cancelled.
   ///
   /// - Parameter action: The action to dispatch.
   public func send(_ action: sending any Action) async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      submitContended(.dispatch(action), tag: 0, continuation: continuation)
-    }
+    await core.send(action)
   }
 }
 

@@ -23,7 +23,7 @@ extension Store {
     let key = AnyHashable(path)
     if let offset = MemoryLayout<State>.offset(of: path) {
       return Observable { observer in
-        self.subscribeSelection(
+        self.core.subscribeSelection(
           key: key, observer: observer,
           evaluate: { UnsafeRawPointer($0).load(fromByteOffset: offset, as: Value.self) },
           makeRefresh: { group in
@@ -36,7 +36,7 @@ extension Store {
       }
     }
     return Observable { observer in
-      self.subscribeSelection(
+      self.core.subscribeSelection(
         key: key, observer: observer,
         evaluate: { $0.pointee[keyPath: path] },
         makeRefresh: { group in
@@ -70,7 +70,7 @@ extension Store {
   ) -> Observable<Value> {
     let key = AnyHashable(SelectionKey())
     return Observable { observer in
-      self.subscribeSelection(
+      self.core.subscribeSelection(
         key: key, observer: observer,
         evaluate: { selector($0.pointee) },
         makeRefresh: { group in
@@ -90,22 +90,5 @@ extension Store {
     Value
   > {
     select(selector, isDuplicate: { $0 == $1 })
-  }
-}
-
-/// The identity of one `select` observable, used as its selection group's key. The key holds
-/// it, so its identity cannot be reused while the group exists.
-@usableFromInline
-final class SelectionKey: Hashable, @unchecked Sendable {
-  // Safety: no state.
-  @inlinable
-  init() {}
-
-  @inlinable
-  static func == (lhs: SelectionKey, rhs: SelectionKey) -> Bool { lhs === rhs }
-
-  @inlinable
-  func hash(into hasher: inout Hasher) {
-    hasher.combine(ObjectIdentifier(self))
   }
 }

@@ -1,3 +1,5 @@
+import CReactorKitAtomics
+
 /// Counts live stream resources (observables, subscriptions, sinks) so tests can prove that
 /// everything a test created was released.
 ///
@@ -6,7 +8,8 @@
 /// resource, never per element. Observables that hold only constant values (`just`, `empty`)
 /// are not counted: they own nothing to release, and a reactor makes one per action.
 public enum Resources {
-  @usableFromInline static let counter = AtomicBox<Int>(0)
+  /// A process-wide word of the C atomics target: no lazy initialiser to check per access.
+  @inlinable static var counter: UnsafeAtomic<Int> { UnsafeAtomic(at: rk_atomic_global_word(0)) }
 
   /// The number of live resources right now.
   public static var total: Int { counter.load(ordering: .relaxed) }

@@ -15,7 +15,10 @@ extension ObservableType {
   public func delay(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
     let source = asObservable()
     return Observable { observer in
-      DelaySubscription(observer, dueTime: dueTime, scheduler: scheduler).run(source)
+      DelaySubscription(
+        observer, machine: DelayStateMachine(), dueTime: dueTime, scheduler: scheduler
+      )
+      .run(source)
     }
   }
 
@@ -58,8 +61,8 @@ struct DelayStateMachine<Element> {
     case none
   }
 
-  private var waiting: [(due: Date, event: Event<Element>)] = []
-  private var waitingHead = 0
+  /// Events not yet emitted, oldest first; each is released once emitted.
+  private var waiting = Queue<(due: Date, event: Event<Element>)>()
   private var timerRunning = false
   private var sourceEnded = false
   private var failed = false
@@ -78,18 +81,16 @@ struct DelayStateMachine<Element> {
   mutating func timerFired(now: Date, emit: (Event<Element>) -> Void) -> TimerAction {
     guard !failed else { return .none }
     var first = true
-    while waitingHead < waiting.count, first || waiting[waitingHead].due <= now {
+    while let next = waiting.first, first || next.due <= now {
       first = false
-      emit(waiting[waitingHead].event)
-      waitingHead += 1
+      _ = waiting.popFirst()
+      emit(next.event)
     }
-    if waitingHead == waiting.count {
-      waiting.removeAll(keepingCapacity: waiting.count <= 16)
-      waitingHead = 0
+    guard let next = waiting.first else {
       timerRunning = false
       return .none
     }
-    return .startTimer(delay: waiting[waitingHead].due.timeIntervalSince(now))
+    return .startTimer(delay: next.due.timeIntervalSince(now))
   }
 
   /// The source failed; returns whether the error is to be forwarded.
@@ -97,8 +98,7 @@ struct DelayStateMachine<Element> {
     guard !sourceEnded else { return false }
     sourceEnded = true
     failed = true
-    waiting = []
-    waitingHead = 0
+    waiting.removeAll()
     return true
   }
 }
@@ -107,10 +107,6 @@ private final class DelaySubscription<Element>:
   TimedSubscription<DelayStateMachine<Element>, Element>, @unchecked Sendable
 {
   // Safety: no state beyond the base class's.
-  init(_ observer: AnyObserver<Element>, dueTime: RxTimeInterval, scheduler: SchedulerType) {
-    super.init(observer, machine: DelayStateMachine(), dueTime: dueTime, scheduler: scheduler)
-  }
-
   override func on(_ event: Event<Element>) {
     switch event {
     case .next, .completed:

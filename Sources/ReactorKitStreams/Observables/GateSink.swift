@@ -12,50 +12,35 @@
 /// An error from either ends the result; `other` completing without an element changes
 /// nothing. Delivery is serial even when both emit from different threads.
 @usableFromInline
-final class GateSink<Element, Other>: FanInSink<Element, Element, Bool>, @unchecked Sendable {
+final class GateSink<Element, Other>: TwoSourceSink<Element, Element, Bool>, @unchecked Sendable {
   // Safety: `state` (inherited; whether the gate is open) is guarded by `lock`; `behavior` is
   // immutable; the disposables synchronise themselves.
   @usableFromInline
   enum Behavior {
     case take
     case skip(completesWhileClosed: Bool)
+
+    /// Whether the gate starts open (`take`).
+    @inlinable var startsOpen: Bool {
+      if case .take = self { return true }
+      return false
+    }
   }
 
   @usableFromInline let behavior: Behavior
-  @usableFromInline let sourceSubscription = SingleAssignmentDisposable()
-  @usableFromInline let otherSubscription = SingleAssignmentDisposable()
 
   @inlinable
   init(_ observer: AnyObserver<Element>, _ behavior: Behavior) {
     self.behavior = behavior
-    let startsOpen: Bool
-    if case .take = behavior { startsOpen = true } else { startsOpen = false }
-    super.init(observer, state: startsOpen) { $0 }
+    super.init(observer, state: behavior.startsOpen) { $0 }
   }
 
   @inlinable
   func run(_ source: Observable<Element>, _ other: Observable<Other>) -> Disposable {
-    if case .take = behavior {
-      subscribe(other, otherSubscription) { self.otherOn($0) }
-      subscribe(source, sourceSubscription) { self.sourceOn($0) }
-    } else {
-      subscribe(source, sourceSubscription) { self.sourceOn($0) }
-      subscribe(other, otherSubscription) { self.otherOn($0) }
-    }
-    return self
-  }
-
-  /// Subscribes `handler` to `observable` into `subscription`, unless already stopped.
-  @inlinable
-  func subscribe<Value>(
-    _ observable: Observable<Value>, _ subscription: SingleAssignmentDisposable,
-    _ handler: @escaping (Event<Value>) -> Void
-  ) {
-    if isStopped {
-      subscription.dispose()
-    } else {
-      subscription.setDisposable(observable.subscribe(AnyObserver(eventHandler: handler)))
-    }
+    // `take` subscribes `other` first, `skip` the source (see the type's documentation).
+    run(
+      source, other, secondFirst: behavior.startsOpen, onFirst: { self.sourceOn($0) },
+      onSecond: { self.otherOn($0) })
   }
 
   @inlinable
@@ -90,18 +75,12 @@ final class GateSink<Element, Other>: FanInSink<Element, Element, Bool>, @unchec
         on(.completed)
       } else {
         lock.withLock { state = true }
-        otherSubscription.dispose()
+        secondSubscription.dispose()
       }
     case .error(let error):
       on(.error(error))
     case .completed:
-      otherSubscription.dispose()
+      secondSubscription.dispose()
     }
-  }
-
-  @usableFromInline
-  override func releaseSources() {
-    sourceSubscription.dispose()
-    otherSubscription.dispose()
   }
 }

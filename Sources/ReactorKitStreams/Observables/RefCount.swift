@@ -35,7 +35,7 @@ final class RefCountState<Source: ConnectableObservableType>: @unchecked Sendabl
   @usableFromInline var count = 0
   @usableFromInline var connectionID: UInt64 = 0
   @usableFromInline var connection: SingleAssignmentDisposable?
-  @usableFromInline var work: [Work] = []
+  @usableFromInline var work = Queue<Work>()
   @usableFromInline var working = false
 
   @inlinable
@@ -110,8 +110,7 @@ final class RefCountState<Source: ConnectableObservableType>: @unchecked Sendabl
       return
     }
     working = true
-    while !work.isEmpty {
-      let next = work.removeFirst()
+    while let next = work.popFirst() {
       lock.unlock()
       switch next {
       case .connect(let pending): pending.setDisposable(source.connect())

@@ -29,14 +29,12 @@ struct SampleState<Element> {
 }
 
 /// Keeps the source's latest element and emits it when the sampler ticks.
-final class SampleSink<Element, Sampler>: FanInSink<Element, Element, SampleState<Element>>,
+final class SampleSink<Element, Sampler>: TwoSourceSink<Element, Element, SampleState<Element>>,
   @unchecked Sendable
 {
   // Safety: `state` (inherited) is guarded by `lock`; `defaultValue` is immutable; the
   // disposables synchronise themselves.
   let defaultValue: Element?
-  let sourceSubscription = SingleAssignmentDisposable()
-  let samplerSubscription = SingleAssignmentDisposable()
 
   init(_ observer: AnyObserver<Element>, defaultValue: Element?) {
     self.defaultValue = defaultValue
@@ -44,13 +42,9 @@ final class SampleSink<Element, Sampler>: FanInSink<Element, Element, SampleStat
   }
 
   func run(_ source: Observable<Element>, _ sampler: Observable<Sampler>) -> Disposable {
-    sourceSubscription.setDisposable(source.subscribe(AnyObserver { self.sourceOn($0) }))
-    if isStopped {
-      samplerSubscription.dispose()
-    } else {
-      samplerSubscription.setDisposable(sampler.subscribe(AnyObserver { self.samplerOn($0) }))
-    }
-    return self
+    run(
+      source, sampler, secondFirst: false, onFirst: { self.sourceOn($0) },
+      onSecond: { self.samplerOn($0) })
   }
 
   func sourceOn(_ event: Event<Element>) {
@@ -64,7 +58,7 @@ final class SampleSink<Element, Sampler>: FanInSink<Element, Element, SampleStat
     case .completed:
       state.sourceCompleted = true
       lock.unlock()
-      sourceSubscription.dispose()
+      firstSubscription.dispose()
     }
   }
 
@@ -85,10 +79,5 @@ final class SampleSink<Element, Sampler>: FanInSink<Element, Element, SampleStat
     } else {
       lock.unlock()
     }
-  }
-
-  override func releaseSources() {
-    sourceSubscription.dispose()
-    samplerSubscription.dispose()
   }
 }

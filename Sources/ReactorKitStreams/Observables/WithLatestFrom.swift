@@ -34,12 +34,10 @@ extension ObservableType {
 /// with it.
 @usableFromInline
 final class WithLatestFromSink<First, Second, Element>:
-  FanInSink<(First, Second), Element, Second?>, @unchecked Sendable
+  TwoSourceSink<(First, Second), Element, Second?>, @unchecked Sendable
 {
   // Safety: `state` (inherited; the latest element of the second sequence) is guarded by
   // `lock`; the disposables synchronise themselves.
-  @usableFromInline let firstSubscription = SingleAssignmentDisposable()
-  @usableFromInline let secondSubscription = SingleAssignmentDisposable()
 
   @inlinable
   init(_ observer: AnyObserver<Element>, transform: @escaping (First, Second) throws -> Element) {
@@ -48,13 +46,9 @@ final class WithLatestFromSink<First, Second, Element>:
 
   @inlinable
   func run(_ first: Observable<First>, _ second: Observable<Second>) -> Disposable {
-    secondSubscription.setDisposable(second.subscribe(AnyObserver { self.secondOn($0) }))
-    if isStopped {
-      firstSubscription.dispose()
-    } else {
-      firstSubscription.setDisposable(first.subscribe(AnyObserver { self.firstOn($0) }))
-    }
-    return self
+    run(
+      first, second, secondFirst: true, onFirst: { self.firstOn($0) },
+      onSecond: { self.secondOn($0) })
   }
 
   @inlinable
@@ -84,11 +78,5 @@ final class WithLatestFromSink<First, Second, Element>:
     case .completed:
       secondSubscription.dispose()
     }
-  }
-
-  @usableFromInline
-  override func releaseSources() {
-    firstSubscription.dispose()
-    secondSubscription.dispose()
   }
 }

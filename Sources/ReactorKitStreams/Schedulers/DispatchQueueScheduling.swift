@@ -6,12 +6,16 @@ struct DispatchQueueScheduling: Sendable {
   let queue: DispatchQueue
   let leeway: DispatchTimeInterval
 
+  /// Runs `action` on the queue unless disposed first; `dequeued` runs when the queue gets to
+  /// the work either way.
   func schedule<StateType>(
-    _ state: StateType, action: @escaping (StateType) -> Disposable
+    _ state: StateType, action: @escaping (StateType) -> Disposable,
+    dequeued: (@Sendable () -> Void)? = nil
   ) -> Disposable {
     let cancel = SingleAssignmentDisposable()
     let work = UncheckedSendable((state, action))
     queue.async {
+      defer { dequeued?() }
       if cancel.isDisposed { return }
       cancel.setDisposable(work.value.1(work.value.0))
     }
@@ -63,6 +67,36 @@ struct DispatchQueueScheduling: Sendable {
   }
 }
 
+/// A scheduler that runs its work through a ``DispatchQueueScheduling``: it gets the
+/// ``SchedulerType`` requirements from it, and may still implement any of them itself.
+protocol DispatchQueueSchedulerType: SchedulerType {
+  var configuration: DispatchQueueScheduling { get }
+}
+
+extension DispatchQueueSchedulerType {
+  /// The current time.
+  public var now: RxTime { Date() }
+
+  public func schedule<StateType>(
+    _ state: StateType, action: @escaping (StateType) -> Disposable
+  ) -> Disposable {
+    configuration.schedule(state, action: action)
+  }
+
+  public func scheduleRelative<StateType>(
+    _ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable
+  ) -> Disposable {
+    configuration.scheduleRelative(state, dueTime: dueTime, action: action)
+  }
+
+  public func schedulePeriodic<StateType>(
+    _ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval,
+    action: @escaping (StateType) -> StateType
+  ) -> Disposable {
+    configuration.schedulePeriodic(state, startAfter: startAfter, period: period, action: action)
+  }
+}
+
 /// Keeps a dispatch timer alive until ``cancel()``: the timer's handler captures its owner,
 /// which holds the timer, so the pair lives until cancelled.
 private final class TimerOwner: @unchecked Sendable {
@@ -89,11 +123,8 @@ private final class TimerOwner: @unchecked Sendable {
 }
 
 /// Runs work serially on a dispatch queue (a new one, or one you pass in).
-public final class SerialDispatchQueueScheduler: SchedulerType {
+public final class SerialDispatchQueueScheduler: DispatchQueueSchedulerType {
   let configuration: DispatchQueueScheduling
-
-  /// The current time.
-  public var now: RxTime { Date() }
 
   /// Schedules on a new serial queue labelled `internalSerialQueueName`.
   public init(
@@ -128,33 +159,11 @@ public final class SerialDispatchQueueScheduler: SchedulerType {
   init(serialQueue: DispatchQueue, leeway: DispatchTimeInterval = .nanoseconds(0)) {
     configuration = DispatchQueueScheduling(queue: serialQueue, leeway: leeway)
   }
-
-  public func schedule<StateType>(
-    _ state: StateType, action: @escaping (StateType) -> Disposable
-  ) -> Disposable {
-    configuration.schedule(state, action: action)
-  }
-
-  public func scheduleRelative<StateType>(
-    _ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable
-  ) -> Disposable {
-    configuration.scheduleRelative(state, dueTime: dueTime, action: action)
-  }
-
-  public func schedulePeriodic<StateType>(
-    _ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval,
-    action: @escaping (StateType) -> StateType
-  ) -> Disposable {
-    configuration.schedulePeriodic(state, startAfter: startAfter, period: period, action: action)
-  }
 }
 
 /// Runs work on a concurrent dispatch queue; work items may run in parallel.
-public final class ConcurrentDispatchQueueScheduler: SchedulerType {
+public final class ConcurrentDispatchQueueScheduler: DispatchQueueSchedulerType {
   let configuration: DispatchQueueScheduling
-
-  /// The current time.
-  public var now: RxTime { Date() }
 
   /// Schedules on `queue`.
   public init(queue: DispatchQueue, leeway: DispatchTimeInterval = .nanoseconds(0)) {
@@ -164,24 +173,5 @@ public final class ConcurrentDispatchQueueScheduler: SchedulerType {
   /// Schedules on the global queue of the given quality of service.
   public convenience init(qos: DispatchQoS, leeway: DispatchTimeInterval = .nanoseconds(0)) {
     self.init(queue: DispatchQueue.global(qos: qos.qosClass), leeway: leeway)
-  }
-
-  public func schedule<StateType>(
-    _ state: StateType, action: @escaping (StateType) -> Disposable
-  ) -> Disposable {
-    configuration.schedule(state, action: action)
-  }
-
-  public func scheduleRelative<StateType>(
-    _ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable
-  ) -> Disposable {
-    configuration.scheduleRelative(state, dueTime: dueTime, action: action)
-  }
-
-  public func schedulePeriodic<StateType>(
-    _ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval,
-    action: @escaping (StateType) -> StateType
-  ) -> Disposable {
-    configuration.schedulePeriodic(state, startAfter: startAfter, period: period, action: action)
   }
 }

@@ -10,7 +10,7 @@ import Foundation
 /// sequence's queued work never makes another one's delivery asynchronous.
 /// On Linux the main queue is serviced by `dispatchMain()`, `RunLoop.main.run()` or a test
 /// runner that waits on the main thread.
-public final class MainScheduler: SchedulerType {
+public final class MainScheduler: DispatchQueueSchedulerType {
   /// Runs at once when already on the main thread and nothing is queued; otherwise enqueues.
   public static let instance = MainScheduler(alwaysAsync: false)
 
@@ -24,7 +24,7 @@ public final class MainScheduler: SchedulerType {
   }()
 
   private let alwaysAsync: Bool
-  private let configuration = DispatchQueueScheduling(queue: .main, leeway: .nanoseconds(0))
+  let configuration = DispatchQueueScheduling(queue: .main, leeway: .nanoseconds(0))
   private let enqueued = AtomicBox<Int>(0)
 
   private init(alwaysAsync: Bool) {
@@ -76,9 +76,6 @@ public final class MainScheduler: SchedulerType {
     precondition(isMainThread, errorMessage ?? "Running on a background thread.")
   }
 
-  /// The current time.
-  public var now: RxTime { Date() }
-
   public func schedule<StateType>(
     _ state: StateType, action: @escaping (StateType) -> Disposable
   ) -> Disposable {
@@ -89,26 +86,8 @@ public final class MainScheduler: SchedulerType {
       return disposable
     }
     let counter = UncheckedSendable(self)
-    let cancel = SingleAssignmentDisposable()
-    let work = UncheckedSendable((state, action))
-    DispatchQueue.main.async {
-      defer { counter.value.enqueued.wrappingSubtract(1, ordering: .acquiringAndReleasing) }
-      if cancel.isDisposed { return }
-      cancel.setDisposable(work.value.1(work.value.0))
+    return configuration.schedule(state, action: action) {
+      counter.value.enqueued.wrappingSubtract(1, ordering: .acquiringAndReleasing)
     }
-    return cancel
-  }
-
-  public func scheduleRelative<StateType>(
-    _ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable
-  ) -> Disposable {
-    configuration.scheduleRelative(state, dueTime: dueTime, action: action)
-  }
-
-  public func schedulePeriodic<StateType>(
-    _ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval,
-    action: @escaping (StateType) -> StateType
-  ) -> Disposable {
-    configuration.schedulePeriodic(state, startAfter: startAfter, period: period, action: action)
   }
 }

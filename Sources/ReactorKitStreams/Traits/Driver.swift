@@ -26,9 +26,7 @@ extension ObservableConvertibleType {
   /// - Parameter onErrorJustReturn: The element sent in place of an error.
   /// - Returns: The driver.
   public func asDriver(onErrorJustReturn: Element) -> Driver<Element> {
-    let source = asObservable().observe(on: DriverSharingStrategy.scheduler)
-      .catchAndReturn(onErrorJustReturn)
-    return Driver(source)
+    asSharedSequence { $0.catchAndReturn(onErrorJustReturn) }
   }
 
   /// Converts the sequence to a ``Driver`` that continues with `onErrorDriveWith` instead
@@ -37,9 +35,7 @@ extension ObservableConvertibleType {
   /// - Parameter onErrorDriveWith: The driver to continue with after an error.
   /// - Returns: The driver.
   public func asDriver(onErrorDriveWith: Driver<Element>) -> Driver<Element> {
-    let source = asObservable().observe(on: DriverSharingStrategy.scheduler)
-      .catch { _ in onErrorDriveWith.asObservable() }
-    return Driver(source)
+    asSharedSequence { $0.catch { _ in onErrorDriveWith.asObservable() } }
   }
 
   /// Converts the sequence to a ``Driver`` that continues with the driver
@@ -50,9 +46,7 @@ extension ObservableConvertibleType {
   public func asDriver(onErrorRecover: @escaping (Swift.Error) -> Driver<Element>)
     -> Driver<Element>
   {
-    let source = asObservable().observe(on: DriverSharingStrategy.scheduler)
-      .catch { onErrorRecover($0).asObservable() }
-    return Driver(source)
+    asSharedSequence { $0.catch { onErrorRecover($0).asObservable() } }
   }
 }
 

@@ -27,6 +27,17 @@ public struct SharedSequence<SharingStrategy: SharingStrategyProtocol, Element>:
   public func asSharedSequence() -> SharedSequence<SharingStrategy, Element> { self }
 }
 
+extension ObservableConvertibleType {
+  /// The sequence delivered on `Strategy`'s scheduler, its errors handled by `handleErrors`,
+  /// and shared by `Strategy`: the conversion behind `asDriver(onError…:)` and
+  /// `asSignal(onError…:)`.
+  func asSharedSequence<Strategy: SharingStrategyProtocol>(
+    handlingErrors handleErrors: (Observable<Element>) -> Observable<Element>
+  ) -> SharedSequence<Strategy, Element> {
+    SharedSequence(handleErrors(asObservable().observe(on: Strategy.scheduler)))
+  }
+}
+
 extension SharedSequence: @unchecked Sendable {
   // Safety: the only stored property is an `Observable`, which is thread-safe.
 }

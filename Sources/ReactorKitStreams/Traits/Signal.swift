@@ -26,17 +26,13 @@ extension ObservableConvertibleType {
   /// - Parameter onErrorJustReturn: The element sent in place of an error.
   /// - Returns: The signal.
   public func asSignal(onErrorJustReturn: Element) -> Signal<Element> {
-    let source = asObservable().observe(on: SignalSharingStrategy.scheduler)
-      .catchAndReturn(onErrorJustReturn)
-    return Signal(source)
+    asSharedSequence { $0.catchAndReturn(onErrorJustReturn) }
   }
 
   /// Converts the sequence to a ``Signal`` that continues with `onErrorSignalWith` instead
   /// of failing.
   public func asSignal(onErrorSignalWith: Signal<Element>) -> Signal<Element> {
-    let source = asObservable().observe(on: SignalSharingStrategy.scheduler)
-      .catch { _ in onErrorSignalWith.asObservable() }
-    return Signal(source)
+    asSharedSequence { $0.catch { _ in onErrorSignalWith.asObservable() } }
   }
 
   /// Converts the sequence to a ``Signal`` that continues with the signal
@@ -44,9 +40,7 @@ extension ObservableConvertibleType {
   public func asSignal(onErrorRecover: @escaping (Swift.Error) -> Signal<Element>)
     -> Signal<Element>
   {
-    let source = asObservable().observe(on: SignalSharingStrategy.scheduler)
-      .catch { onErrorRecover($0).asObservable() }
-    return Signal(source)
+    asSharedSequence { $0.catch { onErrorRecover($0).asObservable() } }
   }
 }
 

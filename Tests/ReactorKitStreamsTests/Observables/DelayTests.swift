@@ -125,4 +125,36 @@ final class DelayTests: ResourceTestCase {
     XCTAssertEqual(observer.events, [])
     XCTAssertEqual(source.subscriptions, [])
   }
+
+  func test_delay_releasesDeliveredElementsWhileOthersStillWait() {
+    // given: elements every 10 ticks, delayed by 100, so the queue never drains
+    let scheduler = TestScheduler(initialClock: 0)
+    let subject = PublishSubject<DelayToken>()
+    var created: [WeakDelayToken] = []
+    var delivered = 0
+    let subscription = subject.delay(.seconds(100), scheduler: scheduler)
+      .subscribe(onNext: { _ in delivered += 1 })
+    for time in stride(from: 100, through: 400, by: 10) {
+      scheduler.scheduleAt(time) {
+        let token = DelayToken()
+        created.append(WeakDelayToken(token))
+        subject.onNext(token)
+      }
+    }
+    // when: stopped while ten elements wait
+    scheduler.advanceTo(305)
+    // then: the eleven delivered ones are gone, the ten waiting ones alive
+    XCTAssertEqual(delivered, 11)
+    XCTAssertEqual(created.count, 21)
+    XCTAssertEqual(created.prefix(11).filter { $0.token != nil }.count, 0)
+    XCTAssertEqual(created.suffix(10).filter { $0.token != nil }.count, 10)
+    subscription.dispose()
+  }
+}
+
+private final class DelayToken {}
+
+private struct WeakDelayToken {
+  weak var token: DelayToken?
+  init(_ token: DelayToken) { self.token = token }
 }

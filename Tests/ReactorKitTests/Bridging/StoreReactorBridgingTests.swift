@@ -162,9 +162,10 @@ final class StoreReactorBridgingTests: ResourceTestCase {
     let perThread = StressConfiguration.iterations(100)
     let boxed = UncheckedBox(reactors)
     // when
-    DispatchQueue.concurrentPerform(iterations: 4) { index in
-      for _ in 0..<perThread {
+    runConcurrently(threads: 4) { index in
+      for sent in 0..<perThread {
         boxed.value[index].action.onNext(.add)
+        if sent % 8 == 0 { sched_yield() }
       }
     }
     // then

@@ -78,13 +78,19 @@ final class StoreFaultTests: ResourceTestCase {
   }
 
   func test_asynchronousSideEffect_finishingAfterTheStoreIsFreed_dispatchesNothing() {
-    // given: a side effect that dispatches its result from a background queue later
+    // given: a side effect that dispatches its result from a background queue later, and a
+    // reducer that records every action it reduces
     let release = DispatchSemaphore(value: 0)
     let finished = DispatchSemaphore(value: 0)
+    let reduced = StoreLockedBox<[String]>([])
+    let dispatchedLate = StoreLockedBox(false)
     weak var weakStore: Store<StoreCounterState>?
     do {
       let store = Store(
-        reducer: storeCounterReducer, state: StoreCounterState(),
+        reducer: Reducer { state, action in
+          reduced.withLock { $0.append(describeStoreAction(action)) }
+          storeCounterReducer.reduce(&state, action)
+        }, state: StoreCounterState(),
         middleware: [
           Middleware().sideEffect { _, dispatch, action in
             guard case StoreCounterAction.increment = action else { return }
@@ -92,6 +98,7 @@ final class StoreFaultTests: ResourceTestCase {
             DispatchQueue.global().async {
               release.wait()
               send.dispatch(StoreLogAction(text: "loaded"))
+              dispatchedLate.withLock { $0 = true }
               finished.signal()
             }
           }
@@ -101,9 +108,13 @@ final class StoreFaultTests: ResourceTestCase {
     }
     // when: the store is gone before the effect finishes
     XCTAssertNil(weakStore)
+    XCTAssertEqual(reduced.current, ["increment"])
     release.signal()
-    // then
+    // then: the effect did dispatch, and nothing was reduced
     XCTAssertEqual(finished.wait(timeout: .now() + 10), .success)
+    XCTAssertTrue(dispatchedLate.current)
+    XCTAssertEqual(reduced.current, ["increment"], "the late dispatch must reduce nothing")
+    XCTAssertNil(weakStore)
   }
 
   func test_keptDispatch_racingWithTheStoreBeingFreed_dropsQuietly_andCompletesSubscribersOnce() {
@@ -245,13 +256,22 @@ final class StoreFaultTests: ResourceTestCase {
     let box = UncheckedDisposable(subscription)
     let disposed = AtomicBox<Bool>(false)
     let countAtDispose = AtomicBox<Int>(-1)
-    let sent = StressConfiguration.iterations(5_000)
-    // when: one thread sends, another disposes after a while
+    let lateSends = AtomicBox<Int>(0)
+    let sendsAfterDisposal = 100
+    // when: one thread sends until it sees the disposal and then 100 more; another disposes
+    // while it sends
     runConcurrently(threads: 2) { thread in
       if thread == 0 {
-        for _ in 0..<sent {
+        let deadline = Date().addingTimeInterval(60)
+        var sent = 0
+        while !disposed.load(ordering: .acquiring) && Date() < deadline {
           source.onNext(StoreCounterAction.increment)
-          if disposed.load(ordering: .acquiring) { break }
+          sent += 1
+          if sent % 16 == 0 { sched_yield() }
+        }
+        for _ in 0..<sendsAfterDisposal {
+          source.onNext(StoreCounterAction.increment)
+          lateSends.wrappingAdd(1, ordering: .relaxed)
         }
       } else {
         while store.currentState.count < 100 { sched_yield() }
@@ -260,9 +280,11 @@ final class StoreFaultTests: ResourceTestCase {
         disposed.store(true, ordering: .releasing)
       }
     }
-    // then: at most the dispatch already under way when `dispose` returned went through
+    // then: the sender went on after the disposal, yet at most the dispatch already under way
+    // when `dispose` returned went through
     let atDispose = countAtDispose.load(ordering: .acquiring)
     XCTAssertGreaterThanOrEqual(atDispose, 100)
+    XCTAssertEqual(lateSends.load(ordering: .relaxed), sendsAfterDisposal)
     XCTAssertLessThanOrEqual(store.currentState.count, atDispose + 1)
     XCTAssertFalse(source.hasObservers)
   }

@@ -1,8 +1,9 @@
 import Foundation
-import ReactorKit
 import ReactorKitStreams
 import ReactorKitTesting
 import XCTest
+
+@testable import ReactorKit
 
 final class StoreConcurrencyTests: ResourceTestCase {
   func test_store_eightThreadsDispatchConcurrently_eachActionReducedExactlyOnceInOneOrder() {
@@ -126,7 +127,7 @@ final class StoreConcurrencyTests: ResourceTestCase {
         otherReturned.signal()
       }.start()
       XCTAssertTrue(
-        waitUntil { store.queueDiagnostics == (queued: 1, blockedThreads: 1) },
+        waitUntil { store.core.queueDiagnostics == (queued: 1, blockedThreads: 1) },
         "The other thread must block in dispatch while the store is busy.")
       log.withLock { $0.append("first done") }
     })
@@ -161,13 +162,13 @@ final class StoreConcurrencyTests: ResourceTestCase {
           list.append(Task.detached { await store.send(StoreCounterAction.increment) })
         }
       }
-      XCTAssertTrue(waitUntil { store.queueDiagnostics.queued == 40 })
+      XCTAssertTrue(waitUntil { store.core.queueDiagnostics.queued == 40 })
       Thread {
         blockedThread.withLock { $0 = currentThreadID() }
         store.dispatch(StoreCounterAction.increment)
         blockedReturned.signal()
       }.start()
-      XCTAssertTrue(waitUntil { store.queueDiagnostics == (queued: 41, blockedThreads: 1) })
+      XCTAssertTrue(waitUntil { store.core.queueDiagnostics == (queued: 41, blockedThreads: 1) })
     })
     // when
     let done = DispatchSemaphore(value: 0)
@@ -202,7 +203,7 @@ final class StoreConcurrencyTests: ResourceTestCase {
         otherSubscription.withLock { $0 = subscription }
         subscribed.signal()
       }.start()
-      XCTAssertTrue(waitUntil { store.queueDiagnostics.blockedThreads == 1 })
+      XCTAssertTrue(waitUntil { store.core.queueDiagnostics.blockedThreads == 1 })
       store.dispatch(StoreCounterAction.increment)
     })
     // when
@@ -267,7 +268,7 @@ final class StoreConcurrencyTests: ResourceTestCase {
     busy.wait()
     // when: the store is busy; the task suspends instead of blocking
     async let sent: Void = store.send(StoreCounterAction.add(10))
-    XCTAssertTrue(waitUntil { store.queueDiagnostics == (queued: 1, blockedThreads: 0) })
+    XCTAssertTrue(waitUntil { store.core.queueDiagnostics == (queued: 1, blockedThreads: 0) })
     release.signal()
     await sent
     // then

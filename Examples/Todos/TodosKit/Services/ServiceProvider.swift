@@ -40,13 +40,15 @@ public final class ServiceProvider: ServiceProviderType {
   ///   - state: The state to start from (for example one restored from a file).
   ///   - middleware: The app's middleware, such as a logger; it runs after the history's.
   ///   - historyCapacity: How many versions of the todos undo can go back through.
+  ///   - wrapReducer: Wraps the app's reducer (for example for an inspector's time travel).
   public init(
     state: AppState = AppState(), middleware: [Middleware<AppState>] = [],
-    historyCapacity: Int = 100
+    historyCapacity: Int = 100,
+    wrapReducer: (Reducer<AppState>) -> Reducer<AppState> = { $0 }
   ) {
     history = StateHistory<TodosState>(name: "todos", capacity: historyCapacity)
     store = Store(
-      reducer: AppState.reducer(recordingTodosIn: history), state: state,
+      reducer: wrapReducer(AppState.reducer(recordingTodosIn: history)), state: state,
       middleware: [history.middleware()] + middleware)
   }
 }

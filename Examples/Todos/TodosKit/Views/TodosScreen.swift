@@ -11,6 +11,7 @@ public final class TodosScreen: TerminalScreen {
   public var onChange: (() -> Void)?
   private let provider: ServiceProviderType
   private let logger: LoggingPlugin?
+  private let onReactor: ((any Reactor) -> Void)?
   private let sessionView = SessionView()
   private let listView = TodoListView()
   private let statsView = StatsView()
@@ -36,11 +37,14 @@ public final class TodosScreen: TerminalScreen {
   ///   - provider: The app's one service provider.
   ///   - logger: Logs every reactor the screen creates, when given.
   ///   - notice: A message to show until the first input, such as a startup warning.
+  ///   - onReactor: Called with every reactor the screen creates (to attach an inspector).
   public init(
-    provider: ServiceProviderType, logger: LoggingPlugin? = nil, notice: String? = nil
+    provider: ServiceProviderType, logger: LoggingPlugin? = nil, notice: String? = nil,
+    onReactor: ((any Reactor) -> Void)? = nil
   ) {
     self.provider = provider
     self.logger = logger
+    self.onReactor = onReactor
     message = notice.map { [$0] } ?? []
     sessionView.reactor = logged(SessionReactor(provider: provider))
     listView.reactor = logged(TodoListReactor(provider: provider))
@@ -56,6 +60,7 @@ public final class TodosScreen: TerminalScreen {
 
   private func logged<R: Reactor>(_ reactor: R) -> R {
     logger?.attach(to: reactor)
+    onReactor?(reactor)
     return reactor
   }
 

@@ -215,7 +215,7 @@ public struct Redaction<Root> {
 
 extension Array {
   /// `value` with every redaction in the array applied.
-  func redacting<Root>(_ value: Root) -> Root where Element == Redaction<Root> {
+  package func redacting<Root>(_ value: Root) -> Root where Element == Redaction<Root> {
     guard !isEmpty else { return value }
     var copy = value
     for redaction in self { redaction.apply(&copy) }

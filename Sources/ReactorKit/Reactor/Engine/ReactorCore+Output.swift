@@ -1,5 +1,4 @@
 import ReactorKitStreams
-import Synchronization
 
 #if canImport(Darwin)
   import Darwin
@@ -143,7 +142,7 @@ extension ReactorCore {
   }
 
   /// Unregisters a subscriber of the state stream and stops delivery to it (any thread).
-  /// Inlinable, so that ``OutputSubscription/unregister`` calls it specialised.
+  /// Inlinable, so that the subscription's `unregister` calls it specialised.
   ///
   /// `entry` is not retained and may be gone (the core lets go of its observers when it is
   /// disposed or the stream ends): it is compared with the observers the core holds, and
@@ -249,11 +248,14 @@ extension ReactorCore {
   /// disposed.
   @usableFromInline
   final class OutputObserver: @unchecked Sendable {
-    // Safety: `observer` is immutable; `isOpen` is atomic, cleared under the core's lock;
-    // `subscription` is set once, before the entry is published under the core's lock.
+    // Safety: `isOpenSlot` is only accessed atomically, cleared under the core's lock;
+    // `observer` is immutable; `subscription` is set once, before the entry is published
+    // under the core's lock.
+    /// The storage of ``isOpen``: an `AtomicSlot`, so the first stored property.
+    @usableFromInline var isOpenSlot = AtomicSlot(true)
     @usableFromInline let observer: AnyObserver<State>
     /// Whether events may still be delivered: cleared when the subscription is disposed.
-    @usableFromInline let isOpen = Atomic<Bool>(true)
+    @inlinable var isOpen: UnsafeAtomic<Bool> { UnsafeAtomic(slot: 0, of: self) }
     /// The subscription that unregisters this entry.
     @usableFromInline var subscription: ExternalSubscription?
 

@@ -1,5 +1,4 @@
 import ReactorKitStreams
-import Synchronization
 
 #if canImport(Darwin)
   import Darwin

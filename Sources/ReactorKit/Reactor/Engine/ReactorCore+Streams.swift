@@ -1,5 +1,4 @@
 import ReactorKitStreams
-import Synchronization
 
 /// The tables that keep per-object storage for reactors and reactor views.
 @usableFromInline

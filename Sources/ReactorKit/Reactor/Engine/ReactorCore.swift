@@ -1,5 +1,4 @@
 import ReactorKitStreams
-import Synchronization
 
 #if canImport(Darwin)
   import Darwin
@@ -60,9 +59,19 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   // and `lock`. `gate`, `owner` and the other atomic words are atomic; `body`, `teardown`,
   // `baseMutate` and `baseReduce` are immutable.
 
+  // The storage of the atomic words below: `AtomicSlot`s, the first stored properties after
+  // `OwnedStorage`'s three words, so slots 3 to 9. Only accessed through their views.
+  @usableFromInline var ownerSlot = AtomicSlot(UInt(0))
+  @usableFromInline var actionSlot = AtomicSlot(UInt(0))
+  @usableFromInline var stateSlot = AtomicSlot(UInt(0))
+  @usableFromInline var stubRecorderSlot = AtomicSlot(UInt(0))
+  @usableFromInline var stubObjectSlot = AtomicSlot(UInt(0))
+  @usableFromInline var wiringSlot = AtomicSlot(UInt8(0))
+  @usableFromInline var stubFlagSlot = AtomicSlot(false)
+
   /// The ``currentThreadIdentity()`` of the thread draining the queue, 0 when none. Written by
   /// that thread; read by others only to learn that they are not it.
-  @usableFromInline let owner = Atomic<UInt>(0)
+  @inlinable var owner: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 3, of: self) }
   /// One allocation holding the mutex behind ``lock``, the word of ``gate``, then ``Shared``,
   /// ``Config`` and ``Owned``, each at its alignment (see ``gateOffset`` and the following
   /// offsets). In code specialised for the reactor's types the offsets are constants.
@@ -76,13 +85,13 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   // The reactor's streams and stub, created on first use and published through atomic words
   // holding retained references (see ReactorCore+Streams.swift). The action subject and the state
   // stream refer to the core, so ``ownerDidDeinitialize()`` releases them to break the cycle.
-  @usableFromInline let actionBits = Atomic<UInt>(0)
-  @usableFromInline let stateBits = Atomic<UInt>(0)
-  @usableFromInline let stubRecorderBits = Atomic<UInt>(0)
-  @usableFromInline let stubObjectBits = Atomic<UInt>(0)
+  @inlinable var actionBits: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 4, of: self) }
+  @inlinable var stateBits: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 5, of: self) }
+  @inlinable var stubRecorderBits: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 6, of: self) }
+  @inlinable var stubObjectBits: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 7, of: self) }
   /// ``Wiring`` state of the streams.
-  @usableFromInline let wiring = Atomic<UInt8>(0)
-  @usableFromInline let stubFlag = Atomic<Bool>(false)
+  @inlinable var wiring: UnsafeAtomic<UInt8> { UnsafeAtomic(slot: 8, of: self) }
+  @inlinable var stubFlag: UnsafeAtomic<Bool> { UnsafeAtomic(slot: 9, of: self) }
 
   /// The core's mutex, at the start of ``body``.
   @inlinable var lock: EmbeddedLock {

@@ -206,14 +206,15 @@ extension UnsafeAtomic where Value: AtomicInteger {
 /// }
 /// ```
 ///
-/// Rules, checked by `AtomicsTests`: the class has no superclass (its own stored properties
-/// start right after the object header), the slots are its first stored properties, slot `n`
-/// is the `n`-th of them, and Swift never reads or writes them after the initialiser (they
-/// are `var`s only because the memory changes). Swift lays a class's stored properties out in
-/// declaration order, each at its alignment; slots are one word each, so slot `n` starts `n`
-/// words after the header. One exception: a superclass whose only stored properties are
-/// slots (``SubscriptionLink``, one slot) comes first, so a subclass's own slots are numbered
-/// after it (from 1 under ``SubscriptionLink``).
+/// Rules, checked by `AtomicsTests`: slot `n` is the `n`-th word of the object's stored
+/// properties, superclass properties first (Swift lays a class's stored properties out in
+/// declaration order, each at its alignment, right after the object header); every stored
+/// property before a slot is one word (a reference, a weak reference, a pointer, an `Int`, another
+/// slot), so in a class with no superclass the slots declared first are slots 0, 1, …, and in a
+/// subclass of a base holding one weak reference (ReactorKit's `OwnedStorage`) they start at 1. Swift never
+/// reads or writes a slot after the initialiser: it is a `var` only because the memory changes.
+/// A superclass whose only stored property is one slot (``SubscriptionLink``) comes first, so
+/// its subclasses number their own slots from 1.
 @frozen
 @usableFromInline
 package struct AtomicSlot: ~Copyable, @unchecked Sendable {
@@ -228,8 +229,8 @@ package struct AtomicSlot: ~Copyable, @unchecked Sendable {
 }
 
 extension UnsafeAtomic where Value.AtomicStorage == Int {
-  /// A view of the ``AtomicSlot`` that is the `slot`-th stored property of `object` (see there
-  /// for the rules).
+  /// A view of the ``AtomicSlot`` that is the `slot`-th word of `object`'s stored properties
+  /// (see there for the rules).
   @inlinable @inline(__always)
   package init(slot: Int, of object: AnyObject) {
     self.init(

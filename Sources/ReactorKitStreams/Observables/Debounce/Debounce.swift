@@ -14,7 +14,10 @@ extension ObservableType {
   {
     let source = asObservable()
     return Observable { observer in
-      DebounceSubscription(observer, dueTime: dueTime, scheduler: scheduler).run(source)
+      DebounceSubscription(
+        observer, machine: DebounceStateMachine(), dueTime: dueTime, scheduler: scheduler
+      )
+      .run(source)
     }
   }
 }
@@ -25,10 +28,6 @@ private final class DebounceSubscription<Element>:
   TimedSubscription<DebounceStateMachine<Element>, Element>, @unchecked Sendable
 {
   // Safety: no state beyond the base class's.
-  init(_ observer: AnyObserver<Element>, dueTime: RxTimeInterval, scheduler: SchedulerType) {
-    super.init(observer, machine: DebounceStateMachine(), dueTime: dueTime, scheduler: scheduler)
-  }
-
   override func on(_ event: Event<Element>) {
     switch event {
     case .next(let element):

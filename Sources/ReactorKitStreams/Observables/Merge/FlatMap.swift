@@ -11,11 +11,7 @@ extension ObservableType {
   public func flatMap<Source: ObservableConvertibleType>(
     _ selector: @escaping (Element) throws -> Source
   ) -> Observable<Source.Element> {
-    let source = asObservable()
-    return Observable { observer in
-      MergeSink(observer, strategy: .concurrent(maxConcurrent: .max), selector: selector)
-        .run(source)
-    }
+    merged(.concurrent(maxConcurrent: .max), selector)
   }
 
   /// Maps each element to an inner sequence and forwards only the newest one: a new element
@@ -30,10 +26,7 @@ extension ObservableType {
   public func flatMapLatest<Source: ObservableConvertibleType>(
     _ selector: @escaping (Element) throws -> Source
   ) -> Observable<Source.Element> {
-    let source = asObservable()
-    return Observable { observer in
-      MergeSink(observer, strategy: .latest, selector: selector).run(source)
-    }
+    merged(.latest, selector)
   }
 
   /// Maps an element to an inner sequence only while no inner sequence is running; elements
@@ -45,10 +38,7 @@ extension ObservableType {
   public func flatMapFirst<Source: ObservableConvertibleType>(
     _ selector: @escaping (Element) throws -> Source
   ) -> Observable<Source.Element> {
-    let source = asObservable()
-    return Observable { observer in
-      MergeSink(observer, strategy: .first, selector: selector).run(source)
-    }
+    merged(.first, selector)
   }
 
   /// Maps each element to an inner sequence and concatenates them: each inner sequence is
@@ -63,10 +53,21 @@ extension ObservableType {
   public func concatMap<Source: ObservableConvertibleType>(
     _ selector: @escaping (Element) throws -> Source
   ) -> Observable<Source.Element> {
+    merged(.concurrent(maxConcurrent: 1), selector)
+  }
+}
+
+extension ObservableType {
+  /// This sequence's elements mapped to inner sequences by `selector` and merged by a
+  /// ``MergeSink`` with `strategy`: the body of every operator of the merge family.
+  @inlinable
+  func merged<Inner: ObservableConvertibleType>(
+    _ strategy: MergeStateMachine<Inner>.Strategy,
+    _ selector: @escaping (Element) throws -> Inner
+  ) -> Observable<Inner.Element> {
     let source = asObservable()
     return Observable { observer in
-      MergeSink(observer, strategy: .concurrent(maxConcurrent: 1), selector: selector)
-        .run(source)
+      MergeSink(observer, strategy: strategy, selector: selector).run(source)
     }
   }
 }

@@ -50,13 +50,7 @@ extension ObservableType where Element: ObservableConvertibleType {
   @inlinable
   public func merge(maxConcurrent: Int) -> Observable<Element.Element> {
     precondition(maxConcurrent > 0, "merge(maxConcurrent:) needs a limit of at least 1.")
-    let source = asObservable()
-    return Observable { observer in
-      MergeSink(
-        observer, strategy: .concurrent(maxConcurrent: maxConcurrent),
-        selector: { (inner: Element) in inner }
-      ).run(source)
-    }
+    return merged(.concurrent(maxConcurrent: maxConcurrent)) { $0 }
   }
 
   /// Forwards the elements of the most recent inner sequence; see

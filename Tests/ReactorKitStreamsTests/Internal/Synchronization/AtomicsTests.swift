@@ -20,6 +20,15 @@ final class AtomicsTests: XCTestCase {
     XCTAssertEqual(owner.other, "tail")
   }
 
+  func test_atomicSlot_inSubclassCountsTheBaseClassWords() {
+    // given: a subclass whose base holds one weak reference
+    let owner = SlotSubclass()
+    // then
+    XCTAssertEqual(owner.counter.address, owner.addressOfCounter())
+    XCTAssertEqual(owner.counter.load(ordering: .relaxed), 3)
+    XCTAssertNil(owner.weakOwner)
+  }
+
   func test_atomicBox_operationsFollowSynchronizationAtomic() {
     // given
     let box = AtomicBox<Int>(5)
@@ -98,5 +107,23 @@ private final class SlotOwner<Tail>: @unchecked Sendable {
   }
   func addressOfSecond() -> UnsafeMutablePointer<Int> {
     withUnsafeMutablePointer(to: &secondSlot.bits) { $0 }
+  }
+}
+
+private class WeakBase: @unchecked Sendable {
+  // Safety: written only in `init`.
+  weak var weakOwner: AnyObject?
+}
+
+/// Slot 1: the base's weak reference is word 0.
+private final class SlotSubclass: WeakBase, @unchecked Sendable {
+  // Safety: the slot is only accessed atomically, through `counter`.
+  var counterSlot = AtomicSlot(3)
+  var name = "subclass"
+
+  var counter: UnsafeAtomic<Int> { UnsafeAtomic(slot: 1, of: self) }
+
+  func addressOfCounter() -> UnsafeMutablePointer<Int> {
+    withUnsafeMutablePointer(to: &counterSlot.bits) { $0 }
   }
 }

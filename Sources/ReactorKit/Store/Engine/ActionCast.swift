@@ -1,0 +1,111 @@
+import ReactorKitStreams
+
+/// `action as? A`, fast in the two common cases: the action's dynamic type is exactly `A` (a
+/// metadata comparison and a copy instead of a runtime cast), or it is a type already known
+/// not to cast to `A` (a lookup in `misses`).
+@inlinable
+func castAction<A>(_ action: any Action, to type: A.Type, misses: ActionCastMisses) -> A? {
+  withUnsafeTemporaryAllocation(of: A.self, capacity: 1) { buffer in
+    let slot = buffer.baseAddress.unsafelyUnwrapped
+    let identity = copyAction(action, ifOfType: A.self, into: UnsafeMutableRawPointer(slot))
+    if identity == 0 { return slot.move() }
+    if misses.contains(identity) { return nil }
+    guard let cast = action as? A else {
+      misses.insert(identity)
+      return nil
+    }
+    return cast
+  }
+}
+
+/// Copies the value inside `action` to `destination` when its dynamic type is `type`, and
+/// returns 0; otherwise returns the identity of its dynamic type (its metadata address) and
+/// leaves `destination` alone.
+///
+/// Opening the existential here reads the dynamic type from the existential itself, and the
+/// function mentions no other generic type, so its unspecialised code needs no generic
+/// metadata lookup.
+@usableFromInline
+func copyAction(
+  _ action: any Action, ifOfType type: Any.Type, into destination: UnsafeMutableRawPointer
+)
+  -> UInt
+{
+  func copy<Opened: Action>(_ value: Opened) -> UInt {
+    let identity = UInt(bitPattern: ObjectIdentifier(Opened.self))
+    guard identity == UInt(bitPattern: ObjectIdentifier(type)) else { return identity }
+    destination.assumingMemoryBound(to: Opened.self).initialize(to: value)
+    return 0
+  }
+  return copy(action)
+}
+
+/// A small cache of action types that do not cast to one `Reducer.on` type, so combined
+/// reducers don't pay a runtime cast per reducer and action. Whether a type casts to another
+/// never changes, so a stale or overwritten entry only costs a cast.
+@usableFromInline
+final class ActionCastMisses: @unchecked Sendable {
+  // Safety: the slots are only accessed atomically, through `slot0` … `slot7`.
+  @usableFromInline var storage0 = AtomicSlot(UInt(0))
+  @usableFromInline var storage1 = AtomicSlot(UInt(0))
+  @usableFromInline var storage2 = AtomicSlot(UInt(0))
+  @usableFromInline var storage3 = AtomicSlot(UInt(0))
+  @usableFromInline var storage4 = AtomicSlot(UInt(0))
+  @usableFromInline var storage5 = AtomicSlot(UInt(0))
+  @usableFromInline var storage6 = AtomicSlot(UInt(0))
+  @usableFromInline var storage7 = AtomicSlot(UInt(0))
+  @inlinable var slot0: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 0, of: self) }
+  @inlinable var slot1: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 1, of: self) }
+  @inlinable var slot2: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 2, of: self) }
+  @inlinable var slot3: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 3, of: self) }
+  @inlinable var slot4: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 4, of: self) }
+  @inlinable var slot5: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 5, of: self) }
+  @inlinable var slot6: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 6, of: self) }
+  @inlinable var slot7: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 7, of: self) }
+
+  @inlinable
+  init() {}
+
+  /// The number of slots (a power of two).
+  @inlinable static var slotCount: UInt { 8 }
+  /// Low bits of a metadata address that are the same for every type (its alignment), so
+  /// they are skipped when picking a slot.
+  @inlinable static var alignmentBits: UInt { 4 }
+
+  @inlinable
+  func slot(for identity: UInt) -> Int {
+    Int(truncatingIfNeeded: (identity >> Self.alignmentBits) & (Self.slotCount - 1))
+  }
+
+  /// Whether `identity` (a type's metadata address) is known not to cast.
+  @inlinable
+  func contains(_ identity: UInt) -> Bool {
+    let stored: UInt
+    switch slot(for: identity) {
+    case 0: stored = slot0.load(ordering: .relaxed)
+    case 1: stored = slot1.load(ordering: .relaxed)
+    case 2: stored = slot2.load(ordering: .relaxed)
+    case 3: stored = slot3.load(ordering: .relaxed)
+    case 4: stored = slot4.load(ordering: .relaxed)
+    case 5: stored = slot5.load(ordering: .relaxed)
+    case 6: stored = slot6.load(ordering: .relaxed)
+    default: stored = slot7.load(ordering: .relaxed)
+    }
+    return stored == identity
+  }
+
+  /// Records that `identity` does not cast.
+  @usableFromInline
+  func insert(_ identity: UInt) {
+    switch slot(for: identity) {
+    case 0: slot0.store(identity, ordering: .relaxed)
+    case 1: slot1.store(identity, ordering: .relaxed)
+    case 2: slot2.store(identity, ordering: .relaxed)
+    case 3: slot3.store(identity, ordering: .relaxed)
+    case 4: slot4.store(identity, ordering: .relaxed)
+    case 5: slot5.store(identity, ordering: .relaxed)
+    case 6: slot6.store(identity, ordering: .relaxed)
+    default: slot7.store(identity, ordering: .relaxed)
+    }
+  }
+}

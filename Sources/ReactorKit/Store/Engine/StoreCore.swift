@@ -1,0 +1,311 @@
+import ReactorKitStreams
+
+/// The engine of a ``Store``: the turn that serialises processing, the dispatch queue and
+/// who waits for it, the published state and the subscriptions. The public `Store` is a thin
+/// face over one core, which only the store holds strongly, so the core lives exactly as
+/// long as its store.
+///
+/// Processing runs in *turns*. Whoever holds the turn calls the middleware, the reducer and
+/// the subscribers; everyone else queues work for it (see ``StoreDispatchStateMachine``).
+/// An idle store is claimed and released with one compare-and-swap of ``gate`` each, without
+/// the lock; everything else goes through the machine under ``lock``, and the actions it
+/// returns are carried out here, outside the lock.
+@usableFromInline
+final class StoreCore<State>: @unchecked Sendable {
+  // Safety: the dispatch machine and pending removals are guarded by `lock`. The turn is held
+  // by whoever claimed the `gate` (see `Gate` for its orderings), with or without `lock`. The
+  // registry is touched only by the thread that holds the turn. The state is published
+  // through `storage`, which synchronises itself. `reducer` is immutable and called only by
+  // the turn holder. `fastOwner` and `middlewareThread` are written only by the thread they
+  // name. The atomic slots are only accessed atomically, through `gate`, `fastOwner` and
+  // `middlewareThread`.
+  // Atomic slots first (see `AtomicSlot`).
+  /// The storage of ``gate``, ``fastOwner`` and ``middlewareThread``.
+  @usableFromInline var gateSlot = AtomicSlot(Gate.idle)
+  @usableFromInline var fastOwnerSlot = AtomicSlot(UInt(0))
+  @usableFromInline var middlewareThreadSlot = AtomicSlot(UInt(0))
+  @usableFromInline let reducer: Reducer<State>
+  @usableFromInline let lock = Lock()
+  @usableFromInline let locked: UnsafeMutablePointer<StoreLockedState>
+  @usableFromInline let registry: UnsafeMutablePointer<StoreRegistry<State>>
+  @usableFromInline let storage: StoreStateStorage<State>
+
+  /// Who holds the turn (see ``Gate``): idle; busy while a thread holds it; announced once
+  /// work was queued for the holder since it last looked.
+  ///
+  /// An idle store is claimed and, when nothing was queued meanwhile, released with one
+  /// compare-and-swap each, without the lock: the machine is not told about such a turn
+  /// unless someone queues work for it. Everything else changes the gate with the lock held.
+  /// Whoever queues work, blocks for a round or defers a removal with the lock held first
+  /// claims an idle gate or announces the work; a releasing compare-and-swap that succeeds
+  /// has therefore left nothing behind, and one that fails takes the lock and drains.
+  @inlinable var gate: Gate { Gate(slot: 0, of: self) }
+  /// The identity of the thread that claimed the turn without the lock, until the machine
+  /// learns about it; 0 otherwise. Only that thread writes its own identity here and clears
+  /// it, so a thread that reads its own identity holds the turn.
+  @inlinable var fastOwner: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 1, of: self) }
+  /// The identity of the thread running the middleware chain right now, 0 when none: calls of
+  /// the chain's final `next` from that thread reduce at once.
+  @inlinable var middlewareThread: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 2, of: self) }
+
+  @inlinable
+  init(reducer: Reducer<State>, state: State) {
+    self.reducer = reducer
+    storage = StoreStateStorage(state)
+    locked = .allocate(capacity: 1)
+    locked.initialize(to: StoreLockedState())
+    registry = .allocate(capacity: 1)
+    registry.initialize(to: StoreRegistry())
+  }
+
+  deinit {
+    registry.pointee.completeAll()
+    registry.deinitialize(count: 1)
+    registry.deallocate()
+    locked.deinitialize(count: 1)
+    locked.deallocate()
+  }
+
+  /// Dispatches `action` with `tag`: processes it at once when the store is idle (the common,
+  /// uncontended case, kept free of allocations), otherwise queues it or waits.
+  @inlinable
+  func submitDispatch(_ action: any Action, tag: UInt64) {
+    guard gate.tryClaim() else {
+      submitContended(.dispatch(action), tag: tag, continuation: nil)
+      return
+    }
+    let thread = currentThreadIdentity()
+    fastOwner.store(thread, ordering: .relaxed)
+    processDispatch(action, tag: tag)
+    fastOwner.store(0, ordering: .relaxed)
+    if gate.tryRelease() { return }
+    finishClaimedTurn(thread: thread)
+  }
+
+  /// Finishes the item of a turn claimed without the lock after work was announced to it:
+  /// tells the machine about the turn (unless a reentrant call already did) and drains.
+  @usableFromInline
+  func finishClaimedTurn(thread: UInt) {
+    lock.lock()
+    if !locked.pointee.machine.isTurnRecorded {
+      locked.pointee.machine.beginInline(thread: thread)
+    }
+    if locked.pointee.pendingRemovals.isEmpty
+      && locked.pointee.machine.finishInlineItemIfAlone()
+    {
+      gate.releaseLocked()
+      lock.unlock()
+      return
+    }
+    drainLocked(then: nil)
+  }
+
+  /// With the lock held: claims the turn if the store is idle and returns `true`; otherwise
+  /// makes sure the turn holder will see, under the lock, whatever the caller is about to
+  /// change in the machine or the pending removals, and returns `false`.
+  ///
+  /// The work is announced to a busy gate, so a holder that claimed the turn without the
+  /// lock fails its releasing compare-and-swap and comes to the lock (a holder the machine
+  /// knows, or an heir, finishes under the lock anyway). When the caller is a holder the
+  /// machine does not know yet (a reentrant call), the machine is told about it here, before
+  /// it queues.
+  @usableFromInline
+  func claimOrAnnounceLocked(thread: UInt) -> Bool {
+    switch gate.claimOrAnnounceLocked() {
+    case .claimed:
+      return true
+    case .announced:
+      if !locked.pointee.machine.isTurnRecorded && fastOwner.load(ordering: .relaxed) == thread {
+        fastOwner.store(0, ordering: .relaxed)
+        locked.pointee.machine.beginInline(thread: thread)
+      }
+      return false
+    case .closed:
+      preconditionFailure("StoreCore: a store's gate is never closed")
+    }
+  }
+
+  /// Submits `work` when the store may be busy: processes it now, queues it, or waits for it
+  /// (blocking the thread, or, with a `continuation`, resuming the task when it is done or
+  /// handed the turn).
+  @usableFromInline
+  func submitContended(
+    _ work: StoreWork, tag: UInt64, continuation: CheckedContinuation<StoreResumption, Never>?
+  ) {
+    let thread = currentThreadIdentity()
+    lock.lock()
+    if claimOrAnnounceLocked(thread: thread) {
+      locked.pointee.machine.beginInline(thread: thread)
+      lock.unlock()
+      process(work, tag: tag)
+      lock.lock()
+      drainLocked(then: nil)
+      continuation?.resume(returning: .done)
+      return
+    }
+    let submitted = locked.pointee.machine.submit(
+      work, tag: tag, thread: thread, isAsync: continuation != nil)
+    switch submitted {
+    case .runReentrant:
+      lock.unlock()
+      if case .run(let body) = work { body() }
+    case .enqueued:
+      lock.unlock()
+    case .needsRound:
+      let round = continuation.map { StoreRound(continuation: $0) } ?? StoreRound()
+      switch locked.pointee.machine.enqueue(work, tag: tag, round: round, thread: thread) {
+      case .wait:
+        if continuation != nil {
+          lock.unlock()
+        } else {
+          waitLocked(for: round, thread: thread)
+        }
+      case .done:
+        preconditionFailure("StoreCore: a new round is done before it was processed")
+      case .takeTurn(let next):
+        // The caller took over a turn being handed off; its task resumes once it drained.
+        round.continuation = nil
+        drainLocked(then: next)
+        continuation?.resume(returning: .done)
+      }
+    }
+  }
+
+  /// Blocks until `round` is done, or takes the turn when it is handed to it and drains.
+  /// Called with the lock held; returns with it released.
+  @usableFromInline
+  func waitLocked(for round: StoreRound, thread: UInt) {
+    while true {
+      switch locked.pointee.machine.heirArrived(round, thread: thread) {
+      case .wait:
+        round.condition!.wait(lock)
+      case .done:
+        lock.unlock()
+        return
+      case .takeTurn(let next):
+        drainLocked(then: next)
+        return
+      }
+    }
+  }
+
+  /// The task of a `send` whose round was handed the turn comes back for it: takes the turn
+  /// and drains, or finds the round done, or (another caller took the turn first) waits
+  /// again with `continuation`.
+  @usableFromInline
+  func arriveAsHeir(_ round: StoreRound, continuation: CheckedContinuation<StoreResumption, Never>)
+  {
+    lock.lock()
+    switch locked.pointee.machine.heirArrived(round, thread: currentThreadIdentity()) {
+    case .wait:
+      round.continuation = continuation
+      lock.unlock()
+    case .done:
+      lock.unlock()
+      continuation.resume(returning: .done)
+    case .takeTurn(let next):
+      drainLocked(then: next)
+      continuation.resume(returning: .done)
+    }
+  }
+
+  /// Dispatches `action` from a task: processes it at once when the store is idle, otherwise
+  /// suspends until it is done, taking the turn when it is handed to this task.
+  @usableFromInline
+  func send(_ action: sending any Action) async {
+    var resumption = await withCheckedContinuation {
+      (continuation: CheckedContinuation<StoreResumption, Never>) in
+      submitContended(.dispatch(action), tag: 0, continuation: continuation)
+    }
+    while case .turn(let round) = resumption {
+      resumption = await withCheckedContinuation {
+        (continuation: CheckedContinuation<StoreResumption, Never>) in
+        arriveAsHeir(round, continuation: continuation)
+      }
+    }
+  }
+
+  /// Carries out `first`, or, when it is `nil`, finishes the item just processed; then
+  /// processes whatever the machine hands out next, until it says stop. Called with the lock
+  /// held; returns with it released.
+  @inlinable
+  func drainLocked(then first: StoreDispatchStateMachine.NextAction?) {
+    var pending = first
+    while true {
+      var garbage: [AnyObject] = []
+      if !locked.pointee.pendingRemovals.isEmpty {
+        garbage = applyPendingRemovalsLocked()
+      }
+      let next = pending ?? locked.pointee.machine.finishItem()
+      pending = nil
+      switch next {
+      case .process(let work, let tag, let completed):
+        completed?.condition?.signal()
+        let resumed = completed?.takeContinuation()
+        lock.unlock()
+        resumed?.resume(returning: .done)
+        withExtendedLifetime(garbage) {}
+        process(work, tag: tag)
+        lock.lock()
+      case .stop(let completed, let heir):
+        completed?.condition?.signal()
+        let resumed = completed?.takeContinuation()
+        var handedTo: CheckedContinuation<StoreResumption, Never>?
+        if let heir {
+          heir.condition?.signal()
+          handedTo = heir.takeContinuation()
+        } else {
+          gate.releaseLocked()
+        }
+        lock.unlock()
+        resumed?.resume(returning: .done)
+        if let heir { handedTo?.resume(returning: .turn(heir)) }
+        withExtendedLifetime(garbage) {}
+        return
+      }
+    }
+  }
+
+  /// Unregisters subscriptions disposed while the store was busy. Called with the lock held by
+  /// the turn holder, between two items.
+  @usableFromInline
+  func applyPendingRemovalsLocked() -> [AnyObject] {
+    var garbage: [AnyObject] = []
+    for removal in locked.pointee.pendingRemovals {
+      if let released = registry.pointee.remove(removal.subscription, from: removal.list) {
+        garbage.append(released)
+      }
+      garbage.append(removal.subscription)
+    }
+    locked.pointee.pendingRemovals.removeAll()
+    return garbage
+  }
+}
+
+extension StoreCore: StoreSubscriptionOwner {
+  @usableFromInline
+  func remove(_ subscription: AnyObject, from list: StoreSubscriptionList) {
+    lock.lock()
+    guard claimOrAnnounceLocked(thread: currentThreadIdentity()) else {
+      locked.pointee.pendingRemovals.append((subscription, list))
+      lock.unlock()
+      return
+    }
+    // The store was idle and this thread holds the turn; nothing can be queued meanwhile
+    // (that takes the lock), so the gate is simply reopened.
+    let released = registry.pointee.remove(subscription, from: list)
+    gate.releaseLocked()
+    lock.unlock()
+    withExtendedLifetime(released) {}
+  }
+}
+
+extension Store {
+  /// Submits `work` to the engine (see ``StoreCore/submitContended(_:tag:continuation:)``).
+  @usableFromInline
+  func submitContended(
+    _ work: StoreWork, tag: UInt64, continuation: CheckedContinuation<StoreResumption, Never>?
+  ) {
+    core.submitContended(work, tag: tag, continuation: continuation)
+  }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import ReactorKit
+
+/// Turns the actions of one store still in the ring into an ``ActionRecording`` in its
+/// JSON-lines form, with secret fields redacted by name (a redacted action no longer replays
+/// exactly: the export is for sharing a session, and says so by leaving the secret out).
+struct RecordingExporter {
+  let core: InspectorCore
+  let registry: ActionRegistry
+
+  /// The recording, and how many actions were left out because their types aren't registered.
+  func export(source name: String) -> (bytes: [UInt8], skipped: Int) {
+    var actions: [any Action] = []
+    var skipped = 0
+    var cursor: UInt64 = 0
+    while true {
+      let batch = core.ring.events(after: cursor, limit: 1_024)
+      guard let last = batch.events.last else { break }
+      for event in batch.events
+      where event.kind == .action && event.source.name == name && event.source.kindName == "store" {
+        guard let action = event.value as? any Action else { continue }
+        if registry.name(of: action) == nil {
+          skipped += 1
+        } else {
+          actions.append(action)
+        }
+      }
+      cursor = last.sequence
+    }
+    guard let bytes = try? ActionRecording(actions).jsonLines(registry: registry) else {
+      return (Array(((try? ActionRecording([]).jsonLines(registry: registry)) ?? [])), skipped)
+    }
+    return (redactLines(bytes), skipped)
+  }
+
+  /// Each line with the values of secret keys replaced (the header line has none).
+  private func redactLines(_ bytes: [UInt8]) -> [UInt8] {
+    let redaction = core.redaction
+    guard !redaction.fieldNames.isEmpty || redaction.redactValue != nil else { return bytes }
+    var output: [UInt8] = []
+    for line in bytes.split(separator: UInt8(ascii: "\n")) {
+      guard let object = try? JSONSerialization.jsonObject(with: Data(line)),
+        let data = try? JSONSerialization.data(
+          withJSONObject: redact(object, redaction: redaction),
+          options: [.sortedKeys, .withoutEscapingSlashes])
+      else {
+        output += line
+        output.append(UInt8(ascii: "\n"))
+        continue
+      }
+      output += Array(data)
+      output.append(UInt8(ascii: "\n"))
+    }
+    return output
+  }
+
+  private func redact(_ value: Any, redaction: LogRedaction) -> Any {
+    if let object = value as? [String: Any] {
+      var copy: [String: Any] = [:]
+      for (key, inner) in object {
+        copy[key] =
+          redaction.isRedacted(key) ? redaction.replacement : redact(inner, redaction: redaction)
+      }
+      return copy
+    }
+    if let array = value as? [Any] { return array.map { redact($0, redaction: redaction) } }
+    return value
+  }
+}

@@ -1,0 +1,58 @@
+/// The bounds an ``Inspector``'s server keeps, so that no client can make it (or the app)
+/// wait, grow without limit or crash.
+public struct InspectorLimits: Sendable, Equatable {
+  /// The most bytes in a request line and its headers; more is answered with 431.
+  public var maximumHeaderBytes: Int
+  /// The largest request body (an imported recording, a dispatched action); more is 413.
+  public var maximumBodyBytes: Int
+  /// The most connections served at once; more are answered with 503 and closed.
+  public var maximumConnections: Int
+  /// How long a connection may stay open between requests.
+  public var idleTimeout: Duration
+  /// How long a client may take to send one whole request once it started; then 408.
+  public var requestTimeout: Duration
+  /// How long one write to a client may block before the connection is dropped.
+  public var writeTimeout: Duration
+  /// How often an open event stream gets a keep-alive comment.
+  public var keepAliveInterval: Duration
+
+  /// Creates limits; the defaults suit a developer's browser.
+  public init(
+    maximumHeaderBytes: Int = 8_192, maximumBodyBytes: Int = 8 << 20,
+    maximumConnections: Int = 32, idleTimeout: Duration = .seconds(30),
+    requestTimeout: Duration = .seconds(10), writeTimeout: Duration = .seconds(5),
+    keepAliveInterval: Duration = .seconds(15)
+  ) {
+    self.maximumHeaderBytes = maximumHeaderBytes
+    self.maximumBodyBytes = maximumBodyBytes
+    self.maximumConnections = maximumConnections
+    self.idleTimeout = idleTimeout
+    self.requestTimeout = requestTimeout
+    self.writeTimeout = writeTimeout
+    self.keepAliveInterval = keepAliveInterval
+  }
+
+  /// The defaults: 8 KiB of headers, 8 MiB bodies, 32 connections, 30 s idle, 10 s per
+  /// request, 5 s per write, a keep-alive every 15 s.
+  public static let `default` = InspectorLimits()
+}
+
+extension Duration {
+  var milliseconds: Int {
+    let (seconds, attoseconds) = components
+    return Int(clamping: seconds &* 1_000 &+ attoseconds / 1_000_000_000_000_000)
+  }
+}
+
+/// Why an ``Inspector`` could not start.
+public enum InspectorError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The server could not listen on the loopback port.
+  case cannotListen(port: UInt16, reason: String)
+
+  public var description: String {
+    switch self {
+    case .cannotListen(let port, let reason):
+      return "The inspector cannot listen on 127.0.0.1:\(port): \(reason)."
+    }
+  }
+}

@@ -1,0 +1,57 @@
+import ReactorKit
+
+/// The reactor side of an inspector: a ``ReactorHook`` records each action the reactor
+/// receives and each mutation with the states before and after it.
+final class ReactorSource<R: Reactor>: InspectedSource, @unchecked Sendable {
+  // Safety: `lastState` is guarded by `lock`; the rest is immutable.
+  let info: SourceInfo
+  private let core: InspectorCore
+  private let lock = Lock()
+  private var lastState: R.State?
+
+  init(name: String, core: InspectorCore, redactions: [Redaction<R.State>], initial: R.State) {
+    let redacting = UncheckedRedactions(redactions)
+    info = SourceInfo(
+      name: name, kindName: "reactor",
+      redacted: { state in
+        guard !redacting.redactions.isEmpty, let state = state as? R.State else { return state }
+        return redacting.redactions.redacting(state)
+      })
+    self.core = core
+    lastState = initial
+  }
+
+  func hook() -> ReactorHook<R.Action, R.Mutation, R.State> {
+    ReactorHook(
+      mutate: { [self] action, next in
+        if core.isRecording {
+          core.ring.append { sequence in
+            RecordedEvent(
+              sequence: sequence, time: RecordedEvent.now(), kind: .action, source: info,
+              value: action)
+          }
+        }
+        return next(action)
+      },
+      reduce: { [self] state, mutation, next in
+        let newState = next(state, mutation)
+        lock.withLock { lastState = newState }
+        if core.isRecording {
+          core.ring.append { sequence in
+            RecordedEvent(
+              sequence: sequence, time: RecordedEvent.now(), kind: .mutation, source: info,
+              value: mutation, before: state, after: newState)
+          }
+        }
+        return newState
+      })
+  }
+
+  func currentState() -> Any? { lock.withLock { lastState } }
+  let canJump = false
+  let canDispatch = false
+  let jumpTarget: UInt64? = nil
+  func jump(to sequence: UInt64, state: Any) -> Bool { false }
+  func goLive() -> Bool { false }
+  func dispatch(_ action: any Action) -> Bool { false }
+}
