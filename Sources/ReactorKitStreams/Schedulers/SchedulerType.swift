@@ -56,7 +56,7 @@ extension ImmediateSchedulerType {
 }
 
 extension SchedulerType {
-  /// The default periodic scheduling, built from ``scheduleRelative(_:dueTime:action:)``.
+  /// The default periodic scheduling, built from ``SchedulerType/scheduleRelative(_:dueTime:action:)``.
   public func schedulePeriodic<StateType>(
     _ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval,
     action: @escaping (StateType) -> StateType
