@@ -83,9 +83,9 @@ public final class ActionSubject<Element>: ObservableType, ObserverType, Subject
           observer.on(.next(sequenced.element))
         }
       })
-    // Weak: the subject's `primary` may hold what holds this subscription.
-    return Disposables.create { [weak self] in
-      subscription.dispose()
+    // Weak: the subject's `primary` may hold what holds this subscription. Linked: when the
+    // subject is freed, the subscription (which the caller may have dropped) is released.
+    return Disposables.linked(subscription) { [weak self] in
       self?.subscriptions.wrappingSubtract(1, ordering: .acquiringAndReleasing)
     }
   }

@@ -11,11 +11,10 @@ extension ObservableType {
     let source = asObservable()
     return Observable { observer in
       let sink = Sink(observer)
-      let current = SerialDisposable()
-      sink.extra = current
-      let single = SingleAssignmentDisposable()
-      current.disposable = single
-      single.setDisposable(
+      let replacement = CatchReplacement()
+      sink.extra = replacement
+      // The sink's upstream: a source freed or disposed before it failed releases the sink.
+      sink.setUpstream(
         source.subscribe(
           AnyObserver { event in
             guard case .error(let error) = event else {
@@ -24,8 +23,10 @@ extension ObservableType {
             }
             guard sink.isOpen else { return }
             do {
-              let replacement = try handler(error)
-              current.disposable = replacement.subscribe(AnyObserver { sink.forward($0) })
+              let next = try handler(error)
+              replacement.isSubscribed.store(true, ordering: .releasing)
+              sink.disposeUpstream()
+              replacement.current.disposable = next.subscribe(AnyObserver { sink.forward($0) })
             } catch {
               sink.forwardTerminal(.error(error))
             }
@@ -229,5 +230,30 @@ final class RetryWhenSink<Element, Failure: Swift.Error, Trigger>: @unchecked Se
           }))
       errors.onNext(failure)
     }
+  }
+}
+
+/// The replacement subscription of ``ObservableType/catch(_:)``, its sink's extra resource.
+/// When the source lets go of the sink without a terminal event (see ``SubscriptionLink``)
+/// before any replacement was subscribed, nothing can feed the sink any more: it is released.
+@usableFromInline
+final class CatchReplacement: UpstreamReleaseHandling, @unchecked Sendable {
+  // Safety: `isSubscribedSlot` is only accessed atomically; `current` synchronises itself.
+  /// The storage of ``isSubscribed``; an ``AtomicSlot``, so the first stored property.
+  @usableFromInline var isSubscribedSlot = AtomicSlot(false)
+  /// Whether a replacement sequence was subscribed (after the source failed).
+  @inlinable var isSubscribed: UnsafeAtomic<Bool> { UnsafeAtomic(slot: 0, of: self) }
+  @usableFromInline let current = SerialDisposable()
+
+  @inlinable
+  init() {}
+
+  @inlinable
+  func dispose() { current.dispose() }
+
+  @usableFromInline
+  func upstreamReleased<Element>(of sink: Sink<Element>) {
+    guard !isSubscribed.load(ordering: .acquiring) else { return }
+    sink.releaseWithSource()
   }
 }

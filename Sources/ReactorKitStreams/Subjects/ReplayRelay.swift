@@ -8,6 +8,12 @@ public final class ReplayRelay<Element>: ObservableType, @unchecked Sendable {
     self.subject = subject
   }
 
+  deinit {
+    // Nothing can feed the subject any more (an operator chain may still hold it, as its
+    // source): its subscriptions are released (see `SubscriptionLink`).
+    subject.releaseObservers()
+  }
+
   /// Creates a relay that replays up to `bufferSize` of the latest elements.
   ///
   /// - Parameter bufferSize: How many elements new subscribers receive first.

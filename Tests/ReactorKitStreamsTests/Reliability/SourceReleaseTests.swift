@@ -73,6 +73,42 @@ final class SourceReleaseTests: ResourceTestCase {
     }
   }
 
+  func test_replayRelay_freedWithADroppedSubscription_releasesIt() {
+    assertReleasedWhenFreed {
+      ReplayRelay<Int>.create(bufferSize: 2)
+    } feed: {
+      $0.accept(1)
+    }
+  }
+
+  func test_unboundReplayRelay_freedWithADroppedSubscription_releasesIt() {
+    assertReleasedWhenFreed {
+      ReplayRelay<Int>.createUnbound()
+    } feed: {
+      $0.accept(1)
+    }
+  }
+
+  func test_replayRelay_freedWhileItsObservableLives_releasesADroppedSubscription() {
+    // given: the relay's observable (its subject) outlives the relay
+    let baseline = Resources.total
+    var relay: ReplayRelay<Int>? = .create(bufferSize: 1)
+    let observable = relay!.asObservable()
+    var probe: Probe? = Probe()
+    weak let weakProbe = probe
+    let received = LockedValues<Int>()
+    _ = observable.subscribe(onNext: { [probe] in received.append($0 + probe!.offset) })
+    probe = nil
+    relay!.accept(1)
+    // when
+    relay = nil
+    // then
+    XCTAssertEqual(received.all, [1])
+    XCTAssertNil(weakProbe, "the dropped subscription outlived the relay")
+    XCTAssertEqual(Resources.total, baseline + 1, "only the subject itself should be left")
+    withExtendedLifetime(observable) {}
+  }
+
   // MARK: - Subjects disposed
 
   func test_publishSubject_disposedWithADroppedSubscription_releasesIt() {
@@ -191,6 +227,47 @@ final class SourceReleaseTests: ResourceTestCase {
       $0.accept(1)
     } subscribe: {
       $0.asDriver().map { $0 + 1 }.asObservable()
+    }
+  }
+
+  func test_driverWithOnErrorJustReturnOverAFreedPublishRelay_releasesIt() {
+    assertReleasedWhenFreed {
+      PublishRelay<Int>()
+    } feed: {
+      $0.accept(1)
+    } subscribe: {
+      $0.asDriver(onErrorJustReturn: 0).map { $0 + 1 }.asObservable()
+    }
+  }
+
+  func test_catchOverAFreedPublishSubject_releasesIt() {
+    assertReleasedWhenFreed {
+      PublishSubject<Int>()
+    } feed: {
+      $0.onNext(1)
+    } subscribe: {
+      $0.asObservable().catchAndReturn(0)
+    }
+  }
+
+  func test_catchAfterObserveOnOverAFreedPublishSubject_releasesIt() {
+    assertReleasedWhenFreed {
+      PublishSubject<Int>()
+    } feed: {
+      $0.onNext(1)
+    } subscribe: {
+      $0.asObservable().observe(on: MainScheduler.instance).catchAndReturn(0)
+    }
+  }
+
+  func test_sharedCatchOverAFreedBehaviorRelay_releasesIt() {
+    // A relay: a freed subject inside a shared chain is held by the chain itself.
+    assertReleasedWhenFreed {
+      BehaviorRelay(value: 0)
+    } feed: {
+      $0.accept(1)
+    } subscribe: {
+      $0.asObservable().catchAndReturn(0).share(replay: 1, scope: .whileConnected)
     }
   }
 

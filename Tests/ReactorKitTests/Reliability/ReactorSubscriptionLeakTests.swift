@@ -121,6 +121,51 @@ final class ReactorSubscriptionLeakTests: ResourceTestCase {
     outer.dispose()
   }
 
+  func test_transformedStateSubscriptionWithDroppedDisposable_isReleasedWithTheReactor() {
+    assertReleasedWithTheReactor(LeakReactor(transformsState: true)) { reactor, probe in
+      _ = reactor.state.subscribe(onNext: { _ in probe.touch() })
+    }
+  }
+
+  func test_stateOperatorChainWithDroppedDisposable_isReleasedWithTheReactor() {
+    assertReleasedWithTheReactor(LeakReactor()) { reactor, probe in
+      _ = reactor.state.map { $0 * 2 }.filter { $0 >= 0 }.subscribe(onNext: { _ in probe.touch() })
+    }
+  }
+
+  func test_transformedStateOperatorChainWithDroppedDisposable_isReleasedWithTheReactor() {
+    assertReleasedWithTheReactor(LeakReactor(transformsState: true)) { reactor, probe in
+      _ = reactor.state.map { $0 * 2 }.subscribe(onNext: { _ in probe.touch() })
+    }
+  }
+
+  // MARK: - Reactor action
+
+  func test_actionSubscriptionWithDroppedDisposable_isReleasedWithTheReactor() {
+    assertReleasedWithTheReactor(LeakReactor(), touchesAfterAction: 1) { reactor, probe in
+      _ = reactor.action.subscribe(onNext: { _ in probe.touch() })
+    }
+  }
+
+  func test_actionOperatorChainWithDroppedDisposable_isReleasedWithTheReactor() {
+    assertReleasedWithTheReactor(LeakReactor(), touchesAfterAction: 1) { reactor, probe in
+      _ = reactor.action.map { $0 + 1 }.subscribe(onNext: { _ in probe.touch() })
+    }
+  }
+
+  func test_actionSubscriptionWithDroppedDisposable_staysWhileTheReactorLives() {
+    // given
+    let reactor = LeakReactor()
+    let probe = Probe()
+    _ = reactor.action.subscribe(onNext: { _ in probe.touch() })
+    // when
+    StorageTables.reactors.purge()
+    reactor.action.onNext(1)
+    reactor.action.onNext(2)
+    // then
+    XCTAssertEqual(probe.touches, 2)
+  }
+
   func test_stateSubscriptionWithDroppedDisposable_staysWhileTheReactorLives() {
     // given
     let reactor = LeakReactor()
@@ -248,6 +293,37 @@ final class ReactorSubscriptionLeakTests: ResourceTestCase {
     XCTAssertNil(weakStore)
     XCTAssertNil(weakProbe, "the subscription's closure outlived the store")
     XCTAssertEqual(Resources.total, start)
+  }
+
+  /// Subscribes with `subscribe` (a dropped disposable whose closure touches the probe), sends
+  /// an action, frees the reactor, and checks that the probe and every counted resource were
+  /// released.
+  private func assertReleasedWithTheReactor(
+    _ make: @autoclosure () -> LeakReactor, touchesAfterAction: Int = 2,
+    file: StaticString = #filePath, line: UInt = #line,
+    subscribe: (LeakReactor, Probe) -> Void
+  ) {
+    // given
+    let start = Resources.total
+    weak var weakProbe: Probe?
+    weak var weakReactor: LeakReactor?
+    do {
+      let reactor = make()
+      let probe = Probe()
+      weakProbe = probe
+      weakReactor = reactor
+      subscribe(reactor, probe)
+      reactor.action.onNext(1)
+      XCTAssertEqual(probe.touches, touchesAfterAction, file: file, line: line)
+    }
+    // when: Linux has no deinitialisation hook; the cleanup stands in for the sweep
+    StorageTables.reactors.purge()
+    // then
+    _ = waitUntil(seconds: 2) { weakProbe == nil && Resources.total == start }
+    XCTAssertNil(weakReactor, "the reactor was not freed", file: file, line: line)
+    XCTAssertNil(
+      weakProbe, "the subscription's closure outlived the reactor", file: file, line: line)
+    XCTAssertEqual(Resources.total, start, file: file, line: line)
   }
 
   /// Polls `condition` until it holds or `seconds` passed.

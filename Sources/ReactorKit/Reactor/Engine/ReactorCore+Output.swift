@@ -45,8 +45,8 @@ extension ReactorCore {
       return Disposables.create()
     }
     let entry = OutputObserver(observer)
-    let subscription = OutputSubscription(
-      core: Unmanaged.passRetained(self).toOpaque(),
+    let subscription = ExternalSubscription(
+      context: Unmanaged.passRetained(self).toOpaque(),
       entry: Unmanaged.passUnretained(entry).toOpaque(),
       unregister: { core, entry in
         let core = Unmanaged<ReactorCore>.fromOpaque(core).takeRetainedValue()
@@ -54,6 +54,8 @@ extension ReactorCore {
         // A subscriber goes away, often with the reactor: look for it soon.
         StorageTables.reactors.touch(core)
       })
+    // Before the entry is published (under the lock, below).
+    entry.subscription = subscription
     let gateState = gate.state
     var claimed = false
     var isOwner = false
@@ -85,7 +87,7 @@ extension ReactorCore {
   /// Queues `entry` for the owner to register (``Item/addObserver(_:)``). Call with the lock
   /// held; releases it.
   @inlinable
-  func queueObserverLocked(_ entry: OutputObserver, _ subscription: OutputSubscription)
+  func queueObserverLocked(_ entry: OutputObserver, _ subscription: ExternalSubscription)
     -> Disposable
   {
     shared.pointee.mutationQueue.append(.addObserver(entry))
@@ -140,7 +142,7 @@ extension ReactorCore {
   }
 
   /// Unregisters a subscriber of the state stream and stops delivery to it (any thread).
-  /// Inlinable, so that ``OutputSubscription/unregister`` calls it specialised.
+  /// Inlinable, so that the subscription's `unregister` calls it specialised.
   ///
   /// `entry` is not retained and may be gone (the core lets go of its observers when it is
   /// disposed or the stream ends): it is compared with the observers the core holds, and
@@ -237,15 +239,25 @@ extension ReactorCore {
   /// One subscriber of the state stream when the core publishes states itself (see
   /// ``subscribeOutput(_:)``), held by the core only: a freed reactor's core lets go of it, and
   /// with it of the observer and what the observer holds, even when the subscription's
-  /// disposable was dropped. Its ``OutputSubscription`` unregisters it.
+  /// disposable was dropped. Its subscription (an `ExternalSubscription`) unregisters it; when
+  /// the core lets go of it without a terminal event, it tells the subscription, so an
+  /// operator chain holding that subscription is released too.
+  ///
+  /// The subscription keeps the core alive and this entry keeps the subscription: the cycle
+  /// ends when the core lets go of its observers (the reactor is gone) or the subscription is
+  /// disposed.
   @usableFromInline
   final class OutputObserver: @unchecked Sendable {
-    // Safety: `observer` is immutable; `isOpen` is atomic, cleared under the core's lock.
+    // Safety: `isOpenSlot` is only accessed atomically, cleared under the core's lock;
+    // `observer` is immutable; `subscription` is set once, before the entry is published
+    // under the core's lock.
     /// The storage of ``isOpen``: an `AtomicSlot`, so the first stored property.
     @usableFromInline var isOpenSlot = AtomicSlot(true)
     @usableFromInline let observer: AnyObserver<State>
     /// Whether events may still be delivered: cleared when the subscription is disposed.
     @inlinable var isOpen: UnsafeAtomic<Bool> { UnsafeAtomic(slot: 0, of: self) }
+    /// The subscription that unregisters this entry.
+    @usableFromInline var subscription: ExternalSubscription?
 
     @inlinable
     init(_ observer: AnyObserver<State>) {
@@ -254,6 +266,9 @@ extension ReactorCore {
     }
 
     deinit {
+      // Let go of by the core: nothing will arrive through the subscription any more (after
+      // a disposal the subscription has no holder, and this does nothing).
+      subscription?.sourceReleased()
       Resources.decrementTotal()
     }
 
@@ -261,57 +276,5 @@ extension ReactorCore {
     func deliver(_ event: Event<State>) {
       if isOpen.load(ordering: .acquiring) { observer.on(event) }
     }
-  }
-}
-
-/// The disposable of one subscriber of a reactor's state stream
-/// (`ReactorCore.OutputObserver`): disposing it unregisters the subscriber; once `dispose()`
-/// returns, no further state starts to be delivered to it, except one already being delivered
-/// on another thread.
-///
-/// It keeps the engine alive (a retained reference in ``coreBits``) until it is disposed or
-/// freed, so `dispose()` is safe however long it outlives the reactor. It refers to its
-/// subscriber without retaining it: the subscriber's observer may hold what holds this
-/// disposable (a `subscribe(onNext:)` handle does), and that cycle must end when the engine lets
-/// go of its subscribers (the reactor is gone). The engine dereferences ``entry`` only once it
-/// has found it among the subscribers it holds.
-///
-/// Not generic, so that creating and freeing one looks up no type metadata; ``unregister`` is
-/// a capture-free closure made by the engine's specialised code.
-@usableFromInline
-final class OutputSubscription: Disposable, @unchecked Sendable {
-  // Safety: `coreBits` is atomic; `entry` and `unregister` are immutable, and `entry` is only
-  // compared, or dereferenced by the engine under its lock once found among its subscribers.
-  /// The storage of ``coreBits``: an `AtomicSlot`, so the first stored property.
-  @usableFromInline var coreSlot: AtomicSlot
-  /// The engine, retained (`Unmanaged.passRetained`), until disposed; `0` after.
-  @inlinable var coreBits: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 0, of: self) }
-  /// The subscriber, not retained.
-  @usableFromInline let entry: UnsafeMutableRawPointer
-  /// Unregisters `entry` (second argument) from the engine (first argument, whose retained
-  /// reference it takes over).
-  @usableFromInline let unregister: (UnsafeMutableRawPointer, UnsafeMutableRawPointer) -> Void
-
-  @inlinable
-  init(
-    core: UnsafeMutableRawPointer, entry: UnsafeMutableRawPointer,
-    unregister: @escaping (UnsafeMutableRawPointer, UnsafeMutableRawPointer) -> Void
-  ) {
-    coreSlot = AtomicSlot(UInt(bitPattern: core))
-    self.entry = entry
-    self.unregister = unregister
-  }
-
-  deinit {
-    if let pointer = UnsafeRawPointer(bitPattern: coreBits.load(ordering: .acquiring)) {
-      Unmanaged<AnyObject>.fromOpaque(pointer).release()
-    }
-  }
-
-  @usableFromInline
-  func dispose() {
-    let bits = coreBits.exchange(0, ordering: .acquiringAndReleasing)
-    guard let pointer = UnsafeMutableRawPointer(bitPattern: bits) else { return }
-    unregister(pointer, entry)
   }
 }

@@ -47,7 +47,7 @@ import ReactorKitStreams
 /// once the reactor is gone) stops the queue, disposes every subscription it holds and lets
 /// go of the state stream's subscribers (``OutputObserver``), and with them of their
 /// observers, even when nobody kept a subscription's disposable. Those disposables
-/// (``OutputSubscription``) keep the core alive until they are disposed or freed.
+/// (`ExternalSubscription`) keep the core alive until they are disposed or freed.
 @usableFromInline
 final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Sendable {
   // Safety: `shared` (with the current state) is guarded by `lock`. `config` is written in

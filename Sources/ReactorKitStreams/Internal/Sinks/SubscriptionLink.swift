@@ -14,7 +14,7 @@
 /// The holder is held strongly (the pair already is a cycle; this adds no lifetime) until the
 /// link is released, disposed (``forgetHolder()``) or freed. Nothing here runs per element.
 @usableFromInline
-class SubscriptionLink: @unchecked Sendable {
+package class SubscriptionLink: @unchecked Sendable {
   // Safety: `holderSlot` is only accessed atomically, through `holderBits`; a retained holder
   // is taken out of it by exactly one exchange (release, forget) or by the deinitialiser.
 
@@ -56,7 +56,13 @@ class SubscriptionLink: @unchecked Sendable {
     // A metatype check first: a failing value cast (`as?`) costs several hundred
     // instructions on Linux (it looks for bridging conformances), this one a few dozen.
     guard type(of: upstream) is SubscriptionLink.Type else { return }
-    unsafeDowncast(upstream as AnyObject, to: SubscriptionLink.self).setHolder(holder)
+    // Not `upstream as AnyObject`: on Linux that goes through `_bridgeAnythingToObjectiveC`
+    // (a dynamic cast, about 2,500 instructions). A class instance is stored in an
+    // existential's inline buffer as its reference, in the first word.
+    let reference = withUnsafeBytes(of: upstream) { $0.load(as: UnsafeRawPointer.self) }
+    withExtendedLifetime(upstream) {
+      Unmanaged<SubscriptionLink>.fromOpaque(reference).takeUnretainedValue().setHolder(holder)
+    }
   }
 
   @usableFromInline
@@ -87,5 +93,127 @@ class SubscriptionLink: @unchecked Sendable {
     if bits > Self.forgottenMark, let pointer = UnsafeRawPointer(bitPattern: bits) {
       Unmanaged<SubscriptionLink>.fromOpaque(pointer).release()
     }
+  }
+}
+
+extension Disposables {
+  /// A disposable that wraps `upstream` and runs `onDispose` after disposing it, and that
+  /// takes part in the release of dropped subscriptions (see `SubscriptionLink`): for a
+  /// source outside this module that adapts a subject's subscription.
+  package static func linked(_ upstream: Disposable, onDispose: @escaping () -> Void)
+    -> Cancelable
+  {
+    LinkedDisposable(upstream, onDispose: onDispose)
+  }
+}
+
+/// A subscription that wraps another one (an upstream subscription) and runs `onDispose`
+/// when disposed, for a source outside this module that adapts a subject's subscription
+/// (the reactor's action subject). It is a ``SubscriptionLink``: when the source releases the
+/// wrapped subscription it drops it and passes the release on to its own holder, so a
+/// dropped subscription does not outlive its source.
+final class LinkedDisposable: SubscriptionLink, Cancelable, @unchecked Sendable {
+  // Safety: `upstream` and `onDispose` are read and cleared under `lock`.
+  private let lock = Lock()
+  private var upstream: Disposable?
+  private var onDispose: (() -> Void)?
+  private var disposed = false
+
+  /// Wraps `upstream`, registering as its holder.
+  init(_ upstream: Disposable, onDispose: @escaping () -> Void) {
+    self.upstream = upstream
+    self.onDispose = onDispose
+    super.init()
+    SubscriptionLink.register(self, asHolderOf: upstream)
+  }
+
+  /// Whether ``dispose()`` was called.
+  var isDisposed: Bool { lock.withLock { disposed } }
+
+  /// Disposes the upstream subscription (unless the source already released it) and runs
+  /// `onDispose`, once.
+  func dispose() {
+    let (upstream, onDispose) = lock.withLock {
+      () -> (Disposable?, (() -> Void)?) in
+      guard !disposed else { return (nil, nil) }
+      disposed = true
+      defer {
+        self.upstream = nil
+        self.onDispose = nil
+      }
+      return (self.upstream, self.onDispose)
+    }
+    forgetHolder()
+    upstream?.dispose()
+    onDispose?()
+  }
+
+  @usableFromInline
+  override func upstreamReleased() {
+    let upstream = lock.withLock { () -> Disposable? in
+      defer { self.upstream = nil }
+      return self.upstream
+    }
+    withExtendedLifetime(upstream) {}
+    releaseFromSource()
+  }
+}
+
+/// The disposable of one subscriber of a source outside this module that holds its
+/// subscribers itself (a reactor's engine): disposing it calls `unregister`; the source calls
+/// ``sourceReleased()`` when it lets go of the subscriber without a terminal event, so the
+/// links holding this subscription drop it (see ``SubscriptionLink``).
+///
+/// It keeps the source alive (a retained reference in ``contextBits``) until it is disposed or
+/// freed, and refers to its subscriber without retaining it. Not generic, so that creating
+/// and freeing one looks up no type metadata; ``unregister`` is a capture-free closure made by
+/// the source's specialised code.
+@usableFromInline
+package final class ExternalSubscription: SubscriptionLink, Disposable, @unchecked Sendable {
+  // Safety: `contextSlot` is only accessed atomically, through `contextBits`; `entry` and `unregister` are immutable, and `entry` is
+  // only handed to `unregister`.
+  /// The storage of ``contextBits``; an ``AtomicSlot``, so the first stored property after the
+  /// link's (slot 0, see ``SubscriptionLink``): slot 1.
+  @usableFromInline final var contextSlot: AtomicSlot
+  /// The source, retained (`Unmanaged.passRetained`), until disposed; `0` after.
+  @inlinable final var contextBits: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 1, of: self) }
+  /// The subscriber, not retained.
+  @usableFromInline let entry: UnsafeMutableRawPointer
+  /// Unregisters `entry` (second argument) from the source (first argument, whose retained
+  /// reference it takes over).
+  @usableFromInline let unregister: (UnsafeMutableRawPointer, UnsafeMutableRawPointer) -> Void
+
+  /// Creates the subscription of `entry` to the source at `context` (retained; released when
+  /// disposed or freed).
+  @inlinable
+  package init(
+    context: UnsafeMutableRawPointer, entry: UnsafeMutableRawPointer,
+    unregister: @escaping (UnsafeMutableRawPointer, UnsafeMutableRawPointer) -> Void
+  ) {
+    contextSlot = AtomicSlot(UInt(bitPattern: context))
+    self.entry = entry
+    self.unregister = unregister
+  }
+
+  deinit {
+    if let pointer = UnsafeRawPointer(bitPattern: contextBits.load(ordering: .acquiring)) {
+      Unmanaged<AnyObject>.fromOpaque(pointer).release()
+    }
+  }
+
+  /// Unregisters the subscriber, once.
+  @usableFromInline
+  package func dispose() {
+    let bits = contextBits.exchange(0, ordering: .acquiringAndReleasing)
+    guard let pointer = UnsafeMutableRawPointer(bitPattern: bits) else { return }
+    forgetHolder()
+    unregister(pointer, entry)
+  }
+
+  /// Called by the source when it let go of the subscriber without a terminal event: the
+  /// links holding this subscription drop it.
+  @usableFromInline
+  package func sourceReleased() {
+    releaseFromSource()
   }
 }
