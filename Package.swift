@@ -22,7 +22,8 @@ let package = Package(
     .library(name: "ReactorKitInspector", targets: ["ReactorKitInspector"]),
   ],
   targets: [
-    // C11 atomics for `AtomicCell` (ReactorKitStreams/Internal/Synchronization).
+    // C11 atomics behind `UnsafeAtomic`, `AtomicSlot` and `AtomicBox`
+    // (ReactorKitStreams/Internal/Synchronization/Atomics.swift).
     .target(name: "CReactorKitAtomics"),
     .target(
       name: "ReactorKitStreams", dependencies: ["CReactorKitAtomics"],

@@ -1,5 +1,5 @@
-// Atomic operations on plain integers, for `AtomicCell` (ReactorKitStreams,
-// Internal/Synchronization/AtomicCell.swift). C11 <stdatomic.h>, one `static inline` function
+// Atomic operations on plain integers, for `UnsafeAtomic` (ReactorKitStreams,
+// Internal/Synchronization/Atomics.swift). C11 <stdatomic.h>, one `static inline` function
 // per operation and width: Swift compiles them into the calling code, so once the ordering
 // argument is a constant each call is the one machine instruction it names.
 //
