@@ -64,7 +64,8 @@ let package = Package(
       path: "Examples/GitHubSearch/GitHubSearchKit",
       resources: [.copy("Resources/repositories.json")], swiftSettings: swiftSettings),
     .executableTarget(
-      name: "GitHubSearch", dependencies: ["GitHubSearchKit", "ExampleSupport", "ReactorKit"],
+      name: "GitHubSearch",
+      dependencies: ["GitHubSearchKit", "ExampleSupport", "ReactorKit", "ReactorKitInspector"],
       path: "Examples/GitHubSearch/GitHubSearch", swiftSettings: swiftSettings),
     .target(
       name: "TodosKit", dependencies: ["ReactorKit", "ExampleSupport"],

@@ -2,9 +2,11 @@ import ExampleSupport
 import Foundation
 import GitHubSearchKit
 import ReactorKit
+import ReactorKitInspector
 
 let usage = """
   Usage: GitHubSearch [--online [--api-url URL]] [--latency SECONDS] [--debounce SECONDS]
+                      [--inspect]
 
   Searches GitHub repositories as you type: debounced queries, the search in flight
   cancelled by a newer one, more results when you scroll past the end. Interactive on a
@@ -15,6 +17,9 @@ let usage = """
     --api-url URL       the API to use with --online (default https://api.github.com)
     --latency SECONDS   simulated latency of the offline dataset (default 0.25)
     --debounce SECONDS  pause in typing before a query is searched (default 0.3)
+    --inspect           serve the browser inspector on 127.0.0.1 (its address goes to
+                        standard error) and keep running after a script ends, until quit
+                        or Ctrl-C
 
   """
 
@@ -31,7 +36,9 @@ if arguments.flag("--help") || arguments.flag("-h") {
 let service: GitHubServiceType
 let source: String
 let debounce: RxTimeInterval
+let inspects: Bool
 do {
+  inspects = arguments.flag("--inspect")
   let online = arguments.flag("--online")
   let apiURL = try arguments.option("--api-url")
   let latency = try arguments.interval("--latency", default: 0.25)
@@ -58,6 +65,20 @@ do {
 
 let reactor = GitHubSearchReactor(
   service: service, debounce: debounce, scheduler: MainScheduler.instance)
+// With --inspect, a browser page shows the reactor's actions (typed queries, pages, details),
+// its mutations and its states.
+let inspector: Inspector?
+if inspects {
+  do {
+    inspector = try Inspector()
+  } catch {
+    fail("\(error)", status: 1)
+  }
+  inspector?.attach(to: reactor, source: "search")
+  FileHandle.standardError.write(Data("Inspector: \(inspector!.url)\n".utf8))
+} else {
+  inspector = nil
+}
 let screen = GitHubSearchScreen(source: source)
 screen.reactor = reactor
-TerminalRunner(screen: screen).run()
+TerminalRunner(screen: screen, keepsRunningAfterInput: inspects).run()
