@@ -38,6 +38,11 @@ let package = Package(
       name: "ReactorKitBenchmarks",
       dependencies: ["ReactorKit", "ReactorKitInspector", "MallocCounter"],
       path: "Benchmarks/ReactorKitBenchmarks", swiftSettings: swiftSettings),
+    // Coverage-guided fuzzing of the untrusted-input parsers (scripts/fuzz.sh builds it with
+    // libFuzzer; a plain build checks the seed corpus and seeded mutations).
+    .executableTarget(
+      name: "ReactorKitFuzz", dependencies: ["ReactorKit", "ReactorKitInspector"],
+      path: "Fuzz/ReactorKitFuzz", swiftSettings: swiftSettings),
     .testTarget(
       name: "ReactorKitStreamsTests",
       dependencies: ["ReactorKitStreams", "ReactorKitTesting"],

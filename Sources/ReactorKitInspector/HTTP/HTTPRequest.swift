@@ -1,18 +1,18 @@
-/// One parsed HTTP/1.x request.
-struct HTTPRequest: Sendable, Equatable {
+/// One parsed HTTP/1.x request (`package` for the fuzz target, `Fuzz/ReactorKitFuzz`).
+package struct HTTPRequest: Sendable, Equatable {
   /// The method, as sent (`GET`, `POST`).
-  var method: String
+  package var method: String
   /// The request target as sent (`/api/events?since=3`).
-  var target: String
+  package var target: String
   /// The target's path, percent-decoded (`/api/events`).
-  var path: String
+  package var path: String
   /// The query parameters, percent-decoded; the first of a repeated name wins.
-  var query: [String: String]
+  package var query: [String: String]
   /// `1` for HTTP/1.1, `0` for HTTP/1.0.
-  var minorVersion: Int
+  package var minorVersion: Int
   /// The header fields in order, names lowercased.
-  var headers: [(name: String, value: String)]
-  var body: [UInt8]
+  package var headers: [(name: String, value: String)]
+  package var body: [UInt8]
 
   /// The first value of the header `name` (lowercase).
   func header(_ name: String) -> String? {
@@ -43,7 +43,7 @@ struct HTTPRequest: Sendable, Equatable {
     return nil
   }
 
-  static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
+  package static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
     lhs.method == rhs.method && lhs.target == rhs.target && lhs.minorVersion == rhs.minorVersion
       && lhs.headers.map(\.name) == rhs.headers.map(\.name)
       && lhs.headers.map(\.value) == rhs.headers.map(\.value) && lhs.body == rhs.body

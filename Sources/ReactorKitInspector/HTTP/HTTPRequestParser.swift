@@ -5,9 +5,11 @@
 /// that more bytes are needed, or why the request is rejected (the status to answer with before
 /// closing the connection). Only `Content-Length` bodies are accepted; `Transfer-Encoding` is
 /// rejected, so there is no chunked decoding to get wrong.
-struct HTTPRequestParser: Sendable {
+///
+/// `package` for the fuzz target (`Fuzz/ReactorKitFuzz`).
+package struct HTTPRequestParser: Sendable {
   /// The result of parsing a buffer.
-  enum Outcome: Equatable {
+  package enum Outcome: Equatable {
     /// A complete request, which used the first `consumed` bytes.
     case request(HTTPRequest, consumed: Int)
     /// The request is incomplete: read more.
@@ -23,19 +25,21 @@ struct HTTPRequestParser: Sendable {
   /// The largest body.
   var maximumBodyBytes: Int
 
-  init(maximumHeaderBytes: Int = 8_192, maximumHeaderCount: Int = 64, maximumBodyBytes: Int) {
+  package init(maximumHeaderBytes: Int = 8_192, maximumHeaderCount: Int = 64, maximumBodyBytes: Int)
+  {
     self.maximumHeaderBytes = maximumHeaderBytes
     self.maximumHeaderCount = maximumHeaderCount
     self.maximumBodyBytes = maximumBodyBytes
   }
 
-  func parse(_ buffer: [UInt8]) -> Outcome {
+  package func parse(_ buffer: [UInt8]) -> Outcome {
     guard let headerEnd = Self.endOfHeaders(in: buffer, limit: maximumHeaderBytes + 4) else {
+      // Reject obvious garbage early instead of waiting for a header end that never comes;
+      // it is checked before the size, so bad bytes get the same answer however many follow.
+      if let early = Self.earlyRejection(buffer) { return early }
       if buffer.count > maximumHeaderBytes + 4 {
         return .failure(status: 431, reason: "request line and headers too large")
       }
-      // Reject obvious garbage early instead of waiting for a header end that never comes.
-      if let early = Self.earlyRejection(buffer) { return early }
       return .incomplete
     }
     guard headerEnd <= maximumHeaderBytes + 4 else {
@@ -111,11 +115,15 @@ struct HTTPRequestParser: Sendable {
     return nil
   }
 
+  /// The longest method accepted (ours are `GET` and `POST`); both the early rejection and the
+  /// full parse apply it, so a request gets the same answer however its bytes arrive.
+  static let maximumMethodLength = 31
+
   /// A rejection that is already certain before the headers end: a request line that is not
   /// a method token followed by a space, or a control byte where none may be.
   private static func earlyRejection(_ buffer: [UInt8]) -> Outcome? {
     var index = 0
-    while index < buffer.count, index < 32 {
+    while index < buffer.count, index <= maximumMethodLength {
       let byte = buffer[index]
       if byte == UInt8(ascii: " ") {
         return index == 0 ? .failure(status: 400, reason: "malformed request line") : nil
@@ -125,7 +133,8 @@ struct HTTPRequestParser: Sendable {
       }
       index += 1
     }
-    return index >= 32 ? .failure(status: 400, reason: "malformed request line") : nil
+    return index > maximumMethodLength
+      ? .failure(status: 400, reason: "malformed request line") : nil
   }
 
   private static func lines(_ bytes: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
@@ -152,7 +161,8 @@ struct HTTPRequestParser: Sendable {
 
   private static func parseRequestLine(_ line: ArraySlice<UInt8>) -> LineResult {
     let parts = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
-    guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy(isTokenCharacter),
+    guard parts.count == 3, !parts[0].isEmpty, parts[0].count <= maximumMethodLength,
+      parts[0].allSatisfy(isTokenCharacter),
       !parts[1].isEmpty, parts[1].allSatisfy({ $0 > 0x20 && $0 < 0x7F })
     else {
       return .failure(.failure(status: 400, reason: "malformed request line"))

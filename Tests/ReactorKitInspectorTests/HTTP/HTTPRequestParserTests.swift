@@ -88,6 +88,27 @@ final class HTTPRequestParserTests: XCTestCase {
     XCTAssertEqual(status("\u{16}\u{3}\u{1}\u{2}\u{0}"), 400, "a TLS hello is refused at once")
   }
 
+  func test_parse_longMethod_isRefusedTheSameWhetherCompleteOrNot() {
+    // Found by scripts/fuzz.sh: a method of 32 or more characters was refused while its request
+    // line was still arriving, yet accepted once the headers were complete.
+    let method = String(repeating: "G", count: 40)
+    let text = "\(method) / HTTP/1.1\r\nHost: h\r\n\r\n"
+    XCTAssertEqual(status(String(text.prefix(36))), 400)
+    XCTAssertEqual(status(text), 400)
+    let longest = String(repeating: "G", count: 31)
+    XCTAssertEqual(request("\(longest) / HTTP/1.1\r\nHost: h\r\n\r\n")?.0.method, longest)
+    XCTAssertNil(status(String("\(longest) / HT".prefix(33))))
+  }
+
+  func test_parse_malformedRequestLine_is400HoweverMuchFollows() {
+    // Found by scripts/fuzz.sh: the same bad bytes were 400 while few had arrived and 431
+    // once more than the header limit had.
+    let garbage = "GE\u{1}T / HTTP/1.1\r\nX: "
+    XCTAssertEqual(status(garbage), 400)
+    XCTAssertEqual(status(garbage + String(repeating: "a", count: 400)), 400)
+    XCTAssertEqual(status("GET / HTTP/1.1\r\nX: " + String(repeating: "a", count: 400)), 431)
+  }
+
   func test_parse_contentLength_mustBeOneNumber() {
     XCTAssertEqual(status("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: -1\r\n\r\n"), 400)
     XCTAssertEqual(status("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 1x\r\n\r\n"), 400)

@@ -1,0 +1,100 @@
+import Foundation
+import ReactorKit
+import ReactorKitInspector
+
+/// The untrusted-input parsers under coverage-guided fuzzing. Each check returns normally for
+/// any input and stops the process (`preconditionFailure`) when a property breaks, so libFuzzer
+/// saves the input that broke it.
+enum FuzzTarget: String, CaseIterable {
+  /// The inspector's HTTP/1.x request parser (bytes from any local process).
+  case http
+  /// `ActionRecording(jsonLines:)`, the loader of recordings (files and `/api/import` bodies).
+  case recording
+
+  func check(_ bytes: [UInt8]) {
+    switch self {
+    case .http: HTTPParserProperties.check(bytes)
+    case .recording: RecordingProperties.check(bytes)
+    }
+  }
+}
+
+/// What the request parser must hold for any bytes: no crash, an outcome within its bounds,
+/// and the same answer whether the bytes arrive at once or cut at any point.
+enum HTTPParserProperties {
+  static let parser = HTTPRequestParser(
+    maximumHeaderBytes: 1_024, maximumHeaderCount: 16, maximumBodyBytes: 1_024)
+
+  static func check(_ bytes: [UInt8]) {
+    let whole = parser.parse(bytes)
+    switch whole {
+    case .request(let request, let consumed):
+      precondition(
+        consumed > 0 && consumed <= bytes.count, "consumed \(consumed) of \(bytes.count)")
+      precondition(request.target.hasPrefix("/"), "target \(request.target)")
+      precondition(request.body.count <= 1_024, "body of \(request.body.count) bytes")
+      // The request's own bytes parse to the same request (what follows is the next one).
+      precondition(parser.parse(Array(bytes[..<consumed])) == whole, "not self-delimiting")
+    case .incomplete:
+      precondition(bytes.count <= 1_028 + 1_024, "\(bytes.count) bytes pending past the limits")
+    case .failure(let status, _):
+      precondition([400, 413, 431, 501, 505].contains(status), "status \(status)")
+    }
+    // A read that stops early: the bytes so far are incomplete, or already give the answer
+    // the whole buffer gives (never a different request, never an error the rest undoes).
+    let cut = bytes.isEmpty ? 0 : Int(bytes[0]) % (bytes.count + 1)
+    let partial = parser.parse(Array(bytes[..<cut]))
+    switch (partial, whole) {
+    case (.incomplete, _): break
+    case (.request, .request): precondition(partial == whole, "a cut changed the request")
+    case (.failure(let early, _), .failure(let late, _)):
+      precondition(early == late, "a cut changed the status from \(late) to \(early)")
+    default: preconditionFailure("cut at \(cut): \(partial), whole: \(whole)")
+    }
+  }
+}
+
+/// An action with nesting, optionals and numbers, for the recording loader to decode.
+struct FuzzAction: Action, Codable, Equatable {
+  var name: String
+  var count: Int
+  var ratio: Double?
+  var tags: [String]
+  var child: [FuzzAction]
+}
+
+/// What the recording loader must hold for any bytes: no crash, a typed error or a recording,
+/// and a recording that writes back to lines that load to the same actions.
+enum RecordingProperties {
+  static let registry: ActionRegistry = {
+    var registry = ActionRegistry()
+    registry.register(FuzzAction.self)
+    return registry
+  }()
+  static let limits = LoadingLimits(maximumFileSize: 64 * 1024, maximumNestingDepth: 16)
+
+  static func check(_ bytes: [UInt8]) {
+    let recording: ActionRecording
+    do {
+      recording = try ActionRecording(jsonLines: bytes, registry: registry, limits: limits)
+    } catch {
+      return  // a typed `RecordingError`: the input is refused, with its reason
+    }
+    let written: [UInt8]
+    do {
+      written = try recording.jsonLines(registry: registry, limits: limits)
+    } catch {
+      // Only a recording that would not load back may be refused on writing.
+      guard case .unreplayable = error else { preconditionFailure("writing failed: \(error)") }
+      return
+    }
+    do {
+      let reloaded = try ActionRecording(jsonLines: written, registry: registry, limits: limits)
+      let before = recording.actions.map { $0 as? FuzzAction }
+      let after = reloaded.actions.map { $0 as? FuzzAction }
+      precondition(before == after, "the written recording loads different actions")
+    } catch {
+      preconditionFailure("a written recording does not load: \(error)")
+    }
+  }
+}
