@@ -9,20 +9,15 @@ extension ObservableType {
   @inlinable
   public func element(at index: Int) -> Observable<Element> {
     precondition(index >= 0, "element(at:) needs an index of at least 0.")
-    let source = asObservable()
-    return Observable { observer in
-      let sink = Sink(observer)
+    return sinking { sink in
       let remaining = OperatorState(index)
-      return sink.run(source) { event in
+      return { event in
         switch event {
+        case .next where remaining.value > 0:
+          remaining.value -= 1
         case .next(let element):
-          guard sink.isOpen else { return }
-          if remaining.value == 0 {
-            sink.forwardNext(element)
-            sink.forwardTerminal(.completed)
-          } else {
-            remaining.value -= 1
-          }
+          sink.forwardNext(element)
+          sink.forwardTerminal(.completed)
         case .error:
           sink.forwardTerminal(event)
         case .completed:
