@@ -9,12 +9,10 @@ extension ObservableType {
   @inlinable
   public func element(at index: Int) -> Observable<Element> {
     precondition(index >= 0, "element(at:) needs an index of at least 0.")
-    return sinking { sink in
-      let remaining = OperatorState(index)
-      return { event in
+    // The elements before `index` are dropped as `skip(_:)` drops them.
+    return skip(index).sinking { sink in
+      { event in
         switch event {
-        case .next where remaining.value > 0:
-          remaining.value -= 1
         case .next(let element):
           sink.forwardNext(element)
           sink.forwardTerminal(.completed)
