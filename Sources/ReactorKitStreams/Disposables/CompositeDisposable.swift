@@ -80,15 +80,11 @@ public final class CompositeDisposable: Cancelable, @unchecked Sendable {
 
   /// Disposes every member, now and later.
   public func dispose() {
-    lock.lock()
-    if disposed {
-      lock.unlock()
-      return
+    let all = lock.setOnce(&disposed) { () -> [Disposable] in
+      let all = members.sorted { $0.key < $1.key }.map(\.value)
+      members = [:]
+      return all
     }
-    disposed = true
-    let all = members.sorted { $0.key < $1.key }.map(\.value)
-    members = [:]
-    lock.unlock()
-    for disposable in all { disposable.dispose() }
+    for disposable in all ?? [] { disposable.dispose() }
   }
 }

@@ -87,15 +87,6 @@ public final class SerialDisposable: Cancelable, @unchecked Sendable {
 
   /// Disposes the current disposable and every later one.
   public func dispose() {
-    lock.lock()
-    if disposed {
-      lock.unlock()
-      return
-    }
-    disposed = true
-    let old = current
-    current = nil
-    lock.unlock()
-    old?.dispose()
+    lock.setOnce(&disposed) { current.take() }??.dispose()
   }
 }

@@ -176,27 +176,12 @@ final class RetryWhenSink<Element, Failure: Swift.Error, Trigger>: @unchecked Se
   /// Starts the next attempt; reentrant calls are looped, not nested.
   @inlinable
   func resubscribe() {
-    lock.lock()
-    if running {
-      again = true
-      lock.unlock()
-      return
-    }
-    running = true
-    lock.unlock()
-    while sink.isOpen {
+    loop(while: sink.isOpen) {
       let attempt = Attempt()
       current.disposable = attempt
       attempt.subscription.setDisposable(
         source.subscribe(AnyObserver { self.on($0, attempt: attempt) }))
-      lock.lock()
-      if !again {
-        running = false
-        lock.unlock()
-        return
-      }
-      again = false
-      lock.unlock()
+      return true
     }
   }
 
@@ -236,6 +221,8 @@ final class RetryWhenSink<Element, Failure: Swift.Error, Trigger>: @unchecked Se
 /// The replacement subscription of ``ObservableType/catch(_:)``, its sink's extra resource.
 /// When the source lets go of the sink without a terminal event (see ``SubscriptionLink``)
 /// before any replacement was subscribed, nothing can feed the sink any more: it is released.
+extension RetryWhenSink: ReentrantLoop {}
+
 @usableFromInline
 final class CatchReplacement: UpstreamReleaseHandling, @unchecked Sendable {
   // Safety: `isSubscribedSlot` is only accessed atomically; `current` synchronises itself.

@@ -6,19 +6,14 @@ extension ObservableType where Element: Equatable {
   public func distinctUntilChanged() -> Observable<Element> {
     // Written out rather than built on `distinctUntilChanged(_:comparer:)`: `==` is called
     // directly, not through two closures per element.
-    let source = asObservable()
-    return Observable { observer in
-      let sink = Sink(observer)
+    sinking { sink in
       let previous = OperatorState<Element?>(nil)
-      return sink.run(source) { event in
-        guard case .next(let element) = event else {
-          sink.forwardTerminal(event)
-          return
+      return { event in
+        sink.receive(event) { element in
+          if let last = previous.value, last == element { return }
+          previous.value = element
+          sink.forwardNext(element)
         }
-        guard sink.isOpen else { return }
-        if let last = previous.value, last == element { return }
-        previous.value = element
-        sink.forwardNext(element)
       }
     }
   }
@@ -70,26 +65,16 @@ extension ObservableType {
     _ keySelector: @escaping (Element) throws -> Key,
     comparer: @escaping (Key, Key) throws -> Bool
   ) -> Observable<Element> {
-    let source = asObservable()
-    return Observable { observer in
-      let sink = Sink(observer)
+    sinking { sink in
       let previous = OperatorState<Key?>(nil)
-      return sink.run(source) { event in
+      return { event in
         // Only the per-element path is inline; terminal events and errors go out of line.
-        guard case .next(let element) = event else {
-          sink.forwardTerminal(event)
-          return
-        }
-        guard sink.isOpen else { return }
-        do {
+        sink.receive(event) { element in
           let key = try keySelector(element)
           if let last = previous.value, try comparer(last, key) { return }
           previous.value = key
-        } catch {
-          sink.fail(error)
-          return
+          sink.forwardNext(element)
         }
-        sink.forwardNext(element)
       }
     }
   }

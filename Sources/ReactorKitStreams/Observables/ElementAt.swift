@@ -9,20 +9,13 @@ extension ObservableType {
   @inlinable
   public func element(at index: Int) -> Observable<Element> {
     precondition(index >= 0, "element(at:) needs an index of at least 0.")
-    let source = asObservable()
-    return Observable { observer in
-      let sink = Sink(observer)
-      let remaining = OperatorState(index)
-      return sink.run(source) { event in
+    // The elements before `index` are dropped as `skip(_:)` drops them.
+    return skip(index).sinking { sink in
+      { event in
         switch event {
         case .next(let element):
-          guard sink.isOpen else { return }
-          if remaining.value == 0 {
-            sink.forwardNext(element)
-            sink.forwardTerminal(.completed)
-          } else {
-            remaining.value -= 1
-          }
+          sink.forwardNext(element)
+          sink.forwardTerminal(.completed)
         case .error:
           sink.forwardTerminal(event)
         case .completed:

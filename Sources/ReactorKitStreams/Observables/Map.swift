@@ -29,23 +29,11 @@ extension ObservableType {
   public func compactMap<Result>(_ transform: @escaping (Element) throws -> Result?)
     -> Observable<Result>
   {
-    let source = asObservable()
-    return Observable { observer in
-      let sink = Sink(observer)
-      return sink.run(source) { event in
-        guard case .next(let element) = event else {
-          sink.forwardTerminal(from: event)
-          return
+    sinking { sink in
+      { event in
+        sink.receive(event) { element in
+          if let result = try transform(element) { sink.forwardNext(result) }
         }
-        guard sink.isOpen else { return }
-        let result: Result?
-        do {
-          result = try transform(element)
-        } catch {
-          sink.fail(error)
-          return
-        }
-        if let result { sink.forwardNext(result) }
       }
     }
   }

@@ -5,10 +5,8 @@ extension ObservableType {
   /// - Returns: The source's events as elements.
   @inlinable
   public func materialize() -> Observable<Event<Element>> {
-    let source = asObservable()
-    return Observable { observer in
-      let sink = Sink(observer)
-      return sink.run(source) { event in
+    sinking { sink in
+      { event in
         sink.forwardNext(event)
         if event.isStopEvent { sink.forwardTerminal(.completed) }
       }
@@ -23,18 +21,10 @@ extension ObservableType where Element: EventConvertible {
   /// - Returns: The sequence the events describe.
   @inlinable
   public func dematerialize() -> Observable<Element.Element> {
-    let source = asObservable()
-    return Observable { observer in
-      let sink = Sink(observer)
-      return sink.run(source) { event in
-        switch event {
-        case .next(let element):
-          sink.forward(element.event)
-        case .error(let error):
-          sink.forwardTerminal(.error(error))
-        case .completed:
-          sink.forwardTerminal(.completed)
-        }
+    sinking { sink in
+      { event in
+        guard case .next(let element) = event else { return sink.forwardTerminal(from: event) }
+        sink.forward(element.event)
       }
     }
   }

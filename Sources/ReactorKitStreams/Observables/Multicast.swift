@@ -236,7 +236,7 @@ final class MulticastConnection<Subject: SubjectType>: SubscriptionLink, Observe
   @usableFromInline
   override func upstreamReleased() {
     dispose()
-    if ownsSubject { (observer as? ObserverReleasing)?.releaseObservers() }
+    if ownsSubject { (observer as? any ObserverReleasing)?.releaseObservers() }
   }
 
   deinit { Resources.decrementTotal() }

@@ -57,18 +57,16 @@ extension ObservableType {
     _ seed: Accumulate, _ accumulator: @escaping (inout Accumulate, Element) throws -> Void,
     _ mapResult: @escaping (Accumulate) throws -> Result
   ) -> Observable<Result> {
-    let source = asObservable()
-    return Observable { observer in
-      let sink = Sink(observer)
+    sinking { sink in
       let accumulate = OperatorState(seed)
-      return sink.run(source) { event in
+      return { event in
         switch event {
         case .next(let element):
           guard sink.isOpen else { return }
           do {
             try accumulator(&accumulate.value, element)
           } catch {
-            sink.forwardTerminal(.error(error))
+            sink.fail(error)
           }
         case .error(let error):
           sink.forwardTerminal(.error(error))
@@ -76,7 +74,7 @@ extension ObservableType {
           do {
             sink.forwardNext(try mapResult(accumulate.value))
           } catch {
-            sink.forwardTerminal(.error(error))
+            sink.fail(error)
             return
           }
           sink.forwardTerminal(.completed)

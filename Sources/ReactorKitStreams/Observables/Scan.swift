@@ -11,24 +11,14 @@ extension ObservableType {
   public func scan<Accumulate>(
     into seed: Accumulate, accumulator: @escaping (inout Accumulate, Element) throws -> Void
   ) -> Observable<Accumulate> {
-    let source = asObservable()
-    return Observable { observer in
-      let sink = Sink(observer)
+    sinking { sink in
       let accumulate = OperatorState(seed)
-      return sink.run(source) { event in
+      return { event in
         // Only the per-element path is inline; terminal events and errors go out of line.
-        guard case .next(let element) = event else {
-          sink.forwardTerminal(from: event)
-          return
-        }
-        guard sink.isOpen else { return }
-        do {
+        sink.receive(event) { element in
           try accumulator(&accumulate.value, element)
-        } catch {
-          sink.fail(error)
-          return
+          sink.forwardNext(accumulate.value)
         }
-        sink.forwardNext(accumulate.value)
       }
     }
   }
@@ -44,25 +34,14 @@ extension ObservableType {
     _ seed: Accumulate, accumulator: @escaping (Accumulate, Element) throws -> Accumulate
   ) -> Observable<Accumulate> {
     // Written out rather than built on `scan(into:)`: one closure call per element, not two.
-    let source = asObservable()
-    return Observable { observer in
-      let sink = Sink(observer)
+    sinking { sink in
       let accumulate = OperatorState(seed)
-      return sink.run(source) { event in
-        guard case .next(let element) = event else {
-          sink.forwardTerminal(from: event)
-          return
+      return { event in
+        sink.receive(event) { element in
+          let next = try accumulator(accumulate.value, element)
+          accumulate.value = next
+          sink.forwardNext(next)
         }
-        guard sink.isOpen else { return }
-        let next: Accumulate
-        do {
-          next = try accumulator(accumulate.value, element)
-        } catch {
-          sink.fail(error)
-          return
-        }
-        accumulate.value = next
-        sink.forwardNext(next)
       }
     }
   }

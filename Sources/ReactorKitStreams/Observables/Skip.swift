@@ -6,20 +6,14 @@ extension ObservableType {
   @inlinable
   public func skip(_ count: Int) -> Observable<Element> {
     precondition(count >= 0, "skip(_:) needs a count of at least 0.")
-    let source = asObservable()
-    return Observable { observer in
-      let sink = Sink(observer)
+    return sinking { sink in
       let remaining = OperatorState(count)
-      return sink.run(source) { event in
-        switch event {
-        case .next(let element):
-          if remaining.value > 0 {
-            remaining.value -= 1
-          } else {
-            sink.forwardNext(element)
-          }
-        case .error, .completed:
-          sink.forwardTerminal(event)
+      return { event in
+        guard case .next(let element) = event else { return sink.forwardTerminal(event) }
+        if remaining.value > 0 {
+          remaining.value -= 1
+        } else {
+          sink.forwardNext(element)
         }
       }
     }
@@ -32,26 +26,15 @@ extension ObservableType {
   /// - Returns: The elements from the first one failing `predicate` on.
   @inlinable
   public func skip(while predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
-    let source = asObservable()
-    return Observable { observer in
-      let sink = Sink(observer)
+    sinking { sink in
       let skipping = OperatorState(true)
-      return sink.run(source) { event in
-        switch event {
-        case .next(let element):
-          guard sink.isOpen else { return }
+      return { event in
+        sink.receive(event) { element in
           if skipping.value {
-            do {
-              skipping.value = try predicate(element)
-            } catch {
-              sink.forwardTerminal(.error(error))
-              return
-            }
+            skipping.value = try predicate(element)
             if skipping.value { return }
           }
           sink.forwardNext(element)
-        case .error, .completed:
-          sink.forwardTerminal(event)
         }
       }
     }

@@ -42,23 +42,32 @@ extension ObservableType {
     onDisposed: ((Object) -> Void)? = nil
   ) -> Disposable {
     subscribe(
-      onNext: { [weak object] element in
-        if let object { onNext?(object, element) }
-      },
-      onError: { [weak object] error in
-        if let object { onError?(object, error) }
-      },
-      onCompleted: { [weak object] in
-        if let object { onCompleted?(object) }
-      },
-      onDisposed: { [weak object] in
-        if let object { onDisposed?(object) }
-      })
+      onNext: weaklyBound(object, onNext), onError: weaklyBound(object, onError),
+      onCompleted: weaklyBound(object, onCompleted), onDisposed: weaklyBound(object, onDisposed))
   }
 
   /// Subscribes a closure that receives every event.
   @inlinable
   public func subscribe(_ on: @escaping (Event<Element>) -> Void) -> Disposable {
     subscribe(AnyObserver(eventHandler: on))
+  }
+}
+
+/// A closure that passes `object`, held weakly, and its argument to `body`, and does nothing
+/// once `object` is freed (or when there is no `body`): the closures of the
+/// `subscribe(with:…)` variants.
+func weaklyBound<Object: AnyObject, Value>(
+  _ object: Object, _ body: ((Object, Value) -> Void)?
+) -> (Value) -> Void {
+  { [weak object] value in
+    if let object { body?(object, value) }
+  }
+}
+
+/// A closure that passes `object`, held weakly, to `body`, and does nothing once `object` is
+/// freed (or when there is no `body`).
+func weaklyBound<Object: AnyObject>(_ object: Object, _ body: ((Object) -> Void)?) -> () -> Void {
+  { [weak object] in
+    if let object { body?(object) }
   }
 }

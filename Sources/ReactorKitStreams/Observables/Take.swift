@@ -18,19 +18,14 @@ extension ObservableType {
   public func take(_ count: Int) -> Observable<Element> {
     precondition(count >= 0, "take(_:) needs a count of at least 0.")
     if count == 0 { return Observable<Element>.empty() }
-    let source = asObservable()
-    return Observable { observer in
-      let sink = Sink(observer)
+    return sinking { sink in
       let remaining = OperatorState(count)
-      return sink.run(source) { event in
-        switch event {
-        case .next(let element):
-          guard sink.isOpen, remaining.value > 0 else { return }
+      return { event in
+        sink.receive(event) { element in
+          guard remaining.value > 0 else { return }
           remaining.value -= 1
           sink.forwardNext(element)
           if remaining.value == 0 { sink.forwardTerminal(.completed) }
-        case .error, .completed:
-          sink.forwardTerminal(event)
         }
       }
     }
@@ -47,28 +42,12 @@ extension ObservableType {
   public func take(
     until predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive
   ) -> Observable<Element> {
-    let source = asObservable()
-    return Observable { observer in
-      let sink = Sink(observer)
-      return sink.run(source) { event in
-        switch event {
-        case .next(let element):
-          guard sink.isOpen else { return }
-          let ends: Bool
-          do {
-            ends = try predicate(element)
-          } catch {
-            sink.forwardTerminal(.error(error))
-            return
-          }
-          if !ends {
-            sink.forwardNext(element)
-            return
-          }
-          if behavior == .inclusive { sink.forwardNext(element) }
-          sink.forwardTerminal(.completed)
-        case .error, .completed:
-          sink.forwardTerminal(event)
+    sinking { sink in
+      { event in
+        sink.receive(event) { element in
+          let ends = try predicate(element)
+          if !ends || behavior == .inclusive { sink.forwardNext(element) }
+          if ends { sink.forwardTerminal(.completed) }
         }
       }
     }

@@ -7,11 +7,9 @@ extension ObservableType {
   @inlinable
   public func takeLast(_ count: Int) -> Observable<Element> {
     precondition(count >= 0, "takeLast(_:) needs a count of at least 0.")
-    let source = asObservable()
-    return Observable { observer in
-      let sink = Sink(observer)
+    return sinking { sink in
       let buffer = OperatorState(Queue<Element>())
-      return sink.run(source) { event in
+      return { event in
         switch event {
         case .next(let element):
           guard count > 0 else { return }

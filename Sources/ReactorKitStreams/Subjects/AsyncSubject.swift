@@ -12,9 +12,7 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
   /// Creates a subject.
   public override init() { super.init() }
 
-  deinit {
-    core.operations(core, .detach, nil)
-  }
+  deinit { core.detachObservers() }
 
   /// Whether any observer is subscribed.
   public var hasObservers: Bool { core.lock.withLock { core.hasObserversLocked } }
@@ -59,7 +57,4 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
   public func asObserver() -> AsyncSubject<Element> { self }
 }
 
-extension AsyncSubject: ObserverReleasing {
-  @usableFromInline
-  func releaseObservers() { core.operations(core, .detach, nil) }
-}
+extension AsyncSubject: ObserverReleasing {}

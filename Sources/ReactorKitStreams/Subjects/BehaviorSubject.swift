@@ -18,9 +18,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
     super.init()
   }
 
-  deinit {
-    core.operations(core, .detach, nil)
-  }
+  deinit { core.detachObservers() }
 
   /// Whether any observer is subscribed.
   public var hasObservers: Bool { core.lock.withLock { core.hasObserversLocked } }
@@ -42,11 +40,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
   /// Stores a `.next` value and broadcasts `event`; ignored after a terminal event.
   @inlinable
   public func on(_ event: Event<Element>) {
-    core.lock.lock()
-    if core.stopEvent != nil || core.isDisposed {
-      core.lock.unlock()
-      return
-    }
+    guard core.lockIfAccepting() else { return }
     if case .next(let value) = event { core.state.pointee.current = value }
     core.publishLocked(event)
   }
@@ -59,15 +53,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
   /// the package that knows the subject's type, so it is specialised in the caller's module.
   @inlinable
   package func subscribeSpecialized(_ observer: AnyObserver<Element>) -> Disposable {
-    core.lock.lock()
-    if let stop = core.stopEvent {
-      core.lock.unlock()
-      observer.on(stop)
-      return Disposables.create()
-    }
-    if core.isDisposed {
-      core.lock.unlock()
-      observer.on(.error(RxError.disposed(object: "BehaviorSubject")))
+    guard core.lockForSubscribing(observer, subject: "BehaviorSubject") else {
       return Disposables.create()
     }
     let entry = core.addLocked(observer)
@@ -81,11 +67,8 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
   /// Unsubscribes every observer; later events are ignored.
   public func dispose() {
     // The observers are released after the lock.
-    SubjectCore.release(core.lock.withLock { core.disposeLocked() })
+    core.dispose()
   }
 }
 
-extension BehaviorSubject: ObserverReleasing {
-  @usableFromInline
-  func releaseObservers() { core.operations(core, .detach, nil) }
-}
+extension BehaviorSubject: ObserverReleasing {}

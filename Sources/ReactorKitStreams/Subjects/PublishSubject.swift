@@ -22,9 +22,7 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ob
   @inlinable
   public override init() { super.init() }
 
-  deinit {
-    core.operations(core, .detach, nil)
-  }
+  deinit { core.detachObservers() }
 
   /// Whether any observer is subscribed.
   public var hasObservers: Bool { core.lock.withLock { core.hasObserversLocked } }
@@ -38,24 +36,12 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ob
     // An element while nobody delivers skips the lock (after a terminal event or disposal
     // nobody is subscribed, so it reaches nobody).
     if case .next = event, core.publishNextIfIdle(event) { return }
-    core.lock.lock()
-    if core.stopEvent != nil || core.isDisposed {
-      core.lock.unlock()
-      return
-    }
+    guard core.lockIfAccepting() else { return }
     core.publishLocked(event)
   }
 
   override func subscribeObserver(_ observer: AnyObserver<Element>) -> Disposable {
-    core.lock.lock()
-    if let stop = core.stopEvent {
-      core.lock.unlock()
-      observer.on(stop)
-      return Disposables.create()
-    }
-    if core.isDisposed {
-      core.lock.unlock()
-      observer.on(.error(RxError.disposed(object: "PublishSubject")))
+    guard core.lockForSubscribing(observer, subject: "PublishSubject") else {
       return Disposables.create()
     }
     let entry = core.addLocked(observer)
@@ -69,11 +55,8 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ob
   /// Unsubscribes every observer; later events are ignored and new subscribers get an error.
   public func dispose() {
     // The observers are released after the lock.
-    SubjectCore.release(core.lock.withLock { core.disposeLocked() })
+    core.dispose()
   }
 }
 
-extension PublishSubject: ObserverReleasing {
-  @usableFromInline
-  func releaseObservers() { core.operations(core, .detach, nil) }
-}
+extension PublishSubject: ObserverReleasing {}

@@ -31,7 +31,7 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
   }
 
   deinit {
-    core.operations(core, .detach, nil)
+    core.detachObservers()
     replay.deinitialize(count: 1)
     replay.deallocate()
   }
@@ -61,11 +61,7 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
   /// Buffers a `.next` value and broadcasts `event`; ignored after a terminal event.
   @inlinable
   public func on(_ event: Event<Element>) {
-    core.lock.lock()
-    if core.stopEvent != nil || core.isDisposed {
-      core.lock.unlock()
-      return
-    }
+    guard core.lockIfAccepting() else { return }
     if case .next(let value) = event, bufferSize > 0 {
       replay.pointee.elements.append(value)
       let count = replay.pointee.elements.count
@@ -120,7 +116,4 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
   }
 }
 
-extension ReplaySubject: ObserverReleasing {
-  @usableFromInline
-  func releaseObservers() { core.operations(core, .detach, nil) }
-}
+extension ReplaySubject: ObserverReleasing {}

@@ -21,8 +21,15 @@ public protocol SubjectType: ObservableType {
 /// source was freed).
 @usableFromInline
 protocol ObserverReleasing: AnyObject {
+  associatedtype CoreElement
+  /// The subject's state and observers.
+  var core: SubjectCore<CoreElement> { get }
+}
+
+extension ObserverReleasing {
   /// Unregisters every observer and releases its subscription (see ``SubscriptionLink``).
-  func releaseObservers()
+  @inlinable
+  func releaseObservers() { core.detachObservers() }
 }
 
 /// One observer registered with a subject. Disposing it unregisters the observer; once
@@ -402,6 +409,47 @@ final class SubjectCore<Element>: @unchecked Sendable {
     modifyEntriesLocked { $0 = [] }
     stopEvent = nil
     return removed
+  }
+
+  /// Disposes the subject: unregisters every observer and releases them after the lock.
+  @inlinable
+  func dispose() {
+    Self.release(lock.withLock { disposeLocked() })
+  }
+
+  /// Lets go of every observer without a terminal event (the subject or its relay is freed).
+  @inlinable
+  func detachObservers() { operations(self, .detach, nil) }
+
+  /// Takes the lock if the subject still accepts events (no terminal event, not disposed);
+  /// otherwise returns `false` without it.
+  @inlinable
+  func lockIfAccepting() -> Bool {
+    lock.lock()
+    if stopEvent != nil || isDisposed {
+      lock.unlock()
+      return false
+    }
+    return true
+  }
+
+  /// Takes the lock to subscribe `observer`; if the subject has ended, tells `observer` (its
+  /// terminal event, or ``RxError/disposed(object:)`` naming `subject`) and returns `false`
+  /// without the lock.
+  @inlinable
+  func lockForSubscribing(_ observer: AnyObserver<Element>, subject: String) -> Bool {
+    lock.lock()
+    if let stop = stopEvent {
+      lock.unlock()
+      observer.on(stop)
+      return false
+    }
+    if isDisposed {
+      lock.unlock()
+      observer.on(.error(RxError.disposed(object: subject)))
+      return false
+    }
+    return true
   }
 
   @inlinable

@@ -92,18 +92,8 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     onDisposed: ((Object) -> Void)? = nil
   ) -> Disposable {
     subscribe(
-      onSuccess: { [weak object] element in
-        if let object { onSuccess?(object, element) }
-      },
-      onError: { [weak object] error in
-        if let object { onError?(object, error) }
-      },
-      onCompleted: { [weak object] in
-        if let object { onCompleted?(object) }
-      },
-      onDisposed: { [weak object] in
-        if let object { onDisposed?(object) }
-      })
+      onSuccess: weaklyBound(object, onSuccess), onError: weaklyBound(object, onError),
+      onCompleted: weaklyBound(object, onCompleted), onDisposed: weaklyBound(object, onDisposed))
   }
 
   /// A maybe of `element`.

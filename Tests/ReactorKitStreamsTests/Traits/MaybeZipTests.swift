@@ -6,7 +6,7 @@ import XCTest
 final class MaybeZipTests: ResourceTestCase {
   private struct Failure: Error, Equatable {}
 
-  private func zipSelecting(_ m: [Maybe<Int>]) -> Maybe<[Int]> {
+  private static func zipSelecting(_ m: [Maybe<Int>]) -> Maybe<[Int]> {
     switch m.count {
     case 2: return Maybe.zip(m[0], m[1]) { [$0, $1] }
     case 3: return Maybe.zip(m[0], m[1], m[2]) { [$0, $1, $2] }
@@ -22,7 +22,7 @@ final class MaybeZipTests: ResourceTestCase {
     }
   }
 
-  private func zipTuples(_ m: [Maybe<Int>]) -> Maybe<[Int]> {
+  private static func zipTuples(_ m: [Maybe<Int>]) -> Maybe<[Int]> {
     switch m.count {
     case 2: return Maybe.zip(m[0], m[1]).map { [$0, $1] }
     case 3: return Maybe.zip(m[0], m[1], m[2]).map { [$0, $1, $2] }
@@ -40,65 +40,48 @@ final class MaybeZipTests: ResourceTestCase {
     }
   }
 
-  /// Zips `arity` cold maybes; maybe `index` (0-based) ends at 10 * (index + 1) with `end(index)`.
-  private func run(
-    arity: Int, tuples: Bool, end: (Int) -> [Recorded<Event<Int>>]
-  ) -> (TestableObserver<[Int]>, [TestableObservable<Int>]) {
-    let scheduler = TestScheduler(initialClock: 0)
-    let sources = (0..<arity).map { scheduler.createColdObservable(end($0)) }
-    let maybes = sources.map { $0.asMaybe() }
-    let observer = scheduler.start {
-      (tuples ? self.zipTuples(maybes) : self.zipSelecting(maybes)).asObservable()
-    }
-    return (observer, sources)
-  }
+  private let harness = TraitZipHarness<Maybe<Int>>(
+    convert: { $0.asMaybe() },
+    zip: { traits, tuples in
+      (tuples ? zipTuples(traits) : zipSelecting(traits)).asObservable()
+    })
 
   func test_maybeZip_everyArity_succeedsWhenAllSucceed() {
-    for arity in 2...8 {
-      for tuples in [false, true] {
-        // when
-        let (observer, _) = run(arity: arity, tuples: tuples) { index in
-          [.next(10 * (index + 1), index + 1), .completed(10 * (index + 1))]
-        }
-        // then: one element once the last maybe succeeded, then completion
-        let end = 200 + 10 * arity
-        XCTAssertEqual(
-          observer.events, [.next(end, Array(1...arity)), .completed(end)],
-          "arity \(arity), tuples \(tuples)")
+    harness.forEveryArity { arity, tuples, context in
+      // when
+      let (observer, _) = harness.run(arity: arity, tuples: tuples) { index in
+        [.next(10 * (index + 1), index + 1), .completed(10 * (index + 1))]
       }
+      // then: one element once the last maybe succeeded, then completion
+      let end = 200 + 10 * arity
+      XCTAssertEqual(observer.events, [.next(end, Array(1...arity)), .completed(end)], context)
     }
   }
 
   func test_maybeZip_everyArity_completesEmptyOnceAllFinishedWhenOneIsEmpty() {
-    for arity in 2...8 {
-      for tuples in [false, true] {
-        // when: the first maybe completes without an element
-        let (observer, sources) = run(arity: arity, tuples: tuples) { index in
-          index == 0
-            ? [.completed(10)] : [.next(10 * (index + 1), index + 1), .completed(10 * (index + 1))]
-        }
-        // then: as RxSwift's zip, no element and completion once every maybe finished (an
-        // element that arrives while another maybe is still running may yet be paired)
-        let context = "arity \(arity), tuples \(tuples)"
-        XCTAssertEqual(observer.events, [.completed(200 + 10 * arity)], context)
-        XCTAssertEqual(
-          sources.map(\.subscriptions), (1...arity).map { [Subscription(200, 200 + 10 * $0)] },
-          context)
+    harness.forEveryArity { arity, tuples, context in
+      // when: the first maybe completes without an element
+      let (observer, sources) = harness.run(arity: arity, tuples: tuples) { index in
+        index == 0
+          ? [.completed(10)] : [.next(10 * (index + 1), index + 1), .completed(10 * (index + 1))]
       }
+      // then: as RxSwift's zip, no element and completion once every maybe finished (an
+      // element that arrives while another maybe is still running may yet be paired)
+      XCTAssertEqual(observer.events, [.completed(200 + 10 * arity)], context)
+      XCTAssertEqual(
+        sources.map(\.subscriptions), (1...arity).map { [Subscription(200, 200 + 10 * $0)] },
+        context)
     }
   }
 
   func test_maybeZip_everyArity_failsWithTheFirstError() {
-    for arity in 2...8 {
-      for tuples in [false, true] {
-        // when: the last maybe fails first
-        let (observer, _) = run(arity: arity, tuples: tuples) { index in
-          index == arity - 1 ? [.error(5, Failure())] : [.next(10, 1), .completed(10)]
-        }
-        // then
-        XCTAssertEqual(
-          observer.events, [.error(205, Failure())], "arity \(arity), tuples \(tuples)")
+    harness.forEveryArity { arity, tuples, context in
+      // when: the last maybe fails first
+      let (observer, _) = harness.run(arity: arity, tuples: tuples) { index in
+        index == arity - 1 ? [.error(5, Failure())] : [.next(10, 1), .completed(10)]
       }
+      // then
+      XCTAssertEqual(observer.events, [.error(205, Failure())], context)
     }
   }
 

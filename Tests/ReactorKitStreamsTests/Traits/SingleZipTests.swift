@@ -6,7 +6,7 @@ import XCTest
 final class SingleZipTests: ResourceTestCase {
   private struct Failure: Error, Equatable {}
 
-  private func zipSelecting(_ m: [Single<Int>]) -> Single<[Int]> {
+  private static func zipSelecting(_ m: [Single<Int>]) -> Single<[Int]> {
     switch m.count {
     case 2: return Single.zip(m[0], m[1]) { [$0, $1] }
     case 3: return Single.zip(m[0], m[1], m[2]) { [$0, $1, $2] }
@@ -22,7 +22,7 @@ final class SingleZipTests: ResourceTestCase {
     }
   }
 
-  private func zipTuples(_ m: [Single<Int>]) -> Single<[Int]> {
+  private static func zipTuples(_ m: [Single<Int>]) -> Single<[Int]> {
     switch m.count {
     case 2: return Single.zip(m[0], m[1]).map { [$0, $1] }
     case 3: return Single.zip(m[0], m[1], m[2]).map { [$0, $1, $2] }
@@ -40,51 +40,38 @@ final class SingleZipTests: ResourceTestCase {
     }
   }
 
-  /// Zips `arity` cold singles; single `index` (0-based) ends at 10 * (index + 1) with `end(index)`.
-  private func run(
-    arity: Int, tuples: Bool, end: (Int) -> [Recorded<Event<Int>>]
-  ) -> (TestableObserver<[Int]>, [TestableObservable<Int>]) {
-    let scheduler = TestScheduler(initialClock: 0)
-    let sources = (0..<arity).map { scheduler.createColdObservable(end($0)) }
-    let singles = sources.map { $0.asSingle() }
-    let observer = scheduler.start {
-      (tuples ? self.zipTuples(singles) : self.zipSelecting(singles)).asObservable()
-    }
-    return (observer, sources)
-  }
+  private let harness = TraitZipHarness<Single<Int>>(
+    convert: { $0.asSingle() },
+    zip: { traits, tuples in
+      (tuples ? zipTuples(traits) : zipSelecting(traits)).asObservable()
+    })
 
   func test_singleZip_everyArity_succeedsWhenAllSucceed() {
-    for arity in 2...8 {
-      for tuples in [false, true] {
-        // when
-        let (observer, sources) = run(arity: arity, tuples: tuples) { index in
-          [.next(10 * (index + 1), index + 1), .completed(10 * (index + 1))]
-        }
-        // then: one element once the last single succeeded, then completion
-        let end = 200 + 10 * arity
-        let context = "arity \(arity), tuples \(tuples)"
-        XCTAssertEqual(observer.events, [.next(end, Array(1...arity)), .completed(end)], context)
-        XCTAssertEqual(
-          sources.map(\.subscriptions), (1...arity).map { [Subscription(200, 200 + 10 * $0)] },
-          context)
+    harness.forEveryArity { arity, tuples, context in
+      // when
+      let (observer, sources) = harness.run(arity: arity, tuples: tuples) { index in
+        [.next(10 * (index + 1), index + 1), .completed(10 * (index + 1))]
       }
+      // then: one element once the last single succeeded, then completion
+      let end = 200 + 10 * arity
+      XCTAssertEqual(observer.events, [.next(end, Array(1...arity)), .completed(end)], context)
+      XCTAssertEqual(
+        sources.map(\.subscriptions), (1...arity).map { [Subscription(200, 200 + 10 * $0)] },
+        context)
     }
   }
 
   func test_singleZip_everyArity_failsWithTheFirstErrorAndDisposesTheOthers() {
-    for arity in 2...8 {
-      for tuples in [false, true] {
-        // when: the last single fails first
-        let (observer, sources) = run(arity: arity, tuples: tuples) { index in
-          index == arity - 1 ? [.error(5, Failure())] : [.next(10, 1), .completed(10)]
-        }
-        // then
-        let context = "arity \(arity), tuples \(tuples)"
-        XCTAssertEqual(observer.events, [.error(205, Failure())], context)
-        XCTAssertEqual(
-          sources.map(\.subscriptions), Array(repeating: [Subscription(200, 205)], count: arity),
-          context)
+    harness.forEveryArity { arity, tuples, context in
+      // when: the last single fails first
+      let (observer, sources) = harness.run(arity: arity, tuples: tuples) { index in
+        index == arity - 1 ? [.error(5, Failure())] : [.next(10, 1), .completed(10)]
       }
+      // then
+      XCTAssertEqual(observer.events, [.error(205, Failure())], context)
+      XCTAssertEqual(
+        sources.map(\.subscriptions), Array(repeating: [Subscription(200, 205)], count: arity),
+        context)
     }
   }
 }

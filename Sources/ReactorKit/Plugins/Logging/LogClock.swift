@@ -1,10 +1,3 @@
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -35,11 +28,7 @@ public struct LogClock: Sendable {
   /// The system clocks: `Date()` and `CLOCK_MONOTONIC`.
   public static let system = LogClock(
     now: { Date() },
-    monotonicNanoseconds: {
-      var time = timespec()
-      clock_gettime(CLOCK_MONOTONIC, &time)
-      return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
-    })
+    monotonicNanoseconds: { MonotonicTime.nanoseconds() })
 
   /// A deterministic clock for tests: each reading of either clock advances it by `step`,
   /// starting at `start`.

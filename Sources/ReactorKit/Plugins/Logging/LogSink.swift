@@ -1,10 +1,3 @@
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -46,7 +39,7 @@ public struct LogSink: Sendable {
   public static func standardError(format: LogFormat = .text) -> LogSink {
     LogSink { event in
       let bytes = Array((event.formatted(as: format) + "\n").utf8)
-      try? SecureFiles.writeAll(bytes, to: STDERR_FILENO, path: "standard error")
+      try? SecureFiles.writeAll(bytes, to: SecureFiles.standardError, path: "standard error")
     }
   }
 
@@ -101,15 +94,13 @@ private final class LogFile: Sendable {
     self.path = path
   }
 
-  deinit { close(descriptor) }
+  deinit { SecureFiles.closeDescriptor(descriptor) }
 
   func write(_ text: String) {
     try? SecureFiles.writeAll(Array(text.utf8), to: descriptor, path: path)
   }
 
-  func sync() {
-    fsync(descriptor)
-  }
+  func sync() { SecureFiles.syncDescriptor(descriptor) }
 }
 
 extension URL {

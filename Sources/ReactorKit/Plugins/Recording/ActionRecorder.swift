@@ -1,10 +1,3 @@
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -104,14 +97,12 @@ public final class ActionRecorder: @unchecked Sendable {
       try SecureFiles.writeAll(header, to: descriptor, path: path)
       bytesWritten = header.count
     } catch {
-      if descriptor >= 0 { close(descriptor) }
+      SecureFiles.closeDescriptor(descriptor)
       throw .writeFailed(path: path, reason: error.description)
     }
   }
 
-  deinit {
-    if descriptor >= 0 { close(descriptor) }
-  }
+  deinit { SecureFiles.closeDescriptor(descriptor) }
 
   /// Records every action `store` reduces from now on.
   ///
@@ -171,8 +162,6 @@ public final class ActionRecorder: @unchecked Sendable {
 
   /// Syncs the recording file to disk.
   public func sync() {
-    lock.withLock {
-      if descriptor >= 0 { _ = fsync(descriptor) }
-    }
+    lock.withLock { SecureFiles.syncDescriptor(descriptor) }
   }
 }

@@ -242,6 +242,20 @@ package enum SecureFiles {
     return kill(pid, 0) == 0 || errno == EPERM
   }
 
+  /// The descriptor of the process's standard error.
+  package static let standardError: Int32 = STDERR_FILENO
+
+  /// Syncs the open file `descriptor` to disk; nothing for a negative (never opened)
+  /// descriptor. Best effort: errors are ignored.
+  package static func syncDescriptor(_ descriptor: Int32) {
+    if descriptor >= 0 { _ = fsync(descriptor) }
+  }
+
+  /// Closes `descriptor`; nothing for a negative (never opened) descriptor.
+  package static func closeDescriptor(_ descriptor: Int32) {
+    if descriptor >= 0 { close(descriptor) }
+  }
+
   /// Syncs a directory so a rename in it survives a power loss. Best effort: some file
   /// systems don't support it.
   package static func syncDirectory(_ directory: String) {

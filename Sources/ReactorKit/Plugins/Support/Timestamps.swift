@@ -11,6 +11,16 @@
   import Foundation
 #endif
 
+/// The system's monotonic clock (`CLOCK_MONOTONIC`), for durations.
+enum MonotonicTime {
+  /// The current reading, in nanoseconds.
+  static func nanoseconds() -> UInt64 {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+  }
+}
+
 /// UTC timestamps in ISO 8601 form, formatted without locale or calendar settings so logs and
 /// file names are the same on every machine.
 enum LogTimestamp {

@@ -63,6 +63,40 @@ where Sources.Element: ObservableConvertibleType {
   /// Moves to the next source, or ends the result when there is none.
   @inlinable
   func advance() {
+    loop(while: sink.isOpen) {
+      guard let next = iterator.next() else {
+        let error = lock.withLock { lastError }
+        sink.forwardTerminal(error.map { .error($0) } ?? .completed)
+        return false
+      }
+      current.disposable = next.asObservable().subscribe(AnyObserver { self.on($0) })
+      return true
+    }
+  }
+}
+
+extension SequentialSink: ReentrantLoop {}
+
+/// A sink that subscribes to one source after another (`concat`, `retry`, `retry(when:)`)
+/// where a new round can be asked for from inside the current one (a source that completes or
+/// fails during `subscribe`): such a reentrant call is looped, not nested, so the stack does not
+/// grow with the number of rounds.
+@usableFromInline
+protocol ReentrantLoop: AnyObject {
+  /// Guards `running` and `again`.
+  var lock: Lock { get }
+  /// Whether a thread is running the loop.
+  var running: Bool { get set }
+  /// Whether a call made while the loop ran asked for one more round.
+  var again: Bool { get set }
+}
+
+extension ReentrantLoop {
+  /// Runs `round` while `isOpen` holds, once, and again for as long as calls made meanwhile ask
+  /// for more; a call made while another thread (or an outer call) runs the loop only asks.
+  /// A `round` that returns `false` ends the loop for good.
+  @inlinable
+  func loop(while isOpen: @autoclosure () -> Bool, _ round: () -> Bool) {
     lock.lock()
     if running {
       again = true
@@ -71,13 +105,8 @@ where Sources.Element: ObservableConvertibleType {
     }
     running = true
     lock.unlock()
-    while sink.isOpen {
-      guard let next = iterator.next() else {
-        let error = lock.withLock { lastError }
-        sink.forwardTerminal(error.map { .error($0) } ?? .completed)
-        return
-      }
-      current.disposable = next.asObservable().subscribe(AnyObserver { self.on($0) })
+    while isOpen() {
+      guard round() else { return }
       lock.lock()
       if !again {
         running = false

@@ -93,18 +93,6 @@ private struct DifferenceCollector {
   /// Differences found past `maximumCount`, counted but not rendered.
   var omitted = 0
 
-  init(
-    render: @escaping (Any) -> String, isRedacted: @escaping (String) -> Bool,
-    redactedText: String, maximumDepth: Int, skipsEqualValues: Bool, maximumCount: Int
-  ) {
-    self.render = render
-    self.isRedacted = isRedacted
-    self.redactedText = redactedText
-    self.maximumDepth = maximumDepth
-    self.skipsEqualValues = skipsEqualValues
-    self.maximumCount = maximumCount
-  }
-
   private var isFull: Bool { differences.count >= maximumCount }
 
   private func text(_ value: Any, redacted: Bool) -> String {
