@@ -391,6 +391,65 @@ final class MiddlewareTests: ResourceTestCase {
     XCTAssertEqual(store.currentState.count, 1)
   }
 
+  func test_middleware_keptNextAndGetStateAfterTheStoreIsFreed_doNothingAndReturnTheLastState() {
+    // given
+    let saved = StoreLockedBox<
+      (Middleware<StoreCounterState>.GetState, Middleware<StoreCounterState>.Dispatch)?
+    >(nil)
+    weak var weakStore: Store<StoreCounterState>?
+    do {
+      let store = Store(
+        reducer: storeCounterReducer, state: StoreCounterState(),
+        middleware: [
+          .redux { getState, _ in
+            { next in
+              saved.withLock { $0 = (getState, next) }
+              return { action in next(action) }
+            }
+          }
+        ])
+      weakStore = store
+      store.dispatch(StoreCounterAction.add(4))
+    }
+    XCTAssertNil(weakStore)
+    let (getState, next) = saved.current!
+    // when
+    next(StoreCounterAction.add(1))
+    // then
+    XCTAssertEqual(getState().count, 4)
+  }
+
+  func test_middleware_getStateFromAnotherThreadWhileTheChainRuns_readsAPublishedState() {
+    // given: the middleware waits, between two reductions, for another thread's getState
+    let saved = StoreLockedBox<Middleware<StoreCounterState>.GetState?>(nil)
+    let seen = StoreLockedBox<[Int]>([])
+    let redux = Middleware<StoreCounterState>.redux { getState, _ in
+      saved.withLock { $0 = getState }
+      return { next in
+        { action in
+          next(action)
+          let other = UncheckedBox(getState)
+          let read = DispatchSemaphore(value: 0)
+          DispatchQueue.global().async {
+            seen.withLock { $0.append(other.value().count) }
+            read.signal()
+          }
+          read.wait()
+          seen.withLock { $0.append(getState().count) }
+          next(action)
+        }
+      }
+    }
+    let store = Store(
+      reducer: storeCounterReducer, state: StoreCounterState(), middleware: [redux])
+    // when
+    store.dispatch(StoreCounterAction.add(3))
+    // then
+    XCTAssertEqual(seen.current, [3, 3])
+    XCTAssertEqual(store.currentState.count, 6)
+    XCTAssertEqual(saved.current?().count, 6)
+  }
+
   func test_middleware_releasedWithTheStore() {
     // given
     weak var weakStore: Store<StoreCounterState>?

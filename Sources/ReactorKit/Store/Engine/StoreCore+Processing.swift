@@ -19,27 +19,15 @@ extension StoreCore {
   /// holder's thread.
   @inlinable
   func processDispatch(_ action: any Action, tag: UInt64) {
+    let registry = self.registry
     registry.pointee.tag = tag
-    if let chain = registry.pointee.chain {
+    if let chain = registry.pointee.chain, let end = registry.pointee.chainEnd {
       let thread = currentThreadIdentity()
-      middlewareThread.store(thread, ordering: .relaxed)
+      end.thread.store(thread, ordering: .relaxed)
       chain(action)
-      middlewareThread.store(0, ordering: .relaxed)
+      end.thread.store(0, ordering: .relaxed)
     } else {
       reduceAndPublish(action)
-    }
-  }
-
-  /// The final `next` of the middleware chain.
-  @inlinable
-  func reduceFromChain(_ action: any Action) {
-    let thread = currentThreadIdentity()
-    if middlewareThread.load(ordering: .relaxed) == thread {
-      middlewareThread.store(0, ordering: .relaxed)
-      reduceAndPublish(action)
-      middlewareThread.store(thread, ordering: .relaxed)
-    } else {
-      submitContended(.reduce(action), tag: 0, continuation: nil)
     }
   }
 

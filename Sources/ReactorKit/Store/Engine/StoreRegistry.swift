@@ -8,6 +8,8 @@ struct StoreRegistry<State> {
   @usableFromInline var tag: UInt64 = 0
   /// The middleware chain, ending in the reducer; `nil` without middleware.
   @usableFromInline var chain: ((any Action) -> Void)?
+  /// The chain's end (its final `next` and `getState`); `nil` without middleware.
+  @usableFromInline var chainEnd: StoreChainEnd<State>?
   @usableFromInline var stateSubscriptions = ContiguousArray<StoreSubscription<State>>()
   @usableFromInline var actionSubscriptions = ContiguousArray<StoreSubscription<any Action>>()
   @usableFromInline var reductionSubscriptions =
