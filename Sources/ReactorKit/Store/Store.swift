@@ -69,8 +69,7 @@ public final class Store<State>: @unchecked Sendable {
       for stage in middleware.reversed() {
         next = stage.connect(getState, dispatch)(next)
       }
-      core.registry.pointee.chain = next
-      core.registry.pointee.chainEnd = end
+      core.registry.pointee.chain = StoreChain(next, end: end)
     }
   }
 

@@ -21,11 +21,8 @@ extension StoreCore {
   func processDispatch(_ action: any Action, tag: UInt64) {
     let registry = self.registry
     registry.pointee.tag = tag
-    if let chain = registry.pointee.chain, let end = registry.pointee.chainEnd {
-      let thread = currentThreadIdentity()
-      end.thread.store(thread, ordering: .relaxed)
-      chain(action)
-      end.thread.store(0, ordering: .relaxed)
+    if let chain = registry.pointee.unretainedChain {
+      chain._withUnsafeGuaranteedRef { $0.run(action) }
     } else {
       reduceAndPublish(action)
     }
