@@ -115,7 +115,32 @@ final class EventRing: @unchecked Sendable {
     let index = Int(counters[3])
     counters[3] = index + 1 == capacity ? 0 : counters[3] + 1
     let slot = slots + index
-    if UInt64(index) < counters[1] {
+    if UInt64(index) < counters[1], slot.pointee.source === source {
+      // The displaced event came from the same source (the common case): the slot keeps its
+      // reference to the source, and the values are exchanged, the old ones released after
+      // the lock.
+      var value = value
+      var before = before
+      var after = after
+      var note = note
+      slot.pointee.sequence = sequence
+      slot.pointee.time = time
+      slot.pointee.kind = kind
+      swap(&slot.pointee.value, &value)
+      swap(&slot.pointee.before, &before)
+      swap(&slot.pointee.after, &after)
+      swap(&slot.pointee.note, &note)
+      let stale = rendered[index] == nil ? nil : (rendered + index).move()
+      if stale != nil { (rendered + index).initialize(to: nil) }
+      latest.store(sequence, ordering: .releasing)
+      unlock()
+      // One by one: a tuple would be destroyed through the runtime's generic tuple witness.
+      withExtendedLifetime(value) {}
+      withExtendedLifetime(before) {}
+      withExtendedLifetime(after) {}
+      withExtendedLifetime(note) {}
+      withExtendedLifetime(stale) {}
+    } else if UInt64(index) < counters[1] {
       // The event displaced here (and its cached rendering) is released after the lock: its
       // values' deinitialisers are the app's code.
       let displaced = slot.move()
@@ -127,7 +152,8 @@ final class EventRing: @unchecked Sendable {
       if stale != nil { (rendered + index).initialize(to: nil) }
       latest.store(sequence, ordering: .releasing)
       unlock()
-      withExtendedLifetime((displaced, stale)) {}
+      withExtendedLifetime(displaced) {}
+      withExtendedLifetime(stale) {}
     } else {
       counters[1] += 1
       slot.initialize(

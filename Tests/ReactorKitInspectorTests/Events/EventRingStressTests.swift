@@ -37,12 +37,14 @@ final class EventRingStressTests: XCTestCase {
 
   func test_writersAndReaders_readersSeeGapCountsThenConsecutiveEventsWithTheirOwnData() {
     // given
-    let source = SourceInfo(name: "stress", kindName: "store")
     let capacity = 4
     let ring = EventRing(capacity: capacity)
     let writers = 2
     let perWriter = 100_000
     let readers = 2
+    // One source per writer, so that appends replace events of their own source and of the
+    // other's (the ring reuses the source reference in the first case).
+    let sources = (0..<writers).map { SourceInfo(name: "writer \($0)", kindName: "store") }
     let failures = Failures()
     let writing = DispatchGroup()
     let reading = DispatchGroup()
@@ -52,7 +54,7 @@ final class EventRingStressTests: XCTestCase {
       Thread.detachNewThread {
         for index in 0..<perWriter {
           ring.append(
-            kind: .action, source: source, value: Payload(writer: writer, index: index),
+            kind: .action, source: sources[writer], value: Payload(writer: writer, index: index),
             after: index)
         }
         writing.leave()
@@ -81,6 +83,7 @@ final class EventRingStressTests: XCTestCase {
               return
             }
             guard let payload = event.value as? Payload, event.after as? Int == payload.index,
+              event.source === sources[payload.writer],
               payload.index > lastIndex[payload.writer]
             else {
               failures.record("#\(event.sequence) carries another event's data")
