@@ -20,10 +20,10 @@ import ReactorKit
 /// Everything is guarded by one spin lock, a word taken with a compare-and-swap and released
 /// with a plain store: on the app's thread an append costs one atomic instruction, and the
 /// event it displaces is released after the lock. Readers (the server's threads) hold the
-/// lock for one event at a time, a copy of a few references, never while they allocate or
-/// render, so an append waits at most for one such copy. A reader that finds an event it was
-/// about to read already overwritten stops there; its next read reports the events it
-/// missed (the stream's gap marker).
+/// lock for at most ``eventsPerLock`` events at a time, copying a few references each, never
+/// while they allocate or render, so an append waits at most for those copies. A reader that
+/// finds an event it was about to read already overwritten stops there; its next read
+/// reports the events it missed (the stream's gap marker).
 ///
 /// - Complexity: Appending is O(1); reading `n` events is O(n).
 final class EventRing: @unchecked Sendable {
@@ -217,7 +217,7 @@ final class EventRing: @unchecked Sendable {
 
   /// The events after `sequence`, oldest first, at most `limit`.
   ///
-  /// The lock is taken for each event in turn. Events removed by ``removeAll()`` are skipped;
+  /// The lock is taken for a few events at a time (``eventsPerLock``). Events removed by ``removeAll()`` are skipped;
   /// at an event already overwritten (the writer overtook this reader) the batch ends, and
   /// the next read, from the last event returned, reports what was missed.
   func events(after sequence: UInt64, limit: Int = .max) -> Batch {
@@ -236,24 +236,33 @@ final class EventRing: @unchecked Sendable {
     guard first <= last else { return batch }
     batch.events.reserveCapacity(Int(last - first + 1))
     batch.rendered.reserveCapacity(Int(last - first + 1))
-    for current in first...last {
+    // A few events per lock: the arrays have their capacity, so nothing allocates meanwhile.
+    var current = first
+    while current <= last {
+      let end = min(last, current + Self.eventsPerLock - 1)
       lock()
-      switch slotLocked(current) {
-      case .present(let index):
-        let event = slots[index]
-        let text = rendered[index]
-        unlock()
-        batch.events.append(event)
-        batch.rendered.append(text)
-      case .removed:
-        unlock()
-      case .overwritten:
-        unlock()
-        return batch
+      while current <= end {
+        switch slotLocked(current) {
+        case .present(let index):
+          batch.events.append(slots[index])
+          batch.rendered.append(rendered[index])
+        case .removed:
+          break
+        case .overwritten:
+          unlock()
+          return batch
+        }
+        current += 1
       }
+      unlock()
     }
     return batch
   }
+
+  /// The most events a reader copies while holding the lock: an append waits at most for
+  /// that many copies, and a reader takes the lock (whose cache line the writer then has to
+  /// fetch back) once per that many events.
+  static let eventsPerLock: UInt64 = 16
 
   /// The event numbered `sequence`, if it is still in the ring.
   func event(_ sequence: UInt64) -> RecordedEvent? {
