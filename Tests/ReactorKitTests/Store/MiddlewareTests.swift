@@ -450,6 +450,31 @@ final class MiddlewareTests: ResourceTestCase {
     XCTAssertEqual(saved.current?().count, 6)
   }
 
+  func test_middleware_nextCalledByASubscriberDuringDelivery_isReducedAfterTheCurrentAction() {
+    // given: a subscriber that, on the first new state, calls the `next` a middleware kept
+    let saved = StoreLockedBox<Middleware<StoreCounterState>.Dispatch?>(nil)
+    let redux = Middleware<StoreCounterState>.redux { _, _ in
+      { next in
+        saved.withLock { $0 = next }
+        return { action in next(action) }
+      }
+    }
+    let store = Store(
+      reducer: storeCounterReducer, state: StoreCounterState(), middleware: [redux])
+    let seen = StoreLockedBox<[Int]>([])
+    let subscription = store.state.subscribe(onNext: { state in
+      seen.withLock { $0.append(state.count) }
+      if state.count == 1 { saved.current?(StoreCounterAction.add(10)) }
+      seen.withLock { $0.append(-state.count) }
+    })
+    // when
+    store.dispatch(StoreCounterAction.increment)
+    // then: the second reduction starts after every subscriber saw the first
+    XCTAssertEqual(seen.current, [0, -0, 1, -1, 11, -11])
+    XCTAssertEqual(store.currentState.count, 11)
+    subscription.dispose()
+  }
+
   func test_middleware_releasedWithTheStore() {
     // given
     weak var weakStore: Store<StoreCounterState>?
