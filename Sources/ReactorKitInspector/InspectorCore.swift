@@ -85,10 +85,7 @@ final class InspectorCore: @unchecked Sendable {
   /// Records a note from the inspector itself.
   func note(_ text: String, source: (any InspectedSource)? = nil) {
     let source = source?.info ?? InspectorNoteSource.shared.info
-    ring.append { sequence in
-      RecordedEvent(
-        sequence: sequence, time: RecordedEvent.now(), kind: .note, source: source, note: text)
-    }
+    ring.append(kind: .note, source: source, note: text)
   }
 }
 

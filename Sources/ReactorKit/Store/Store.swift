@@ -60,18 +60,16 @@ public final class Store<State>: @unchecked Sendable {
     core = StoreCore(reducer: reducer, state: state)
     Resources.incrementTotal()
     if !middleware.isEmpty {
-      let storage = core.storage
-      let getState: Middleware<State>.GetState = { storage.read() }
+      let end = StoreChainEnd(core: core)
+      let getState: Middleware<State>.GetState = { end.read() }
       let dispatch: Middleware<State>.Dispatch = { [weak self] action in
         self?.dispatch(action)
       }
-      var next: Middleware<State>.Dispatch = { [weak self] action in
-        self?.core.reduceFromChain(action)
-      }
+      var next: Middleware<State>.Dispatch = { action in end.reduce(action) }
       for stage in middleware.reversed() {
         next = stage.connect(getState, dispatch)(next)
       }
-      core.registry.pointee.chain = next
+      core.registry.pointee.chain = StoreChain(next, end: end)
     }
   }
 

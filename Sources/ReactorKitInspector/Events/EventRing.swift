@@ -1,24 +1,45 @@
 import ReactorKit
 
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// The inspector's bounded timeline: the newest `capacity` events, numbered from 1 without
-/// gaps. Appending never waits for a reader and never grows the ring; a reader that falls
-/// behind by more than the capacity learns how many events it missed.
+/// gaps. Appending never waits for a reader's batch and never grows the ring; a reader that
+/// falls behind by more than the capacity learns how many events it missed.
 ///
 /// The slots live in memory allocated once (no array copy-on-write or exclusivity checks on
 /// the app's thread), initialised as the first `capacity` events arrive.
 ///
+/// ## The lock
+///
+/// Everything is guarded by one spin lock, a word taken with a compare-and-swap and released
+/// with a plain store: on the app's thread an append costs one atomic instruction, and the
+/// event it displaces is released after the lock. Readers (the server's threads) hold the
+/// lock for at most ``eventsPerLock`` events at a time, copying a few references each, never
+/// while they allocate or render, so an append waits at most for those copies. A reader that
+/// finds an event it was about to read already overwritten stops there; its next read
+/// reports the events it missed (the stream's gap marker).
+///
 /// - Complexity: Appending is O(1); reading `n` events is O(n).
 final class EventRing: @unchecked Sendable {
-  // Safety: `slots`, `rendered` and `counters` are guarded by `lock`; `latest` is atomic.
+  // Safety: `slots`, `rendered` and `counters` are only accessed with the spin lock held
+  // (`lock()`/`unlock()`, acquiring and releasing `lockWord`); `latest` is atomic. Both atomic
+  // words live in `words`, allocated once and only accessed atomically.
   let capacity: Int
-  private let lock = Lock()
   private let slots: UnsafeMutablePointer<RecordedEvent>
   private let rendered: UnsafeMutablePointer<String?>
   /// `[0]`: the next sequence number; `[1]`: how many slots are initialised; `[2]`: the
   /// sequence number that went (or goes) into slot 0; `[3]`: the slot of the next event.
   private let counters: UnsafeMutablePointer<UInt64>
-  private let latestBox = AtomicBox<UInt64>(0)
-  private var latest: UnsafeAtomic<UInt64> { latestBox.atomic }
+  /// The spin lock's word (0 free, 1 held), then ``latestSequence``.
+  private let words: UnsafeMutableRawPointer
+  private var lockWord: UnsafeAtomic<Int> { UnsafeAtomic(at: words) }
+  private var latest: UnsafeAtomic<UInt64> { UnsafeAtomic(at: words + 8) }
 
   init(capacity: Int) {
     self.capacity = max(1, capacity)
@@ -29,6 +50,9 @@ final class EventRing: @unchecked Sendable {
     counters.initialize(repeating: 0, count: 4)
     counters[0] = 1
     counters[2] = 1
+    words = .allocate(byteCount: 16, alignment: 8)
+    _ = UnsafeAtomic<Int>.initialize(at: words, to: 0)
+    _ = UnsafeAtomic<UInt64>.initialize(at: words + 8, to: 0)
   }
 
   deinit {
@@ -37,59 +61,149 @@ final class EventRing: @unchecked Sendable {
     rendered.deinitialize(count: capacity)
     rendered.deallocate()
     counters.deallocate()
+    words.deallocate()
   }
+
+  // MARK: - The lock
+
+  @inline(__always)
+  private func lock() {
+    if !lockWord.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
+      lockContended()
+    }
+  }
+
+  /// Waits for the lock: spins briefly (the holder copies one event), then yields the core.
+  @inline(never)
+  private func lockContended() {
+    var spins = 0
+    while true {
+      if lockWord.load(ordering: .relaxed) == 0,
+        lockWord.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
+      {
+        return
+      }
+      spins += 1
+      if spins >= 100 {
+        spins = 0
+        sched_yield()
+      }
+    }
+  }
+
+  @inline(__always)
+  private func unlock() {
+    lockWord.store(0, ordering: .releasing)
+  }
+
+  // MARK: - Writing
 
   /// The sequence number of the newest event; 0 before the first.
   var latestSequence: UInt64 { latest.load(ordering: .acquiring) }
 
-  /// Appends the event `make` builds for the next sequence number; returns that number.
+  /// Appends an event stamped with the time now; returns its sequence number.
   @discardableResult
-  func append(_ make: (UInt64) -> RecordedEvent) -> UInt64 {
-    lock.lock()
+  func append(
+    kind: InspectorEventKind, source: SourceInfo, value: consuming Any? = nil,
+    before: consuming Any? = nil, after: consuming Any? = nil, note: consuming String? = nil
+  ) -> UInt64 {
+    let time = RecordedEvent.now()
+    lock()
     let sequence = counters[0]
     counters[0] = sequence &+ 1
     // The next slot, without a division on the app's thread.
     let index = Int(counters[3])
     counters[3] = index + 1 == capacity ? 0 : counters[3] + 1
     let slot = slots + index
-    // The event displaced here is released after the lock: its values' deinitialisers are
-    // the app's code.
-    var displaced: RecordedEvent?
-    if UInt64(index) < counters[1] {
-      displaced = slot.move()
+    if UInt64(index) < counters[1], slot.pointee.source === source {
+      // The displaced event came from the same source (the common case): the slot keeps its
+      // reference to the source, and the values are exchanged, the old ones released after
+      // the lock.
+      var value = value
+      var before = before
+      var after = after
+      var note = note
+      slot.pointee.sequence = sequence
+      slot.pointee.time = time
+      slot.pointee.kind = kind
+      swap(&slot.pointee.value, &value)
+      swap(&slot.pointee.before, &before)
+      swap(&slot.pointee.after, &after)
+      swap(&slot.pointee.note, &note)
+      let stale = rendered[index] == nil ? nil : (rendered + index).move()
+      if stale != nil { (rendered + index).initialize(to: nil) }
+      latest.store(sequence, ordering: .releasing)
+      unlock()
+      // One by one: a tuple would be destroyed through the runtime's generic tuple witness.
+      withExtendedLifetime(value) {}
+      withExtendedLifetime(before) {}
+      withExtendedLifetime(after) {}
+      withExtendedLifetime(note) {}
+      withExtendedLifetime(stale) {}
+    } else if UInt64(index) < counters[1] {
+      // The event displaced here (and its cached rendering) is released after the lock: its
+      // values' deinitialisers are the app's code.
+      let displaced = slot.move()
+      slot.initialize(
+        to: RecordedEvent(
+          sequence: sequence, time: time, kind: kind, source: source, value: value,
+          before: before, after: after, note: note))
+      let stale = rendered[index] == nil ? nil : (rendered + index).move()
+      if stale != nil { (rendered + index).initialize(to: nil) }
+      latest.store(sequence, ordering: .releasing)
+      unlock()
+      withExtendedLifetime(displaced) {}
+      withExtendedLifetime(stale) {}
     } else {
       counters[1] += 1
+      slot.initialize(
+        to: RecordedEvent(
+          sequence: sequence, time: time, kind: kind, source: source, value: value,
+          before: before, after: after, note: note))
+      latest.store(sequence, ordering: .releasing)
+      unlock()
     }
-    slot.initialize(to: make(sequence))
-    if rendered[index] != nil { rendered[index] = nil }
-    latest.store(sequence, ordering: .releasing)
-    lock.unlock()
-    if displaced != nil { displaced = nil }
     return sequence
   }
 
   /// Drops every event (sequence numbers continue).
   func removeAll() {
-    lock.lock()
     var dropped: [RecordedEvent] = []
+    dropped.reserveCapacity(capacity)
+    var droppedRenderings: [String?] = []
+    droppedRenderings.reserveCapacity(capacity)
+    lock()
     let count = Int(counters[1])
-    dropped.reserveCapacity(count)
     for index in 0..<count { dropped.append((slots + index).move()) }
+    for index in 0..<capacity where rendered[index] != nil {
+      droppedRenderings.append((rendered + index).move())
+      (rendered + index).initialize(to: nil)
+    }
     counters[1] = 0
     // Sequence numbers continue; slots fill again from slot 0.
     counters[2] = counters[0]
     counters[3] = 0
-    rendered.update(repeating: nil, count: capacity)
-    lock.unlock()
+    unlock()
     _ = dropped
+    _ = droppedRenderings
   }
 
-  /// Whether `sequence`'s slot holds that event (lock held).
-  private func slotLocked(_ sequence: UInt64) -> Int? {
-    guard sequence >= counters[2] else { return nil }
+  /// Where event `sequence` is (lock held).
+  private enum Place {
+    /// In this slot.
+    case present(Int)
+    /// Not in the ring: dropped by ``removeAll()``, or not appended yet.
+    case removed
+    /// Not in the ring any more: its slot holds a newer event.
+    case overwritten
+  }
+
+  /// Where event `sequence` is (lock held).
+  private func slotLocked(_ sequence: UInt64) -> Place {
+    guard sequence >= counters[2], sequence < counters[0] else { return .removed }
     let index = Int((sequence - counters[2]) % UInt64(capacity))
-    guard UInt64(index) < counters[1], slots[index].sequence == sequence else { return nil }
-    return index
+    guard UInt64(index) < counters[1] else { return .removed }
+    return slots[index].sequence == sequence ? .present(index) : .overwritten
   }
 
   /// What a read found.
@@ -102,52 +216,94 @@ final class EventRing: @unchecked Sendable {
   }
 
   /// The events after `sequence`, oldest first, at most `limit`.
+  ///
+  /// The lock is taken for a few events at a time (``eventsPerLock``). Events removed by ``removeAll()`` are skipped;
+  /// at an event already overwritten (the writer overtook this reader) the batch ends, and
+  /// the next read, from the last event returned, reports what was missed.
   func events(after sequence: UInt64, limit: Int = .max) -> Batch {
-    lock.lock()
-    defer { lock.unlock() }
+    lock()
     let newest = counters[0] - 1
-    guard sequence < newest else { return Batch(missed: 0, events: [], rendered: []) }
+    guard sequence < newest else {
+      unlock()
+      return Batch(missed: 0, events: [], rendered: [])
+    }
     let oldest = newest >= UInt64(capacity) ? newest - UInt64(capacity) + 1 : 1
+    unlock()
     let first = max(sequence + 1, oldest)
     let missed = first - (sequence + 1)
     let last = min(newest, first + UInt64(max(0, min(limit, capacity))) - 1)
     var batch = Batch(missed: missed, events: [], rendered: [])
     guard first <= last else { return batch }
     batch.events.reserveCapacity(Int(last - first + 1))
-    for current in first...last {
-      if let index = slotLocked(current) {
-        batch.events.append(slots[index])
-        batch.rendered.append(rendered[index])
+    batch.rendered.reserveCapacity(Int(last - first + 1))
+    // A few events per lock: the arrays have their capacity, so nothing allocates meanwhile.
+    var current = first
+    while current <= last {
+      let end = min(last, current + Self.eventsPerLock - 1)
+      lock()
+      while current <= end {
+        switch slotLocked(current) {
+        case .present(let index):
+          batch.events.append(slots[index])
+          batch.rendered.append(rendered[index])
+        case .removed:
+          break
+        case .overwritten:
+          unlock()
+          return batch
+        }
+        current += 1
       }
+      unlock()
     }
     return batch
   }
 
+  /// The most events a reader copies while holding the lock: an append waits at most for
+  /// that many copies, and a reader takes the lock (whose cache line the writer then has to
+  /// fetch back) once per that many events.
+  static let eventsPerLock: UInt64 = 16
+
   /// The event numbered `sequence`, if it is still in the ring.
   func event(_ sequence: UInt64) -> RecordedEvent? {
-    lock.withLock { slotLocked(sequence).map { slots[$0] } }
+    lock()
+    defer { unlock() }
+    guard case .present(let index) = slotLocked(sequence) else { return nil }
+    return slots[index]
   }
 
   /// The state after the newest event of `source` before `sequence` (looking back at most
   /// `limit` events), for the diff of an event recorded without its state before.
   func stateBefore(_ sequence: UInt64, source: SourceInfo, limit: Int = 4_096) -> Any? {
-    lock.withLock {
-      var current = sequence
-      var looked = 0
-      while current > 1, looked < limit {
-        current -= 1
-        looked += 1
-        guard let index = slotLocked(current) else { return nil }
-        if slots[index].source === source, let after = slots[index].after { return after }
+    var current = sequence
+    var looked = 0
+    while current > 1, looked < limit {
+      current -= 1
+      looked += 1
+      lock()
+      guard case .present(let index) = slotLocked(current) else {
+        unlock()
+        return nil
       }
-      return nil
+      if slots[index].source === source, let after = slots[index].after {
+        unlock()
+        return after
+      }
+      unlock()
     }
+    return nil
   }
 
   /// Caches the rendering of event `sequence`, if it is still in the ring.
   func cacheRendering(_ text: String, for sequence: UInt64) {
-    lock.withLock {
-      if let index = slotLocked(sequence) { rendered[index] = text }
+    lock()
+    guard case .present(let index) = slotLocked(sequence) else {
+      unlock()
+      return
     }
+    let previous = rendered[index]
+    rendered[index] = text
+    unlock()
+    _ = previous
   }
 }

@@ -25,11 +25,7 @@ final class ReactorSource<R: Reactor>: InspectedSource, @unchecked Sendable {
     ReactorHook(
       mutate: { [self] action, next in
         if core.isRecording {
-          core.ring.append { sequence in
-            RecordedEvent(
-              sequence: sequence, time: RecordedEvent.now(), kind: .action, source: info,
-              value: action)
-          }
+          core.ring.append(kind: .action, source: info, value: action)
         }
         return next(action)
       },
@@ -37,11 +33,8 @@ final class ReactorSource<R: Reactor>: InspectedSource, @unchecked Sendable {
         let newState = next(state, mutation)
         lock.withLock { lastState = newState }
         if core.isRecording {
-          core.ring.append { sequence in
-            RecordedEvent(
-              sequence: sequence, time: RecordedEvent.now(), kind: .mutation, source: info,
-              value: mutation, before: state, after: newState)
-          }
+          core.ring.append(
+            kind: .mutation, source: info, value: mutation, before: state, after: newState)
         }
         return newState
       })

@@ -20,6 +20,8 @@ final class StoreSource<State>: InspectedSource, @unchecked Sendable {
   // the rest is immutable. The closures are the store's own thread-safe accessors.
   let info: SourceInfo
   private let core: InspectorCore
+  /// The core's ring, unretained (the core keeps it): appending through it retains nothing.
+  private let ring: Unmanaged<EventRing>
   private let lock = Lock()
   private var getState: (() -> State)?
   private var send: ((any Action) -> Void)?
@@ -36,6 +38,7 @@ final class StoreSource<State>: InspectedSource, @unchecked Sendable {
         return redacting.redactions.redacting(state)
       })
     self.core = core
+    ring = Unmanaged.passUnretained(core.ring)
   }
 
   /// The middleware that records into this source.
@@ -75,21 +78,16 @@ final class StoreSource<State>: InspectedSource, @unchecked Sendable {
     next(action)
     let after = getState()
     if jumped.load(ordering: .relaxed) != 0 { continueFromPast() }
-    core.ring.append { sequence in
-      RecordedEvent(
-        sequence: sequence, time: RecordedEvent.now(), kind: .action, source: info, value: action,
-        after: after)
+    _ = ring._withUnsafeGuaranteedRef {
+      $0.append(kind: .action, source: info, value: action, after: after)
     }
   }
 
   private func record(
     kind: InspectorEventKind, value: Any?, before: Any?, after: Any?, note: String?
   ) {
-    core.ring.append { sequence in
-      RecordedEvent(
-        sequence: sequence, time: RecordedEvent.now(), kind: kind, source: info, value: value,
-        before: before, after: after, note: note)
-    }
+    core.ring.append(
+      kind: kind, source: info, value: value, before: before, after: after, note: note)
   }
 
   /// An app action arrived while the store showed an earlier state: it was reduced on that

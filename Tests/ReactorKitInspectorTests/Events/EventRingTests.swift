@@ -6,11 +6,7 @@ import XCTest
 final class EventRingTests: XCTestCase {
   private static func append(_ count: Int, to ring: EventRing) {
     for index in 0..<count {
-      ring.append { sequence in
-        RecordedEvent(
-          sequence: sequence, time: 0, kind: .note, source: InspectorNoteSource.shared.info,
-          note: "n\(index)")
-      }
+      ring.append(kind: .note, source: InspectorNoteSource.shared.info, note: "n\(index)")
     }
   }
 

@@ -391,6 +391,90 @@ final class MiddlewareTests: ResourceTestCase {
     XCTAssertEqual(store.currentState.count, 1)
   }
 
+  func test_middleware_keptNextAndGetStateAfterTheStoreIsFreed_doNothingAndReturnTheLastState() {
+    // given
+    let saved = StoreLockedBox<
+      (Middleware<StoreCounterState>.GetState, Middleware<StoreCounterState>.Dispatch)?
+    >(nil)
+    weak var weakStore: Store<StoreCounterState>?
+    do {
+      let store = Store(
+        reducer: storeCounterReducer, state: StoreCounterState(),
+        middleware: [
+          .redux { getState, _ in
+            { next in
+              saved.withLock { $0 = (getState, next) }
+              return { action in next(action) }
+            }
+          }
+        ])
+      weakStore = store
+      store.dispatch(StoreCounterAction.add(4))
+    }
+    XCTAssertNil(weakStore)
+    let (getState, next) = saved.current!
+    // when
+    next(StoreCounterAction.add(1))
+    // then
+    XCTAssertEqual(getState().count, 4)
+  }
+
+  func test_middleware_getStateFromAnotherThreadWhileTheChainRuns_readsAPublishedState() {
+    // given: the middleware waits, between two reductions, for another thread's getState
+    let saved = StoreLockedBox<Middleware<StoreCounterState>.GetState?>(nil)
+    let seen = StoreLockedBox<[Int]>([])
+    let redux = Middleware<StoreCounterState>.redux { getState, _ in
+      saved.withLock { $0 = getState }
+      return { next in
+        { action in
+          next(action)
+          let other = UncheckedBox(getState)
+          let read = DispatchSemaphore(value: 0)
+          DispatchQueue.global().async {
+            seen.withLock { $0.append(other.value().count) }
+            read.signal()
+          }
+          read.wait()
+          seen.withLock { $0.append(getState().count) }
+          next(action)
+        }
+      }
+    }
+    let store = Store(
+      reducer: storeCounterReducer, state: StoreCounterState(), middleware: [redux])
+    // when
+    store.dispatch(StoreCounterAction.add(3))
+    // then
+    XCTAssertEqual(seen.current, [3, 3])
+    XCTAssertEqual(store.currentState.count, 6)
+    XCTAssertEqual(saved.current?().count, 6)
+  }
+
+  func test_middleware_nextCalledByASubscriberDuringDelivery_isReducedAfterTheCurrentAction() {
+    // given: a subscriber that, on the first new state, calls the `next` a middleware kept
+    let saved = StoreLockedBox<Middleware<StoreCounterState>.Dispatch?>(nil)
+    let redux = Middleware<StoreCounterState>.redux { _, _ in
+      { next in
+        saved.withLock { $0 = next }
+        return { action in next(action) }
+      }
+    }
+    let store = Store(
+      reducer: storeCounterReducer, state: StoreCounterState(), middleware: [redux])
+    let seen = StoreLockedBox<[Int]>([])
+    let subscription = store.state.subscribe(onNext: { state in
+      seen.withLock { $0.append(state.count) }
+      if state.count == 1 { saved.current?(StoreCounterAction.add(10)) }
+      seen.withLock { $0.append(-state.count) }
+    })
+    // when
+    store.dispatch(StoreCounterAction.increment)
+    // then: the second reduction starts after every subscriber saw the first
+    XCTAssertEqual(seen.current, [0, -0, 1, -1, 11, -11])
+    XCTAssertEqual(store.currentState.count, 11)
+    subscription.dispose()
+  }
+
   func test_middleware_releasedWithTheStore() {
     // given
     weak var weakStore: Store<StoreCounterState>?

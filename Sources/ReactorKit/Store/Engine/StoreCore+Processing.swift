@@ -19,27 +19,12 @@ extension StoreCore {
   /// holder's thread.
   @inlinable
   func processDispatch(_ action: any Action, tag: UInt64) {
+    let registry = self.registry
     registry.pointee.tag = tag
-    if let chain = registry.pointee.chain {
-      let thread = currentThreadIdentity()
-      middlewareThread.store(thread, ordering: .relaxed)
-      chain(action)
-      middlewareThread.store(0, ordering: .relaxed)
+    if let chain = registry.pointee.unretainedChain {
+      chain._withUnsafeGuaranteedRef { $0.run(action) }
     } else {
       reduceAndPublish(action)
-    }
-  }
-
-  /// The final `next` of the middleware chain.
-  @inlinable
-  func reduceFromChain(_ action: any Action) {
-    let thread = currentThreadIdentity()
-    if middlewareThread.load(ordering: .relaxed) == thread {
-      middlewareThread.store(0, ordering: .relaxed)
-      reduceAndPublish(action)
-      middlewareThread.store(thread, ordering: .relaxed)
-    } else {
-      submitContended(.reduce(action), tag: 0, continuation: nil)
     }
   }
 
@@ -50,13 +35,17 @@ extension StoreCore {
     // Subscriptions are visited unretained: the registry keeps them alive until the item is
     // finished (removals wait until then). A subscriber may subscribe meanwhile, appending
     // (possibly reallocating the array), so the array is read afresh for each one, and only
-    // those registered when delivery started are visited.
+    // those registered when delivery started are visited. Removals wait until the item is
+    // finished, so an array only grows meanwhile: an index below the count at the start is in
+    // bounds, and is read without a bounds check.
     let registry = self.registry
     let actionCount = registry.pointee.actionSubscriptions.count
     if actionCount != 0 {
       for index in 0..<actionCount {
-        Unmanaged.passUnretained(registry.pointee.actionSubscriptions[index])
-          ._withUnsafeGuaranteedRef { $0.deliver(action) }
+        Unmanaged.passUnretained(
+          registry.pointee.actionSubscriptions.withUnsafeBufferPointer { $0[index] }
+        )
+        ._withUnsafeGuaranteedRef { $0.deliver(action) }
       }
     }
     var state = storage.value.pointee
@@ -70,8 +59,10 @@ extension StoreCore {
         action: action, before: before, after: state, tag: registry.pointee.tag)
       storage.replace(with: state)
       for index in 0..<registry.pointee.reductionSubscriptions.count {
-        Unmanaged.passUnretained(registry.pointee.reductionSubscriptions[index])
-          ._withUnsafeGuaranteedRef { $0.deliver(reduction) }
+        Unmanaged.passUnretained(
+          registry.pointee.reductionSubscriptions.withUnsafeBufferPointer { $0[index] }
+        )
+        ._withUnsafeGuaranteedRef { $0.deliver(reduction) }
       }
     }
     registry.pointee.version &+= 1
@@ -80,8 +71,10 @@ extension StoreCore {
     let stateCount = registry.pointee.stateSubscriptions.count
     if stateCount != 0 {
       for index in 0..<stateCount {
-        Unmanaged.passUnretained(registry.pointee.stateSubscriptions[index])
-          ._withUnsafeGuaranteedRef { $0.deliver(published.pointee) }
+        Unmanaged.passUnretained(
+          registry.pointee.stateSubscriptions.withUnsafeBufferPointer { $0[index] }
+        )
+        ._withUnsafeGuaranteedRef { $0.deliver(published.pointee) }
       }
     }
     if !registry.pointee.slots.isEmpty {

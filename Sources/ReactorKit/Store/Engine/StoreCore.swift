@@ -16,14 +16,12 @@ final class StoreCore<State>: @unchecked Sendable {
   // by whoever claimed the `gate` (see `Gate` for its orderings), with or without `lock`. The
   // registry is touched only by the thread that holds the turn. The state is published
   // through `storage`, which synchronises itself. `reducer` is immutable and called only by
-  // the turn holder. `fastOwner` and `middlewareThread` are written only by the thread they
-  // name. The atomic slots are only accessed atomically, through `gate`, `fastOwner` and
-  // `middlewareThread`.
+  // the turn holder. `fastOwner` is written only by the thread it names. The atomic slots are
+  // only accessed atomically, through `gate` and `fastOwner`.
   // Atomic slots first (see `AtomicSlot`).
-  /// The storage of ``gate``, ``fastOwner`` and ``middlewareThread``.
+  /// The storage of ``gate`` and ``fastOwner``.
   @usableFromInline var gateSlot = AtomicSlot(Gate.idle)
   @usableFromInline var fastOwnerSlot = AtomicSlot(UInt(0))
-  @usableFromInline var middlewareThreadSlot = AtomicSlot(UInt(0))
   @usableFromInline let reducer: Reducer<State>
   @usableFromInline let lock = Lock()
   @usableFromInline let locked: UnsafeMutablePointer<StoreLockedState>
@@ -44,9 +42,6 @@ final class StoreCore<State>: @unchecked Sendable {
   /// learns about it; 0 otherwise. Only that thread writes its own identity here and clears
   /// it, so a thread that reads its own identity holds the turn.
   @inlinable var fastOwner: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 1, of: self) }
-  /// The identity of the thread running the middleware chain right now, 0 when none: calls of
-  /// the chain's final `next` from that thread reduce at once.
-  @inlinable var middlewareThread: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 2, of: self) }
 
   @inlinable
   init(reducer: Reducer<State>, state: State) {

@@ -7,7 +7,12 @@ struct StoreRegistry<State> {
   /// The tag of the item being processed (see ``StoreWorkItem/tag``).
   @usableFromInline var tag: UInt64 = 0
   /// The middleware chain, ending in the reducer; `nil` without middleware.
-  @usableFromInline var chain: ((any Action) -> Void)?
+  @usableFromInline var chain: StoreChain<State>? {
+    didSet { unretainedChain = chain.map(Unmanaged.passUnretained) }
+  }
+  /// ``chain``, unretained, for the dispatch path (a load, where a copy of `chain` would
+  /// retain and release it around each dispatch); the registry keeps it alive.
+  @usableFromInline var unretainedChain: Unmanaged<StoreChain<State>>?
   @usableFromInline var stateSubscriptions = ContiguousArray<StoreSubscription<State>>()
   @usableFromInline var actionSubscriptions = ContiguousArray<StoreSubscription<any Action>>()
   @usableFromInline var reductionSubscriptions =

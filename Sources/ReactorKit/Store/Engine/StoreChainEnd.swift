@@ -1,0 +1,83 @@
+import ReactorKitStreams
+
+/// What a store's middleware chain holds of the store: the chain's final `next` and its
+/// `getState` go through this object, not through the store, so the chain's hot path takes no
+/// weak reference and retains nothing.
+///
+/// ``thread`` names the thread running the chain right now (0 when none). A thread that reads
+/// its own identity there is inside ``StoreCore/processDispatch(_:tag:)`` of a live core, so
+/// it may use the unretained ``core`` and read the published state without the storage's
+/// lock (it holds the turn). Any other caller (a middleware that kept `next` or `getState`
+/// for later, possibly after the store was freed) takes the slow path: ``weakCore`` and the
+/// storage's locked read.
+@usableFromInline
+final class StoreChainEnd<State>: @unchecked Sendable {
+  // Safety: `threadSlot` is only accessed atomically, through `thread`, and written only by
+  // the thread it names. `core` is dereferenced only by the thread named in `thread`, which
+  // is inside the core's own processing (the core is alive); everyone else uses `weakCore`.
+  // `storage` synchronises itself.
+  /// The storage of ``thread`` (an ``AtomicSlot``, so the first stored property).
+  @usableFromInline var threadSlot = AtomicSlot(UInt(0))
+  @usableFromInline let core: Unmanaged<StoreCore<State>>
+  @usableFromInline weak var weakCore: StoreCore<State>?
+  @usableFromInline let storage: StoreStateStorage<State>
+
+  /// The identity of the thread running the middleware chain right now, 0 when none (also
+  /// 0 while that thread reduces and notifies subscribers, so that a `next` called then is
+  /// queued).
+  @inlinable var thread: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 0, of: self) }
+
+  @inlinable
+  init(core: StoreCore<State>) {
+    self.core = Unmanaged.passUnretained(core)
+    weakCore = core
+    storage = core.storage
+  }
+
+  /// The chain's final `next`: reduces `action` at once when called by the middleware the
+  /// store is running, otherwise submits it to the store (if it is still alive).
+  @inlinable
+  func reduce(_ action: any Action) {
+    let current = currentThreadIdentity()
+    if thread.load(ordering: .relaxed) == current {
+      thread.store(0, ordering: .relaxed)
+      core._withUnsafeGuaranteedRef { $0.reduceAndPublish(action) }
+      thread.store(current, ordering: .relaxed)
+    } else {
+      weakCore?.submitContended(.reduce(action), tag: 0, continuation: nil)
+    }
+  }
+
+  /// The chain's `getState`: the published state, read without the storage's lock by the
+  /// thread running the chain (the turn holder, the only writer).
+  @inlinable
+  func read() -> State {
+    if thread.load(ordering: .relaxed) == currentThreadIdentity() {
+      return storage.value.pointee
+    }
+    return storage.read()
+  }
+}
+
+/// A store's middleware chain, held by its registry: the first stage and the chain's end.
+@usableFromInline
+final class StoreChain<State> {
+  /// The first stage: runs an action through the whole chain.
+  @usableFromInline let first: (any Action) -> Void
+  @usableFromInline let end: StoreChainEnd<State>
+
+  @inlinable
+  init(_ first: @escaping (any Action) -> Void, end: StoreChainEnd<State>) {
+    self.first = first
+    self.end = end
+  }
+
+  /// Runs `action` through the chain on the turn holder's thread, marking that thread as the
+  /// chain's, so that the final `next` reduces at once.
+  @inlinable
+  func run(_ action: any Action) {
+    end.thread.store(currentThreadIdentity(), ordering: .relaxed)
+    first(action)
+    end.thread.store(0, ordering: .relaxed)
+  }
+}
