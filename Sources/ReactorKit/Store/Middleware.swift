@@ -112,16 +112,10 @@ public struct Middleware<State>: Sendable {
   public func sideEffect(
     _ effect: @escaping @Sendable (@escaping GetState, @escaping Dispatch, any Action) -> Void
   ) -> Middleware<State> {
-    let connect = self.connect
-    return Middleware(connect: { getState, dispatch in
-      let stage = connect(getState, dispatch)
-      return { next in
-        stage { action in
-          effect(getState, dispatch, action)
-          next(action)
-        }
-      }
-    })
+    appendingStep { getState, dispatch, next, action in
+      effect(getState, dispatch, action)
+      next(action)
+    }
   }
 
   /// Replaces each action this middleware lets through with `transform`'s result.
@@ -129,13 +123,7 @@ public struct Middleware<State>: Sendable {
   public func map(
     _ transform: @escaping @Sendable (@escaping GetState, any Action) -> any Action
   ) -> Middleware<State> {
-    let connect = self.connect
-    return Middleware(connect: { getState, dispatch in
-      let stage = connect(getState, dispatch)
-      return { next in
-        stage { action in next(transform(getState, action)) }
-      }
-    })
+    appendingStep { getState, _, next, action in next(transform(getState, action)) }
   }
 
   /// Passes on only the actions, among those this middleware lets through, for which
@@ -144,15 +132,9 @@ public struct Middleware<State>: Sendable {
   public func filter(
     _ isIncluded: @escaping @Sendable (@escaping GetState, any Action) -> Bool
   ) -> Middleware<State> {
-    let connect = self.connect
-    return Middleware(connect: { getState, dispatch in
-      let stage = connect(getState, dispatch)
-      return { next in
-        stage { action in
-          if isIncluded(getState, action) { next(action) }
-        }
-      }
-    })
+    appendingStep { getState, _, next, action in
+      if isIncluded(getState, action) { next(action) }
+    }
   }
 
   /// Replaces each action this middleware lets through with the actions `transform`
@@ -161,15 +143,9 @@ public struct Middleware<State>: Sendable {
   public func flatMap(
     _ transform: @escaping @Sendable (@escaping GetState, any Action) -> [any Action]
   ) -> Middleware<State> {
-    let connect = self.connect
-    return Middleware(connect: { getState, dispatch in
-      let stage = connect(getState, dispatch)
-      return { next in
-        stage { action in
-          for output in transform(getState, action) { next(output) }
-        }
-      }
-    })
+    appendingStep { getState, _, next, action in
+      for output in transform(getState, action) { next(output) }
+    }
   }
 
   /// Replaces each action this middleware lets through with `transform`'s result, dropping
@@ -178,13 +154,26 @@ public struct Middleware<State>: Sendable {
   public func compactMap(
     _ transform: @escaping @Sendable (@escaping GetState, any Action) -> (any Action)?
   ) -> Middleware<State> {
+    appendingStep { getState, _, next, action in
+      if let output = transform(getState, action) { next(output) }
+    }
+  }
+
+  /// This middleware followed by `step`, which receives each action this one lets through,
+  /// with the store's `getState` and `dispatch` and the next stage (the shared shape of
+  /// ``sideEffect(_:)``, ``map(_:)``, ``filter(_:)``, ``flatMap(_:)`` and ``compactMap(_:)``).
+  @inlinable
+  func appendingStep(
+    _ step:
+      @escaping @Sendable (
+        @escaping GetState, @escaping Dispatch, @escaping Dispatch, any Action
+      ) -> Void
+  ) -> Middleware<State> {
     let connect = self.connect
     return Middleware(connect: { getState, dispatch in
       let stage = connect(getState, dispatch)
       return { next in
-        stage { action in
-          if let output = transform(getState, action) { next(output) }
-        }
+        stage { action in step(getState, dispatch, next, action) }
       }
     })
   }
