@@ -90,14 +90,8 @@ final class InspectorCore: @unchecked Sendable {
 }
 
 /// The source of the inspector's own notes.
-final class InspectorNoteSource: InspectedSource {
+final class InspectorNoteSource: WatchedOnlySource {
   static let shared = InspectorNoteSource()
   let info = SourceInfo(name: "inspector", kindName: "inspector")
   func currentState() -> Any? { nil }
-  let canJump = false
-  let canDispatch = false
-  let jumpTarget: UInt64? = nil
-  func jump(to sequence: UInt64, state: Any) -> Bool { false }
-  func goLive() -> Bool { false }
-  func dispatch(_ action: any Action) -> Bool { false }
 }

@@ -31,6 +31,19 @@ extension InspectedSource {
   var kindName: String { info.kindName }
 }
 
+/// A source the page can only watch: it neither jumps nor takes actions (a reactor, whose
+/// state is its own to change, and the inspector's own notes).
+protocol WatchedOnlySource: InspectedSource {}
+
+extension WatchedOnlySource {
+  var canJump: Bool { false }
+  var canDispatch: Bool { false }
+  var jumpTarget: UInt64? { nil }
+  func jump(to sequence: UInt64, state: Any) -> Bool { false }
+  func goLive() -> Bool { false }
+  func dispatch(_ action: any Action) -> Bool { false }
+}
+
 /// What each event holds of its source: its name, kind and redactions. A small object of its
 /// own, held strongly by the events, while the inspector's list holds the sources weakly (a
 /// weakly referenced object's retains and releases all take the slow path).

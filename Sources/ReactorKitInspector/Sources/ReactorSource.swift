@@ -2,7 +2,7 @@ import ReactorKit
 
 /// The reactor side of an inspector: a ``ReactorHook`` records each action the reactor
 /// receives and each mutation with the states before and after it.
-final class ReactorSource<R: Reactor>: InspectedSource, @unchecked Sendable {
+final class ReactorSource<R: Reactor>: WatchedOnlySource, @unchecked Sendable {
   // Safety: `lastState` is guarded by `lock`; the rest is immutable.
   let info: SourceInfo
   private let core: InspectorCore
@@ -41,10 +41,4 @@ final class ReactorSource<R: Reactor>: InspectedSource, @unchecked Sendable {
   }
 
   func currentState() -> Any? { lock.withLock { lastState } }
-  let canJump = false
-  let canDispatch = false
-  let jumpTarget: UInt64? = nil
-  func jump(to sequence: UInt64, state: Any) -> Bool { false }
-  func goLive() -> Bool { false }
-  func dispatch(_ action: any Action) -> Bool { false }
 }
