@@ -130,23 +130,26 @@ final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
   /// tracking. Main thread only.
   @inlinable
   func read<Value>(_ path: KeyPath<State, Value>) -> Value {
-    let index =
-      memberIndex(of: path)
-      ?? remember(
-        path, offset: MemoryLayout<State>.offset(of: path) ?? -1,
-        hasChanged: Self.changeTest(for: path))
-    return value(at: path, member: index)
+    read(path, changeTest: Self.changeTest(for: path))
   }
 
   /// Reads the value at `path` like ``read(_:)``, comparing values with a `!=` that is
   /// specialised for `Value` where the caller knows it is `Equatable`.
   @inlinable
   func read<Value: Equatable>(_ path: KeyPath<State, Value>) -> Value {
+    read(path, changeTest: Self.equalityTest(for: path))
+  }
+
+  /// Reads the value at `path`, remembering the path with `changeTest` (built only when the
+  /// path is read for the first time).
+  @inlinable
+  func read<Value>(_ path: KeyPath<State, Value>, changeTest: @autoclosure () -> ChangeTest)
+    -> Value
+  {
     let index =
       memberIndex(of: path)
       ?? remember(
-        path, offset: MemoryLayout<State>.offset(of: path) ?? -1,
-        hasChanged: Self.equalityTest(for: path))
+        path, offset: MemoryLayout<State>.offset(of: path) ?? -1, hasChanged: changeTest())
     return value(at: path, member: index)
   }
 
