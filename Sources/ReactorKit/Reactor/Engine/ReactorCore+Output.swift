@@ -256,8 +256,10 @@ extension ReactorCore {
     @usableFromInline let observer: AnyObserver<State>
     /// Whether events may still be delivered: cleared when the subscription is disposed.
     @inlinable var isOpen: UnsafeAtomic<Bool> { UnsafeAtomic(slot: 0, of: self) }
-    /// The subscription that unregisters this entry.
-    @usableFromInline var subscription: ExternalSubscription?
+    /// The subscription that unregisters this entry. Unchecked: written once, before the
+    /// entry is published, and read by the deinitialiser (no dynamic exclusivity check on the
+    /// path of every state subscription).
+    @exclusivity(unchecked) @usableFromInline var subscription: ExternalSubscription?
 
     @inlinable
     init(_ observer: AnyObserver<State>) {

@@ -103,7 +103,7 @@ extension ReactorCore {
     let installed = shared.pointee.rareStorage?.installedHooks ?? []
     config.pointee.hooks = installed.isEmpty ? nil : composedHooks(installed.map(\.hook))
     // A metatype comparison (the class is final) instead of a dynamic cast.
-    config.pointee.usesCurrentThreadScheduler = type(of: scheduler) == CurrentThreadScheduler.self
+    config.pointee.usesCurrentThreadScheduler = Self.isTrampoline(scheduler)
     config.pointee.otherScheduler =
       config.pointee.usesCurrentThreadScheduler ? nil : SchedulerBox(scheduler)
     // An identity transform is bypassed: its input subject, if a transform subscribed to it
@@ -165,6 +165,13 @@ extension ReactorCore {
     let subject = make()
     if !shared.pointee.isWired { set(config, subject) }
     return subject
+  }
+
+  /// Whether `scheduler` is the trampoline: the existential is opened, so its type is read
+  /// from it (`CurrentThreadScheduler` is final) without looking up the dynamic type.
+  @inlinable
+  static func isTrampoline<Scheduler: ImmediateSchedulerType>(_ scheduler: Scheduler) -> Bool {
+    Scheduler.self == CurrentThreadScheduler.self
   }
 
   @inlinable

@@ -55,14 +55,24 @@ package class SubscriptionLink: @unchecked Sendable {
   static func register(_ holder: SubscriptionLink, asHolderOf upstream: Disposable) {
     // A metatype check first: a failing value cast (`as?`) costs several hundred
     // instructions on Linux (it looks for bridging conformances), this one a few dozen.
-    guard type(of: upstream) is SubscriptionLink.Type else { return }
+    guard isLink(upstream) else { return }
     // Not `upstream as AnyObject`: on Linux that goes through `_bridgeAnythingToObjectiveC`
     // (a dynamic cast, about 2,500 instructions). A class instance is stored in an
     // existential's inline buffer as its reference, in the first word.
     let reference = withUnsafeBytes(of: upstream) { $0.load(as: UnsafeRawPointer.self) }
-    withExtendedLifetime(upstream) {
-      Unmanaged<SubscriptionLink>.fromOpaque(reference).takeUnretainedValue().setHolder(holder)
+    // `upstream` is borrowed for the whole call, so the link lives until it returns.
+    Unmanaged<SubscriptionLink>.fromOpaque(reference)._withUnsafeGuaranteedRef {
+      $0.setHolder(holder)
     }
+    extendLifetime(upstream)
+  }
+
+  /// Whether the type `upstream` was stored with is a link: the existential is opened, so
+  /// its type is read from it, without looking up the object's dynamic type. A link is only
+  /// ever stored as its own class or a subclass (it has no superclass).
+  @inlinable
+  static func isLink<Upstream: Disposable>(_ upstream: Upstream) -> Bool {
+    Upstream.self is SubscriptionLink.Type
   }
 
   @usableFromInline
@@ -174,7 +184,7 @@ package final class ExternalSubscription: SubscriptionLink, Disposable, @uncheck
   // only handed to `unregister`.
   /// The storage of ``contextBits``; an ``AtomicSlot``, so the first stored property after the
   /// link's (slot 0, see ``SubscriptionLink``): slot 1.
-  @usableFromInline final var contextSlot: AtomicSlot
+  @usableFromInline final var contextSlot = AtomicSlot(UInt(0))
   /// The source, retained (`Unmanaged.passRetained`), until disposed; `0` after.
   @inlinable final var contextBits: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 1, of: self) }
   /// The subscriber, not retained.
@@ -190,9 +200,12 @@ package final class ExternalSubscription: SubscriptionLink, Disposable, @uncheck
     context: UnsafeMutableRawPointer, entry: UnsafeMutableRawPointer,
     unregister: @escaping (UnsafeMutableRawPointer, UnsafeMutableRawPointer) -> Void
   ) {
-    contextSlot = AtomicSlot(UInt(bitPattern: context))
     self.entry = entry
     self.unregister = unregister
+    super.init()
+    // Through the atomic view once initialised: assigning the slot itself here would cost a
+    // dynamic exclusivity check on every subscription.
+    contextBits.store(UInt(bitPattern: context), ordering: .relaxed)
   }
 
   deinit {
