@@ -82,13 +82,19 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   /// type they would touch.
   @usableFromInline let teardown: (ReactorCore, Teardown) -> Void
 
-  // The reactor's streams and stub, created on first use and published through atomic words
-  // holding retained references (see ReactorCore+Streams.swift). The action subject and the state
-  // stream refer to the core, so ``ownerDidDeinitialize()`` releases them to break the cycle.
-  @inlinable var actionBits: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 4, of: self) }
-  @inlinable var stateBits: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 5, of: self) }
-  @inlinable var stubRecorderBits: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 6, of: self) }
-  @inlinable var stubObjectBits: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 7, of: self) }
+  // The reactor's streams and stub, created on first use (see ReactorCore+Streams.swift). The
+  // action subject and the state stream refer to the core, so ``ownerDidDeinitialize()``
+  // releases them to break the cycle. Typed `AnyObject`, so that the unspecialised
+  // deinitialiser and ``ownerDidDeinitialize()`` release them without a metadata lookup; the
+  // accessors downcast what they made.
+  @inlinable var actionReference: OnceReference<AnyObject> { OnceReference(slot: 4, of: self) }
+  @inlinable var stateReference: OnceReference<AnyObject> { OnceReference(slot: 5, of: self) }
+  @inlinable var stubRecorderReference: OnceReference<AnyObject> {
+    OnceReference(slot: 6, of: self)
+  }
+  @inlinable var stubObjectReference: OnceReference<AnyObject> {
+    OnceReference(slot: 7, of: self)
+  }
   /// ``Wiring`` state of the streams.
   @inlinable var wiring: UnsafeAtomic<UInt8> { UnsafeAtomic(slot: 8, of: self) }
   @inlinable var stubFlag: UnsafeAtomic<Bool> { UnsafeAtomic(slot: 9, of: self) }
@@ -184,10 +190,10 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
     owned.deinitialize(count: 1)
     lock.destroy()
     body.deallocate()
-    releaseOnceReference(actionBits.load(ordering: .acquiring))
-    releaseOnceReference(stateBits.load(ordering: .acquiring))
-    releaseOnceReference(stubRecorderBits.load(ordering: .acquiring))
-    releaseOnceReference(stubObjectBits.load(ordering: .acquiring))
+    actionReference.releaseUnshared()
+    stateReference.releaseUnshared()
+    stubRecorderReference.releaseUnshared()
+    stubObjectReference.releaseUnshared()
   }
 
   /// Stops the engine once the reactor is gone, and releases the action subject and the state
@@ -196,8 +202,8 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   @usableFromInline
   override func ownerDidDeinitialize() {
     teardown(self, .dispose)
-    releaseOnceReference(actionBits.exchange(0, ordering: .acquiringAndReleasing))
-    releaseOnceReference(stateBits.exchange(0, ordering: .acquiringAndReleasing))
+    extendLifetime(actionReference.take())
+    extendLifetime(stateReference.take())
   }
 
   // MARK: - Current state
