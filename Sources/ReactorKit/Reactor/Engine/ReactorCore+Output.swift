@@ -26,19 +26,19 @@ extension ReactorCore {
   @inlinable
   func subscribeOutput(_ observer: AnyObserver<State>) -> Disposable {
     lock.lock()
-    guard shared.pointee.ownsOutput else {
+    guard shared.ownsOutput else {
       let output = replayOutputLocked()
       lock.unlock()
       return output.subscribe(observer)
     }
-    if shared.pointee.outputEnded {
+    if shared.outputEnded {
       lock.unlock()
       observer.on(.completed)
       return Disposables.create()
     }
     // The wiring stores the initial state before it sets `ownsOutput`.
-    let current = shared.pointee.current!
-    if shared.pointee.isDisposed {
+    let current = shared.current!
+    if shared.isDisposed {
       // The reactor is gone: the last state, and nothing more.
       lock.unlock()
       observer.on(.next(current))
@@ -64,7 +64,7 @@ extension ReactorCore {
     } else if owner.load(ordering: .relaxed) == currentThreadIdentity() {
       // `isDelivering` belongs to the owner, read only once the caller is known to be it.
       isOwner = true
-      if owned.pointee.isDelivering { return queueObserverLocked(entry, subscription) }
+      if owned.isDelivering { return queueObserverLocked(entry, subscription) }
     } else if gateState.isIdle, gate.tryClaim() {
       claimed = true
     } else {
@@ -74,9 +74,9 @@ extension ReactorCore {
     lock.unlock()
     if isOwner {
       // What the observer sends the reactor is queued, not run inside its `onNext`.
-      owned.pointee.isDelivering = true
+      owned.isDelivering = true
       entry.deliver(.next(current))
-      owned.pointee.isDelivering = false
+      owned.isDelivering = false
     } else {
       entry.deliver(.next(current))
     }
@@ -90,7 +90,7 @@ extension ReactorCore {
   func queueObserverLocked(_ entry: OutputObserver, _ subscription: ExternalSubscription)
     -> Disposable
   {
-    shared.pointee.mutationQueue.append(.addObserver(entry))
+    shared.mutationQueue.append(.addObserver(entry))
     let schedule = scheduleDrainIfNeededLocked()
     lock.unlock()
     if schedule { scheduleDrain() }
@@ -102,7 +102,7 @@ extension ReactorCore {
   func releaseClaimedGate() {
     if gate.tryRelease() { return }
     lock.lock()
-    if shared.pointee.isDisposed {
+    if shared.isDisposed {
       gate.releaseLocked()
       lock.unlock()
       return
@@ -116,10 +116,10 @@ extension ReactorCore {
   /// Registers a subscriber of the state stream. Call with the lock held.
   @inlinable
   func appendObserverLocked(_ entry: OutputObserver) {
-    if shared.pointee.firstObserver == nil && shared.pointee.otherObservers.isEmpty {
-      shared.pointee.firstObserver = entry
+    if shared.firstObserver == nil && shared.otherObservers.isEmpty {
+      shared.firstObserver = entry
     } else {
-      shared.pointee.otherObservers.append(entry)
+      shared.otherObservers.append(entry)
     }
   }
 
@@ -127,15 +127,15 @@ extension ReactorCore {
   @inlinable
   func addQueuedObserver(_ entry: OutputObserver) {
     lock.lock()
-    guard !shared.pointee.isDisposed, let current = shared.pointee.current else {
+    guard !shared.isDisposed, let current = shared.current else {
       lock.unlock()
       return
     }
-    let ended = shared.pointee.outputEnded
+    let ended = shared.outputEnded
     if !ended { appendObserverLocked(entry) }
     lock.unlock()
-    owned.pointee.isDelivering = true
-    defer { owned.pointee.isDelivering = false }
+    owned.isDelivering = true
+    defer { owned.isDelivering = false }
     entry.deliver(.next(current))
     // Subscribed before the stream ended: it gets the end too.
     if ended { entry.deliver(.completed) }
@@ -152,17 +152,17 @@ extension ReactorCore {
     let target = entry.toOpaque()
     lock.lock()
     var removed: OutputObserver?
-    if let first = shared.pointee.firstObserver,
+    if let first = shared.firstObserver,
       Unmanaged.passUnretained(first).toOpaque() == target
     {
-      removed = shared.pointee.firstObserver.take()
-      if !shared.pointee.otherObservers.isEmpty {
-        shared.pointee.firstObserver = shared.pointee.otherObservers.removeFirst()
+      removed = shared.firstObserver.take()
+      if !shared.otherObservers.isEmpty {
+        shared.firstObserver = shared.otherObservers.removeFirst()
       }
-    } else if let index = shared.pointee.otherObservers.firstIndex(where: {
+    } else if let index = shared.otherObservers.firstIndex(where: {
       Unmanaged.passUnretained($0).toOpaque() == target
     }) {
-      removed = shared.pointee.otherObservers.remove(at: index)
+      removed = shared.otherObservers.remove(at: index)
     } else {
       // Not registered yet: queued for the owner (rare), or already let go.
       removed = removeQueuedObserverLocked(target)
@@ -179,7 +179,7 @@ extension ReactorCore {
   func removeQueuedObserverLocked(_ target: UnsafeMutableRawPointer) -> OutputObserver? {
     var found: OutputObserver?
     var kept = Queue<Item>()
-    while let item = shared.pointee.mutationQueue.popFirst() {
+    while let item = shared.mutationQueue.popFirst() {
       if found == nil, case .addObserver(let queued) = item,
         Unmanaged.passUnretained(queued).toOpaque() == target
       {
@@ -188,7 +188,7 @@ extension ReactorCore {
         kept.append(item)
       }
     }
-    shared.pointee.mutationQueue = kept
+    shared.mutationQueue = kept
     return found
   }
 
@@ -211,17 +211,17 @@ extension ReactorCore {
   @inlinable
   func completeOwnOutput() {
     lock.lock()
-    guard !shared.pointee.outputEnded else {
+    guard !shared.outputEnded else {
       lock.unlock()
       return
     }
-    shared.pointee.outputEnded = true
-    let first = shared.pointee.firstObserver.take()
-    let others = shared.pointee.otherObservers
-    shared.pointee.otherObservers = []
+    shared.outputEnded = true
+    let first = shared.firstObserver.take()
+    let others = shared.otherObservers
+    shared.otherObservers = []
     lock.unlock()
-    owned.pointee.isDelivering = true
-    defer { owned.pointee.isDelivering = false }
+    owned.isDelivering = true
+    defer { owned.isDelivering = false }
     deliverToObservers(.completed, first, others)
   }
 
@@ -230,9 +230,9 @@ extension ReactorCore {
   /// streams are being created). Call with the lock held.
   @inlinable
   func replayOutputLocked() -> ReplaySubject<State> {
-    if let output = shared.pointee.replayOutput { return output }
+    if let output = shared.replayOutput { return output }
     let output = ReplaySubject<State>.create(bufferSize: 1)
-    shared.pointee.replayOutput = output
+    shared.replayOutput = output
     return output
   }
 

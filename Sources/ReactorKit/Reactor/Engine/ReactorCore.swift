@@ -72,10 +72,10 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   /// The ``currentThreadIdentity()`` of the thread draining the queue, 0 when none. Written by
   /// that thread; read by others only to learn that they are not it.
   @inlinable var owner: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 3, of: self) }
-  /// One allocation holding the mutex behind ``lock``, the word of ``gate``, then ``Shared``,
-  /// ``Config`` and ``Owned``, each at its alignment (see ``gateOffset`` and the following
-  /// offsets). In code specialised for the reactor's types the offsets are constants.
-  @usableFromInline let body: UnsafeMutableRawPointer
+  /// Everything the core keeps for its reactor, in one allocation (see ``Body``). Only the
+  /// accessors below (``lock``, ``gate``, ``shared``, ``config``, ``owned``), the initialiser
+  /// and ``destroyBody()`` touch it.
+  @usableFromInline let body: UnsafeMutablePointer<Body>
   /// Runs ``dispose()`` or ``destroyBody()`` specialised for the reactor's types: created by
   /// the (inlined, hence specialised) initialiser, it captures nothing, and spares the
   /// unspecialised `deinit` and ``ownerDidDeinitialize()`` a metadata lookup for every generic
@@ -99,10 +99,8 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   @inlinable var wiring: UnsafeAtomic<UInt8> { UnsafeAtomic(slot: 8, of: self) }
   @inlinable var stubFlag: UnsafeAtomic<Bool> { UnsafeAtomic(slot: 9, of: self) }
 
-  /// The core's mutex, at the start of ``body``.
-  @inlinable var lock: EmbeddedLock {
-    EmbeddedLock(body.assumingMemoryBound(to: pthread_mutex_t.self))
-  }
+  /// The core's mutex (``Body/mutex``).
+  @inlinable var lock: EmbeddedLock { EmbeddedLock(body.pointer(to: \.mutex)!) }
   /// Who drains (the package's `Gate`): `busy` while a drain is scheduled or running,
   /// `announced` once work was queued for that drain, `closed` until the pipeline is wired and
   /// once the core is disposed. Idle means wired, not disposed, nothing queued.
@@ -111,28 +109,22 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   /// everything else changes the gate with the lock held. Whoever queues work with the lock held
   /// either claims an idle core or announces the work, so a drain that releases the core with
   /// its compare-and-swap has left nothing behind.
-  @inlinable var gate: Gate { Gate(at: body + Self.gateOffset) }
-  @inlinable var shared: UnsafeMutablePointer<Shared> {
-    (body + Self.sharedOffset).assumingMemoryBound(to: Shared.self)
+  @inlinable var gate: Gate { Gate(at: UnsafeMutableRawPointer(body.pointer(to: \.gateWord)!)) }
+  /// ``Body/shared``, in place (guarded by ``lock``). In code specialised for the reactor's
+  /// types each access is a load or store at a constant offset from ``body``.
+  @inlinable @inline(__always) var shared: Shared {
+    _read { yield body.pointee.shared }
+    _modify { yield &body.pointee.shared }
   }
-  @inlinable var config: UnsafeMutablePointer<Config> {
-    (body + Self.configOffset).assumingMemoryBound(to: Config.self)
+  /// ``Body/config``, in place (see the thread-safety note above).
+  @inlinable @inline(__always) var config: Config {
+    _read { yield body.pointee.config }
+    _modify { yield &body.pointee.config }
   }
-  @inlinable var owned: UnsafeMutablePointer<Owned> {
-    (body + Self.ownedOffset).assumingMemoryBound(to: Owned.self)
-  }
-
-  @inlinable static var gateOffset: Int {
-    aligned(MemoryLayout<pthread_mutex_t>.stride, to: MemoryLayout<UInt>.alignment)
-  }
-  @inlinable static var sharedOffset: Int {
-    aligned(gateOffset + MemoryLayout<UInt>.stride, to: MemoryLayout<Shared>.alignment)
-  }
-  @inlinable static var configOffset: Int {
-    aligned(sharedOffset + MemoryLayout<Shared>.stride, to: MemoryLayout<Config>.alignment)
-  }
-  @inlinable static var ownedOffset: Int {
-    aligned(configOffset + MemoryLayout<Config>.stride, to: MemoryLayout<Owned>.alignment)
+  /// ``Body/owned``, in place (the owner thread's).
+  @inlinable @inline(__always) var owned: Owned {
+    _read { yield body.pointee.owned }
+    _modify { yield &body.pointee.owned }
   }
 
   /// Called when the core finds its reactor gone while processing.
@@ -153,16 +145,10 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   ) {
     baseMutate = mutate
     baseReduce = reduce
-    let alignment = max(
-      MemoryLayout<pthread_mutex_t>.alignment, MemoryLayout<Shared>.alignment,
-      MemoryLayout<Config>.alignment, MemoryLayout<Owned>.alignment)
-    let body = UnsafeMutableRawPointer.allocate(
-      byteCount: Self.ownedOffset + MemoryLayout<Owned>.stride, alignment: alignment)
-    _ = EmbeddedLock.initialize(at: body)
-    Gate.initialize(at: body + Self.gateOffset, closed: true)
-    (body + Self.sharedOffset).initializeMemory(as: Shared.self, to: Shared())
-    (body + Self.configOffset).initializeMemory(as: Config.self, to: Config())
-    (body + Self.ownedOffset).initializeMemory(as: Owned.self, to: Owned())
+    let body = UnsafeMutablePointer<Body>.allocate(capacity: 1)
+    body.initialize(to: Body())
+    _ = EmbeddedLock.initialize(at: UnsafeMutableRawPointer(body.pointer(to: \.mutex)!))
+    Gate.initialize(at: UnsafeMutableRawPointer(body.pointer(to: \.gateWord)!), closed: true)
     self.body = body
     teardown = { core, step in
       switch step {
@@ -184,11 +170,13 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   /// can be left: the streams hold the core until ``ownerDidDeinitialize()``).
   @inlinable
   func destroyBody() {
-    config.pointee.hooks = nil
-    shared.deinitialize(count: 1)
-    config.deinitialize(count: 1)
-    owned.deinitialize(count: 1)
+    config.hooks = nil
     lock.destroy()
+    // Field by field: the mutex and the gate's word are trivial, and each destroyed struct
+    // costs a walk of its fields, so destroying `Body` whole would walk those too.
+    body.pointer(to: \.shared)!.deinitialize(count: 1)
+    body.pointer(to: \.config)!.deinitialize(count: 1)
+    body.pointer(to: \.owned)!.deinitialize(count: 1)
     body.deallocate()
     actionReference.releaseUnshared()
     stateReference.releaseUnshared()
@@ -213,7 +201,7 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   var currentState: State? {
     lock.lock()
     defer { lock.unlock() }
-    return shared.pointee.current
+    return shared.current
   }
 
   /// Returns the current state, storing `initial` first if there is none yet.
@@ -221,8 +209,8 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   func currentState(orStore initial: State) -> State {
     lock.lock()
     defer { lock.unlock() }
-    if let state = shared.pointee.current { return state }
-    shared.pointee.current = initial
+    if let state = shared.current { return state }
+    shared.current = initial
     return initial
   }
 }
