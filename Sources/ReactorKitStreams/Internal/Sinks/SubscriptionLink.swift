@@ -55,11 +55,9 @@ package class SubscriptionLink: @unchecked Sendable {
   static func register(_ holder: SubscriptionLink, asHolderOf upstream: Disposable) {
     // A metatype check first: a failing value cast (`as?`) costs several hundred
     // instructions on Linux (it looks for bridging conformances), this one a few dozen.
-    guard isLink(upstream) else { return }
     // Not `upstream as AnyObject`: on Linux that goes through `_bridgeAnythingToObjectiveC`
-    // (a dynamic cast, about 2,500 instructions). A class instance is stored in an
-    // existential's inline buffer as its reference, in the first word.
-    let reference = withUnsafeBytes(of: upstream) { $0.load(as: UnsafeRawPointer.self) }
+    // (a dynamic cast, about 2,500 instructions).
+    guard let reference = linkReference(upstream) else { return }
     // `upstream` is borrowed for the whole call, so the link lives until it returns.
     Unmanaged<SubscriptionLink>.fromOpaque(reference)._withUnsafeGuaranteedRef {
       $0.setHolder(holder)
@@ -67,12 +65,16 @@ package class SubscriptionLink: @unchecked Sendable {
     extendLifetime(upstream)
   }
 
-  /// Whether the type `upstream` was stored with is a link: the existential is opened, so
-  /// its type is read from it, without looking up the object's dynamic type. A link is only
-  /// ever stored as its own class or a subclass (it has no superclass).
+  /// The reference of `upstream` when the type it was stored with is a link, else `nil`. The
+  /// existential is opened, so its type is read from it, without looking up the object's
+  /// dynamic type (a link is only ever stored as its own class or a subclass: it has no
+  /// superclass), and a class instance is its reference.
   @inlinable
-  static func isLink<Upstream: Disposable>(_ upstream: Upstream) -> Bool {
-    Upstream.self is SubscriptionLink.Type
+  static func linkReference<Upstream: Disposable>(_ upstream: Upstream) -> UnsafeRawPointer? {
+    // The most common link first: a metatype comparison instead of a cast.
+    guard Upstream.self == ExternalSubscription.self || Upstream.self is SubscriptionLink.Type
+    else { return nil }
+    return unsafeBitCast(upstream, to: UnsafeRawPointer.self)
   }
 
   @usableFromInline
