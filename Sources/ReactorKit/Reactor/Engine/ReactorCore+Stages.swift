@@ -170,8 +170,12 @@ extension ReactorCore {
     let current = shared.outputEnded ? nil : shared.current
     lock.unlock()
     while let item = mutationQueue.popFirst() {
-      if case .addObserver(let entry) = item, let current { entry.deliver(.next(current)) }
+      guard case .addObserver(let entry) = item else { continue }
+      if let current { entry.deliver(.next(current)) }
+      entry.sourceReleased()
     }
+    // Let go of: the links still holding a subscription drop it.
+    releaseObservers(dropped.1, dropped.2)
     withExtendedLifetime(dropped) {}
     guard let rare else { return }
     for inner in rare.inners.values { inner.subscription.dispose() }

@@ -45,9 +45,10 @@ import ReactorKitStreams
 ///
 /// The core keeps its reactor weakly (``OwnedStorage/storageOwner``). ``dispose()`` (called
 /// once the reactor is gone) stops the queue, disposes every subscription it holds and lets
-/// go of the state stream's subscribers (``OutputObserver``), and with them of their
-/// observers, even when nobody kept a subscription's disposable. Those disposables
-/// (`ExternalSubscription`) keep the core alive until they are disposed or freed.
+/// go of the state stream's subscribers (``OutputObserver``, each also its subscriber's
+/// disposable), telling the links that hold them, so that they are freed with their observers
+/// even when nobody kept a subscription's disposable. A subscriber keeps the core alive until
+/// it is disposed or freed.
 @usableFromInline
 final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Sendable {
   // Safety: `shared` (with the current state) is guarded by `lock`. `config` is written in
