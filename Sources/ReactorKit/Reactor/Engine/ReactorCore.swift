@@ -57,8 +57,8 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   // unlocked claim) or that `wire` itself started; afterwards only the owner thread rewrites
   // `config.hooks` (when it processes `.reconfigure`). `owned` belongs to the owner thread;
   // ownership passes between threads through `gate` (acquiring claims, releasing releases)
-  // and `lock`. `gate`, `owner` and the other atomic words are atomic; `body`, `teardown`,
-  // `baseMutate` and `baseReduce` are immutable.
+  // and `lock`. `gate`, `owner` and the other atomic words are atomic; `body`, the pointers
+  // to its parts, `teardown`, `baseMutate` and `baseReduce` are immutable.
 
   // The storage of the atomic words below: `AtomicSlot`s, the first stored properties after
   // `OwnedStorage`'s three words, so slots 3 to 9. Only accessed through their views.
@@ -77,6 +77,14 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   /// accessors below (``lock``, ``gate``, ``shared``, ``config``, ``owned``), the initialiser
   /// and ``destroyBody()`` touch it.
   @usableFromInline let body: UnsafeMutablePointer<Body>
+  /// ``Body/shared``, ``Body/config`` and ``Body/owned`` in ``body``, taken once by name. Not
+  /// derived on each access: in code shared between reactor types their offsets are not
+  /// constants, and an access to `body.pointee` would be one access to the whole body for the
+  /// thread sanitizer (which would then report the owner thread's ``owned`` and another
+  /// thread's ``shared`` under the lock as a race).
+  @usableFromInline let sharedPart: UnsafeMutablePointer<Shared>
+  @usableFromInline let configPart: UnsafeMutablePointer<Config>
+  @usableFromInline let ownedPart: UnsafeMutablePointer<Owned>
   /// Runs ``dispose()`` or ``destroyBody()`` specialised for the reactor's types: created by
   /// the (inlined, hence specialised) initialiser, it captures nothing, and spares the
   /// unspecialised `deinit` and ``ownerDidDeinitialize()`` a metadata lookup for every generic
@@ -111,21 +119,20 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   /// either claims an idle core or announces the work, so a drain that releases the core with
   /// its compare-and-swap has left nothing behind.
   @inlinable var gate: Gate { Gate(at: UnsafeMutableRawPointer(body.pointer(to: \.gateWord)!)) }
-  /// ``Body/shared``, in place (guarded by ``lock``). In code specialised for the reactor's
-  /// types each access is a load or store at a constant offset from ``body``.
+  /// ``Body/shared``, in place (guarded by ``lock``).
   @inlinable @inline(__always) var shared: Shared {
-    _read { yield body.pointee.shared }
-    _modify { yield &body.pointee.shared }
+    _read { yield sharedPart.pointee }
+    _modify { yield &sharedPart.pointee }
   }
   /// ``Body/config``, in place (see the thread-safety note above).
   @inlinable @inline(__always) var config: Config {
-    _read { yield body.pointee.config }
-    _modify { yield &body.pointee.config }
+    _read { yield configPart.pointee }
+    _modify { yield &configPart.pointee }
   }
   /// ``Body/owned``, in place (the owner thread's).
   @inlinable @inline(__always) var owned: Owned {
-    _read { yield body.pointee.owned }
-    _modify { yield &body.pointee.owned }
+    _read { yield ownedPart.pointee }
+    _modify { yield &ownedPart.pointee }
   }
 
   /// Called when the core finds its reactor gone while processing.
@@ -151,6 +158,9 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
     _ = EmbeddedLock.initialize(at: UnsafeMutableRawPointer(body.pointer(to: \.mutex)!))
     Gate.initialize(at: UnsafeMutableRawPointer(body.pointer(to: \.gateWord)!), closed: true)
     self.body = body
+    sharedPart = body.pointer(to: \.shared)!
+    configPart = body.pointer(to: \.config)!
+    ownedPart = body.pointer(to: \.owned)!
     teardown = { core, step in
       switch step {
       case .dispose: core.dispose()
@@ -175,9 +185,9 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
     lock.destroy()
     // Field by field: the mutex and the gate's word are trivial, and each destroyed struct
     // costs a walk of its fields, so destroying `Body` whole would walk those too.
-    body.pointer(to: \.shared)!.deinitialize(count: 1)
-    body.pointer(to: \.config)!.deinitialize(count: 1)
-    body.pointer(to: \.owned)!.deinitialize(count: 1)
+    sharedPart.deinitialize(count: 1)
+    configPart.deinitialize(count: 1)
+    ownedPart.deinitialize(count: 1)
     body.deallocate()
     actionReference.releaseUnshared()
     stateReference.releaseUnshared()
