@@ -27,7 +27,8 @@ public final class ActionSubject<Element>: ObservableType, ObserverType, Subject
     }
   }
 
-  /// The storage of ``subjectBits``, `observableBits`, ``counter`` and ``subscriptions``:
+  /// The storage of ``subjectReference``, `observableReference`, ``counter`` and
+  /// ``subscriptions``:
   /// ``AtomicSlot``s, so the first stored properties.
   @usableFromInline var subjectSlot = AtomicSlot(UInt(0))
   @usableFromInline var observableSlot = AtomicSlot(UInt(0))
@@ -36,10 +37,11 @@ public final class ActionSubject<Element>: ObservableType, ObserverType, Subject
   @usableFromInline let primary: ((Element) -> Void)?
   /// The subject of the subscribers other than the reactor, created by the first one: a
   /// reactor nobody observes the actions of (the common case) carries no subject.
-  /// (Words rather than `AtomicLazyReference`s, whose generic deinitialisers would look up
-  /// type metadata every time a reactor is freed.)
-  @inlinable var subjectBits: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 0, of: self) }
-  private var observableBits: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 1, of: self) }
+  /// (Typed `AnyObject`, so that the unspecialised deinitialiser releases them without looking
+  /// up type metadata every time a reactor is freed; the accessors downcast what they made.)
+  @inlinable var subjectReference: OnceReference<AnyObject> { OnceReference(slot: 0, of: self) }
+  /// The observable of ``asObservable()``, created on first use.
+  private var observableReference: OnceReference<AnyObject> { OnceReference(slot: 1, of: self) }
   /// Each element carries the sequence number it was given when the subject accepted it; a
   /// subscription skips elements numbered before it subscribed, which were already in flight.
   @inlinable var counter: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 2, of: self) }
@@ -57,8 +59,8 @@ public final class ActionSubject<Element>: ObservableType, ObserverType, Subject
   }
 
   deinit {
-    releaseOnceReference(subjectBits.load(ordering: .acquiring))
-    releaseOnceReference(observableBits.load(ordering: .acquiring))
+    subjectReference.releaseUnshared()
+    observableReference.releaseUnshared()
   }
 
   /// Sends a `.next` element to the reactor and every subscriber; `.error` and `.completed`
@@ -92,11 +94,12 @@ public final class ActionSubject<Element>: ObservableType, ObserverType, Subject
 
   /// The elements as an ``Observable`` (always the same instance).
   public func asObservable() -> Observable<Element> {
-    onceReference(observableBits) {
-      .create { [weak self] observer in
+    let observable = observableReference.getOrMake {
+      Observable<Element>.create { [weak self] observer in
         self?.subscribe(observer) ?? Disposables.create()
       }
     }
+    return unsafeDowncast(observable, to: Observable<Element>.self)
   }
 
   /// The subject itself, as an observer.
@@ -108,7 +111,8 @@ public final class ActionSubject<Element>: ObservableType, ObserverType, Subject
 
   @usableFromInline
   var subject: PublishSubject<Sequenced> {
-    onceReference(subjectBits) { PublishSubject() }
+    let subject = subjectReference.getOrMake { PublishSubject<Sequenced>() }
+    return unsafeDowncast(subject, to: PublishSubject<Sequenced>.self)
   }
 
   /// The number of the element being sent, or 0 when nobody is subscribed: such an element is
@@ -125,28 +129,4 @@ public final class ActionSubject<Element>: ObservableType, ObserverType, Subject
     guard subscriptions.load(ordering: .acquiring) > 0 else { return }
     subject.on(.next(Sequenced(number: sequence, element: element)))
   }
-}
-
-/// The object `bits` refers to, made with `make` and stored (retained) by the first caller.
-@inlinable
-func onceReference<Object: AnyObject>(_ bits: UnsafeAtomic<UInt>, _ make: () -> Object)
-  -> Object
-{
-  if let pointer = UnsafeRawPointer(bitPattern: bits.load(ordering: .acquiring)) {
-    return Unmanaged<Object>.fromOpaque(pointer).takeUnretainedValue()
-  }
-  let created = Unmanaged.passRetained(make())
-  let (exchanged, existing) = bits.compareExchange(
-    expected: 0, desired: UInt(bitPattern: created.toOpaque()), ordering: .acquiringAndReleasing)
-  if exchanged { return created.takeUnretainedValue() }
-  created.release()
-  return Unmanaged<Object>.fromOpaque(UnsafeRawPointer(bitPattern: existing)!)
-    .takeUnretainedValue()
-}
-
-/// Releases the object stored by ``onceReference(_:_:)``, if any.
-@usableFromInline
-func releaseOnceReference(_ bits: UInt) {
-  guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return }
-  Unmanaged<AnyObject>.fromOpaque(pointer).release()
 }

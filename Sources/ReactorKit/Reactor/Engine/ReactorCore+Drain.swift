@@ -45,24 +45,24 @@ extension ReactorCore {
   @inlinable
   func receive(_ action: Action) {
     // An idle gate was opened by the wiring (releasing), so `config` is readable here.
-    if gate.isIdle, config.pointee.usesCurrentThreadScheduler,
+    if gate.isIdle, config.usesCurrentThreadScheduler,
       CurrentThreadScheduler.runTrampolined(
         if: {
           guard gate.tryClaim() else { return false }
           owner.store(currentThreadIdentity(), ordering: .relaxed)
           // No drain runs (the gate was idle), so this thread may write the owner's state.
-          owned.pointee.firstAction = action
+          owned.firstAction = action
           return true
         }, { drain() })
     {
       return
     }
     lock.lock()
-    guard !shared.pointee.isDisposed else {
+    guard !shared.isDisposed else {
       lock.unlock()
       return
     }
-    shared.pointee.actionQueue.append(.action(action))
+    shared.actionQueue.append(.action(action))
     let schedule = scheduleDrainIfNeededLocked()
     lock.unlock()
     if schedule { scheduleDrain() }
@@ -97,7 +97,7 @@ extension ReactorCore {
   func receiveTransformedState(_ event: Event<State>) {
     switch event {
     case .next(let state): publish(state)
-    case .error, .completed: config.pointee.replayOutput?.on(event)
+    case .error, .completed: config.replayOutput?.on(event)
     }
   }
 
@@ -106,22 +106,22 @@ extension ReactorCore {
   @inlinable
   func enqueueUnlessInline(_ item: Item, urgent: Bool, allowInline: Bool = true) -> Bool {
     lock.lock()
-    guard !shared.pointee.isDisposed else {
+    guard !shared.isDisposed else {
       lock.unlock()
       return false
     }
     // `isDelivering` belongs to the owner, so it is read only once the caller is known to be
     // the owner.
     if allowInline, owner.load(ordering: .relaxed) == currentThreadIdentity(),
-      !owned.pointee.isDelivering
+      !owned.isDelivering
     {
       lock.unlock()
       return true
     }
     if urgent {
-      shared.pointee.mutationQueue.append(item)
+      shared.mutationQueue.append(item)
     } else {
-      shared.pointee.actionQueue.append(item)
+      shared.actionQueue.append(item)
     }
     let schedule = scheduleDrainIfNeededLocked()
     lock.unlock()
@@ -136,8 +136,8 @@ extension ReactorCore {
   /// - Returns: Whether the caller must schedule a drain.
   @inlinable
   func scheduleDrainIfNeededLocked() -> Bool {
-    guard shared.pointee.isWired, !shared.pointee.isDisposed else { return false }
-    let hasWork = !shared.pointee.actionQueue.isEmpty || !shared.pointee.mutationQueue.isEmpty
+    guard shared.isWired, !shared.isDisposed else { return false }
+    let hasWork = !shared.actionQueue.isEmpty || !shared.mutationQueue.isEmpty
     if gate.state.isClosed {
       // Closed and not disposed: wired just now (with the lock held nothing else opens it).
       // Opening publishes `config`.
@@ -150,7 +150,7 @@ extension ReactorCore {
 
   @inlinable
   func scheduleDrain() {
-    if let other = config.pointee.otherScheduler {
+    if let other = config.otherScheduler {
       _ = other.scheduler.schedule(self) { core in
         core.drain()
         return Disposables.create()
@@ -170,7 +170,7 @@ extension ReactorCore {
   /// is gone the core is disposed instead.
   @inlinable
   func drain() {
-    let first = owned.pointee.firstAction.take()
+    let first = owned.firstAction.take()
     guard let reactor = storageOwner else {
       reactorGone()
       lock.lock()
@@ -187,7 +187,7 @@ extension ReactorCore {
     // queued then); a drain that was scheduled has queued work to look at first.
     var mayRelease = false
     if let first {
-      owned.pointee.pinned = pinned
+      owned.pinned = pinned
       process(.action(first))
       mayRelease = true
     }
@@ -196,13 +196,13 @@ extension ReactorCore {
         // Nothing was queued since the queue was last found empty unless it was announced:
         // release the core without the lock.
         owner.store(0, ordering: .relaxed)
-        owned.pointee.pinned = nil
+        owned.pinned = nil
         if gate.tryRelease() { break }
       }
       lock.lock()
-      if shared.pointee.isDisposed {
+      if shared.isDisposed {
         owner.store(0, ordering: .relaxed)
-        owned.pointee.pinned = nil
+        owned.pinned = nil
         gate.releaseLocked()
         lock.unlock()
         break
@@ -210,8 +210,8 @@ extension ReactorCore {
       // Everything queued so far is taken from here on; later work announces itself again.
       gate.clearAnnouncementLocked()
       owner.store(currentThreadIdentity(), ordering: .relaxed)
-      owned.pointee.pinned = pinned
-      while !shared.pointee.isDisposed, let item = nextLocked() {
+      owned.pinned = pinned
+      while !shared.isDisposed, let item = nextLocked() {
         lock.unlock()
         process(item)
         lock.lock()
@@ -225,15 +225,15 @@ extension ReactorCore {
 
   @inlinable
   func nextLocked() -> Item? {
-    if let item = shared.pointee.mutationQueue.popFirst() { return item }
-    return shared.pointee.actionQueue.popFirst()
+    if let item = shared.mutationQueue.popFirst() { return item }
+    return shared.actionQueue.popFirst()
   }
 
   @inlinable
   func process(_ item: Item) {
     switch item {
     case .action(let action):
-      if let actionInput = config.pointee.actionInput {
+      if let actionInput = config.actionInput {
         actionInput.on(.next(action))
       } else {
         run(action)
@@ -242,8 +242,8 @@ extension ReactorCore {
       run(action)
     case .endOfActions:
       lock.lock()
-      shared.pointee.actionsEnded = true
-      let ended = shared.pointee.rareStorage?.inners.isEmpty ?? true
+      shared.actionsEnded = true
+      let ended = shared.rareStorage?.inners.isEmpty ?? true
       lock.unlock()
       if ended { endMutations() }
     case .innerMutation(let mutation):

@@ -42,15 +42,15 @@ extension ReactorCore {
   @usableFromInline
   func addHook(_ hook: ReactorHook<Action, Mutation, State>) -> Disposable {
     lock.lock()
-    guard !shared.pointee.isDisposed else {
+    guard !shared.isDisposed else {
       lock.unlock()
       return Disposables.create()
     }
-    let rare = shared.pointee.rare
+    let rare = shared.rare
     let id = rare.nextHookID
     rare.nextHookID += 1
     rare.installedHooks.append((id, hook))
-    shared.pointee.mutationQueue.append(.reconfigure)
+    shared.mutationQueue.append(.reconfigure)
     let schedule = scheduleDrainIfNeededLocked()
     lock.unlock()
     if schedule { scheduleDrain() }
@@ -59,15 +59,15 @@ extension ReactorCore {
 
   private func removeHook(_ id: UInt64) {
     lock.lock()
-    guard !shared.pointee.isDisposed,
-      let rare = shared.pointee.rareStorage,
+    guard !shared.isDisposed,
+      let rare = shared.rareStorage,
       let index = rare.installedHooks.firstIndex(where: { $0.id == id })
     else {
       lock.unlock()
       return
     }
     let removed = rare.installedHooks.remove(at: index)
-    shared.pointee.mutationQueue.append(.reconfigure)
+    shared.mutationQueue.append(.reconfigure)
     let schedule = scheduleDrainIfNeededLocked()
     lock.unlock()
     withExtendedLifetime(removed) {}
@@ -78,9 +78,9 @@ extension ReactorCore {
   @usableFromInline
   func reconfigure() {
     lock.lock()
-    let installed = shared.pointee.rareStorage?.installedHooks.map(\.hook) ?? []
+    let installed = shared.rareStorage?.installedHooks.map(\.hook) ?? []
     lock.unlock()
-    config.pointee.hooks = installed.isEmpty ? nil : composedHooks(installed)
+    config.hooks = installed.isEmpty ? nil : composedHooks(installed)
   }
 
   /// The reactor's own `mutate` and `reduce` wrapped in `installed`, the first one outermost.

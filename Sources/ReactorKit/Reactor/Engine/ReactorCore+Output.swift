@@ -26,36 +26,32 @@ extension ReactorCore {
   @inlinable
   func subscribeOutput(_ observer: AnyObserver<State>) -> Disposable {
     lock.lock()
-    guard shared.pointee.ownsOutput else {
+    guard shared.ownsOutput else {
       let output = replayOutputLocked()
       lock.unlock()
       return output.subscribe(observer)
     }
-    if shared.pointee.outputEnded {
+    if shared.outputEnded {
       lock.unlock()
       observer.on(.completed)
       return Disposables.create()
     }
     // The wiring stores the initial state before it sets `ownsOutput`.
-    let current = shared.pointee.current!
-    if shared.pointee.isDisposed {
+    let current = shared.current!
+    if shared.isDisposed {
       // The reactor is gone: the last state, and nothing more.
       lock.unlock()
       observer.on(.next(current))
       return Disposables.create()
     }
-    let entry = OutputObserver(observer)
-    let subscription = ExternalSubscription(
-      context: Unmanaged.passRetained(self).toOpaque(),
-      entry: Unmanaged.passUnretained(entry).toOpaque(),
+    let entry = OutputObserver(
+      context: Unmanaged.passRetained(self).toOpaque(), observer: observer,
       unregister: { core, entry in
         let core = Unmanaged<ReactorCore>.fromOpaque(core).takeRetainedValue()
-        core.removeObserver(Unmanaged<OutputObserver>.fromOpaque(entry))
+        core.removeObserver(Unmanaged.passUnretained(entry))
         // A subscriber goes away, often with the reactor: look for it soon.
         StorageTables.reactors.touch(core)
       })
-    // Before the entry is published (under the lock, below).
-    entry.subscription = subscription
     let gateState = gate.state
     var claimed = false
     var isOwner = false
@@ -64,37 +60,35 @@ extension ReactorCore {
     } else if owner.load(ordering: .relaxed) == currentThreadIdentity() {
       // `isDelivering` belongs to the owner, read only once the caller is known to be it.
       isOwner = true
-      if owned.pointee.isDelivering { return queueObserverLocked(entry, subscription) }
+      if owned.isDelivering { return queueObserverLocked(entry) }
     } else if gateState.isIdle, gate.tryClaim() {
       claimed = true
     } else {
-      return queueObserverLocked(entry, subscription)
+      return queueObserverLocked(entry)
     }
     appendObserverLocked(entry)
     lock.unlock()
     if isOwner {
       // What the observer sends the reactor is queued, not run inside its `onNext`.
-      owned.pointee.isDelivering = true
+      owned.isDelivering = true
       entry.deliver(.next(current))
-      owned.pointee.isDelivering = false
+      owned.isDelivering = false
     } else {
       entry.deliver(.next(current))
     }
     if claimed { releaseClaimedGate() }
-    return subscription
+    return entry
   }
 
   /// Queues `entry` for the owner to register (``Item/addObserver(_:)``). Call with the lock
   /// held; releases it.
   @inlinable
-  func queueObserverLocked(_ entry: OutputObserver, _ subscription: ExternalSubscription)
-    -> Disposable
-  {
-    shared.pointee.mutationQueue.append(.addObserver(entry))
+  func queueObserverLocked(_ entry: OutputObserver) -> Disposable {
+    shared.mutationQueue.append(.addObserver(entry))
     let schedule = scheduleDrainIfNeededLocked()
     lock.unlock()
     if schedule { scheduleDrain() }
-    return subscription
+    return entry
   }
 
   /// Releases a ``gate`` claimed by ``subscribeOutput(_:)``; drains what was queued meanwhile.
@@ -102,7 +96,7 @@ extension ReactorCore {
   func releaseClaimedGate() {
     if gate.tryRelease() { return }
     lock.lock()
-    if shared.pointee.isDisposed {
+    if shared.isDisposed {
       gate.releaseLocked()
       lock.unlock()
       return
@@ -116,10 +110,10 @@ extension ReactorCore {
   /// Registers a subscriber of the state stream. Call with the lock held.
   @inlinable
   func appendObserverLocked(_ entry: OutputObserver) {
-    if shared.pointee.firstObserver == nil && shared.pointee.otherObservers.isEmpty {
-      shared.pointee.firstObserver = entry
+    if shared.firstObserver == nil && shared.otherObservers.isEmpty {
+      shared.firstObserver = entry
     } else {
-      shared.pointee.otherObservers.append(entry)
+      shared.otherObservers.append(entry)
     }
   }
 
@@ -127,47 +121,50 @@ extension ReactorCore {
   @inlinable
   func addQueuedObserver(_ entry: OutputObserver) {
     lock.lock()
-    guard !shared.pointee.isDisposed, let current = shared.pointee.current else {
+    guard !shared.isDisposed, let current = shared.current else {
       lock.unlock()
+      entry.sourceReleased()
       return
     }
-    let ended = shared.pointee.outputEnded
+    let ended = shared.outputEnded
     if !ended { appendObserverLocked(entry) }
     lock.unlock()
-    owned.pointee.isDelivering = true
-    defer { owned.pointee.isDelivering = false }
+    owned.isDelivering = true
+    defer { owned.isDelivering = false }
     entry.deliver(.next(current))
-    // Subscribed before the stream ended: it gets the end too.
-    if ended { entry.deliver(.completed) }
+    // Subscribed before the stream ended: it gets the end too, and is let go of.
+    if ended {
+      entry.deliver(.completed)
+      entry.sourceReleased()
+    }
   }
 
-  /// Unregisters a subscriber of the state stream and stops delivery to it (any thread).
-  /// Inlinable, so that the subscription's `unregister` calls it specialised.
+  /// Unregisters a subscriber of the state stream (any thread), which its disposal already
+  /// stopped delivering to. Inlinable, so that the subscription's `unregister` calls it
+  /// specialised.
   ///
-  /// `entry` is not retained and may be gone (the core lets go of its observers when it is
-  /// disposed or the stream ends): it is compared with the observers the core holds, and
-  /// touched only once found among them.
+  /// `entry` is only compared with the observers the core holds (it may have let go of it
+  /// when it was disposed or the stream ended).
   @inlinable
   func removeObserver(_ entry: Unmanaged<OutputObserver>) {
     let target = entry.toOpaque()
     lock.lock()
     var removed: OutputObserver?
-    if let first = shared.pointee.firstObserver,
+    if let first = shared.firstObserver,
       Unmanaged.passUnretained(first).toOpaque() == target
     {
-      removed = shared.pointee.firstObserver.take()
-      if !shared.pointee.otherObservers.isEmpty {
-        shared.pointee.firstObserver = shared.pointee.otherObservers.removeFirst()
+      removed = shared.firstObserver.take()
+      if !shared.otherObservers.isEmpty {
+        shared.firstObserver = shared.otherObservers.removeFirst()
       }
-    } else if let index = shared.pointee.otherObservers.firstIndex(where: {
+    } else if let index = shared.otherObservers.firstIndex(where: {
       Unmanaged.passUnretained($0).toOpaque() == target
     }) {
-      removed = shared.pointee.otherObservers.remove(at: index)
+      removed = shared.otherObservers.remove(at: index)
     } else {
       // Not registered yet: queued for the owner (rare), or already let go.
       removed = removeQueuedObserverLocked(target)
     }
-    removed?.isOpen.store(false, ordering: .releasing)
     lock.unlock()
     // Released after the lock: its deinitialiser may run user code.
     withExtendedLifetime(removed) {}
@@ -179,7 +176,7 @@ extension ReactorCore {
   func removeQueuedObserverLocked(_ target: UnsafeMutableRawPointer) -> OutputObserver? {
     var found: OutputObserver?
     var kept = Queue<Item>()
-    while let item = shared.pointee.mutationQueue.popFirst() {
+    while let item = shared.mutationQueue.popFirst() {
       if found == nil, case .addObserver(let queued) = item,
         Unmanaged.passUnretained(queued).toOpaque() == target
       {
@@ -188,7 +185,7 @@ extension ReactorCore {
         kept.append(item)
       }
     }
-    shared.pointee.mutationQueue = kept
+    shared.mutationQueue = kept
     return found
   }
 
@@ -211,18 +208,28 @@ extension ReactorCore {
   @inlinable
   func completeOwnOutput() {
     lock.lock()
-    guard !shared.pointee.outputEnded else {
+    guard !shared.outputEnded else {
       lock.unlock()
       return
     }
-    shared.pointee.outputEnded = true
-    let first = shared.pointee.firstObserver.take()
-    let others = shared.pointee.otherObservers
-    shared.pointee.otherObservers = []
+    shared.outputEnded = true
+    let first = shared.firstObserver.take()
+    let others = shared.otherObservers
+    shared.otherObservers = []
     lock.unlock()
-    owned.pointee.isDelivering = true
-    defer { owned.pointee.isDelivering = false }
+    owned.isDelivering = true
+    defer { owned.isDelivering = false }
     deliverToObservers(.completed, first, others)
+    // Let go of: the links still holding a subscription drop it.
+    releaseObservers(first, others)
+  }
+
+  /// Tells the subscribers of the state stream that the core let go of them (see
+  /// `ExternalObserver.sourceReleased()`), without a lock.
+  @inlinable
+  func releaseObservers(_ first: OutputObserver?, _ others: ContiguousArray<OutputObserver>) {
+    first?.sourceReleased()
+    for entry in others { entry.sourceReleased() }
   }
 
   /// The subject behind the state stream when the core does not publish states itself:
@@ -230,51 +237,21 @@ extension ReactorCore {
   /// streams are being created). Call with the lock held.
   @inlinable
   func replayOutputLocked() -> ReplaySubject<State> {
-    if let output = shared.pointee.replayOutput { return output }
+    if let output = shared.replayOutput { return output }
     let output = ReplaySubject<State>.create(bufferSize: 1)
-    shared.pointee.replayOutput = output
+    shared.replayOutput = output
     return output
   }
 
   /// One subscriber of the state stream when the core publishes states itself (see
-  /// ``subscribeOutput(_:)``), held by the core only: a freed reactor's core lets go of it, and
-  /// with it of the observer and what the observer holds, even when the subscription's
-  /// disposable was dropped. Its subscription (an `ExternalSubscription`) unregisters it; when
-  /// the core lets go of it without a terminal event, it tells the subscription, so an
-  /// operator chain holding that subscription is released too.
+  /// ``subscribeOutput(_:)``): the core's entry and the subscriber's disposable in one object.
+  /// The core holds it while the subscriber is registered and, when it lets go of it without
+  /// the subscription being disposed (the reactor is gone, or the stream ended), calls its
+  /// `sourceReleased()`: the links holding the subscription (an operator chain, a
+  /// `subscribe(onNext:)` handle) drop it, so it is freed with its observer and what the
+  /// observer holds, even when the subscription's disposable was dropped.
   ///
-  /// The subscription keeps the core alive and this entry keeps the subscription: the cycle
-  /// ends when the core lets go of its observers (the reactor is gone) or the subscription is
-  /// disposed.
+  /// It keeps the core alive until it is disposed or freed; the core keeps it until it lets go.
   @usableFromInline
-  final class OutputObserver: @unchecked Sendable {
-    // Safety: `isOpenSlot` is only accessed atomically, cleared under the core's lock;
-    // `observer` is immutable; `subscription` is set once, before the entry is published
-    // under the core's lock.
-    /// The storage of ``isOpen``: an `AtomicSlot`, so the first stored property.
-    @usableFromInline var isOpenSlot = AtomicSlot(true)
-    @usableFromInline let observer: AnyObserver<State>
-    /// Whether events may still be delivered: cleared when the subscription is disposed.
-    @inlinable var isOpen: UnsafeAtomic<Bool> { UnsafeAtomic(slot: 0, of: self) }
-    /// The subscription that unregisters this entry.
-    @usableFromInline var subscription: ExternalSubscription?
-
-    @inlinable
-    init(_ observer: AnyObserver<State>) {
-      self.observer = observer
-      Resources.incrementTotal()
-    }
-
-    deinit {
-      // Let go of by the core: nothing will arrive through the subscription any more (after
-      // a disposal the subscription has no holder, and this does nothing).
-      subscription?.sourceReleased()
-      Resources.decrementTotal()
-    }
-
-    @inlinable
-    func deliver(_ event: Event<State>) {
-      if isOpen.load(ordering: .acquiring) { observer.on(event) }
-    }
-  }
+  typealias OutputObserver = ExternalObserver<State>
 }

@@ -15,16 +15,16 @@ extension ReactorCore {
   /// Runs `mutate` for `action` and feeds what it returns into the mutation stage.
   @inlinable
   func run(_ action: Action) {
-    guard let pinned = owned.pointee.pinned else { return reactorGone() }
+    guard let pinned = owned.pinned else { return reactorGone() }
     let mutations = mutate(pinned, action)
     if mutations.forEachSynchronousElement({ emit($0) }) { return }
     let inner = InnerMutationObserver(core: self)
     lock.lock()
-    guard !shared.pointee.isDisposed else {
+    guard !shared.isDisposed else {
       lock.unlock()
       return
     }
-    shared.pointee.rare.inners[ObjectIdentifier(inner)] = inner
+    shared.rare.inners[ObjectIdentifier(inner)] = inner
     lock.unlock()
     inner.subscription.setDisposable(mutations.subscribe(inner))
   }
@@ -32,7 +32,7 @@ extension ReactorCore {
   /// Calls `mutate`, through the hooks when any is installed (owner thread).
   @inlinable
   func mutate(_ pinned: Unmanaged<AnyObject>, _ action: Action) -> Observable<Mutation> {
-    if let hooks = config.pointee.hooksReference {
+    if let hooks = config.hooksReference {
       return hooks._withUnsafeGuaranteedRef { hooks in
         pinned._withUnsafeGuaranteedRef { hooks.mutate($0, action) }
       }
@@ -43,7 +43,7 @@ extension ReactorCore {
   /// Calls `reduce`, through the hooks when any is installed (owner thread).
   @inlinable
   func reduce(_ pinned: Unmanaged<AnyObject>, _ state: State, _ mutation: Mutation) -> State {
-    if let hooks = config.pointee.hooksReference {
+    if let hooks = config.hooksReference {
       return hooks._withUnsafeGuaranteedRef { hooks in
         pinned._withUnsafeGuaranteedRef { hooks.reduce($0, state, mutation) }
       }
@@ -54,9 +54,9 @@ extension ReactorCore {
   @inlinable
   func innerFinished(_ inner: InnerMutationObserver) {
     lock.lock()
-    let rare = shared.pointee.rareStorage
+    let rare = shared.rareStorage
     let removed = rare?.inners.removeValue(forKey: ObjectIdentifier(inner)) != nil
-    let ended = removed && shared.pointee.actionsEnded && rare?.inners.isEmpty == true
+    let ended = removed && shared.actionsEnded && rare?.inners.isEmpty == true
     lock.unlock()
     inner.subscription.dispose()
     if ended { endMutations() }
@@ -65,7 +65,7 @@ extension ReactorCore {
   /// Feeds a mutation into `transform(mutation:)`, or straight into `reduce`.
   @inlinable
   func emit(_ mutation: Mutation) {
-    if let mutationInput = config.pointee.mutationInput {
+    if let mutationInput = config.mutationInput {
       mutationInput.on(.next(mutation))
     } else {
       apply(mutation)
@@ -75,13 +75,13 @@ extension ReactorCore {
   /// Reduces a mutation and sends the new state on (on the owner thread).
   @inlinable
   func apply(_ mutation: Mutation) {
-    guard let state = owned.pointee.accumulator else { return }
-    owned.pointee.isDelivering = true
-    defer { owned.pointee.isDelivering = false }
-    guard let pinned = owned.pointee.pinned else { return reactorGone() }
+    guard let state = owned.accumulator else { return }
+    owned.isDelivering = true
+    defer { owned.isDelivering = false }
+    guard let pinned = owned.pinned else { return reactorGone() }
     let next = reduce(pinned, state, mutation)
-    owned.pointee.accumulator = next
-    if let stateInput = config.pointee.stateInput {
+    owned.accumulator = next
+    if let stateInput = config.stateInput {
       stateInput.on(.next(next))
     } else {
       publish(next)
@@ -92,18 +92,18 @@ extension ReactorCore {
   @inlinable
   func publish(_ state: State) {
     lock.lock()
-    let previous = shared.pointee.current.take()
-    shared.pointee.current = state
-    guard config.pointee.ownsOutput else {
+    let previous = shared.current.take()
+    shared.current = state
+    guard config.ownsOutput else {
       lock.unlock()
       // The previous state is released after the lock: its deinitialisers are user code.
       withExtendedLifetime(previous) {}
-      config.pointee.replayOutput?.on(.next(state))
+      config.replayOutput?.on(.next(state))
       return
     }
-    let first = shared.pointee.firstObserver
+    let first = shared.firstObserver
     // Not copied when empty (most reactors): retaining even the empty array costs.
-    let others = shared.pointee.otherObservers.isEmpty ? nil : shared.pointee.otherObservers
+    let others = shared.otherObservers.isEmpty ? nil : shared.otherObservers
     lock.unlock()
     withExtendedLifetime(previous) {}
     deliverToObservers(.next(state), first, others)
@@ -112,11 +112,11 @@ extension ReactorCore {
   @inlinable
   func endMutations() {
     lock.lock()
-    let alreadyEnded = shared.pointee.mutationsEnded
-    shared.pointee.mutationsEnded = true
+    let alreadyEnded = shared.mutationsEnded
+    shared.mutationsEnded = true
     lock.unlock()
     guard !alreadyEnded else { return }
-    if let mutationInput = config.pointee.mutationInput {
+    if let mutationInput = config.mutationInput {
       mutationInput.on(.completed)
     } else {
       endStates()
@@ -127,12 +127,12 @@ extension ReactorCore {
   /// finish); the end of a stream the core publishes itself is delivered by the owner.
   @inlinable
   func endStates() {
-    if let stateInput = config.pointee.stateInput {
+    if let stateInput = config.stateInput {
       stateInput.on(.completed)
-    } else if config.pointee.ownsOutput {
+    } else if config.ownsOutput {
       if enqueueUnlessInline(.endOfStates, urgent: true) { completeOwnOutput() }
     } else {
-      config.pointee.replayOutput?.on(.completed)
+      config.replayOutput?.on(.completed)
     }
   }
 
@@ -150,28 +150,32 @@ extension ReactorCore {
   @inlinable
   func dispose() {
     lock.lock()
-    guard !shared.pointee.isDisposed else {
+    guard !shared.isDisposed else {
       lock.unlock()
       return
     }
-    shared.pointee.isDisposed = true
+    shared.isDisposed = true
     gate.close()
     // Taken whole: what it holds is released or disposed after the lock.
-    let rare = shared.pointee.rareStorage.take()
-    var mutationQueue = shared.pointee.mutationQueue
+    let rare = shared.rareStorage.take()
+    var mutationQueue = shared.mutationQueue
     let dropped = (
-      shared.pointee.actionQueue, shared.pointee.firstObserver.take(),
-      shared.pointee.otherObservers
+      shared.actionQueue, shared.firstObserver.take(),
+      shared.otherObservers
     )
-    shared.pointee.actionQueue = Queue()
-    shared.pointee.mutationQueue = Queue()
-    shared.pointee.otherObservers = []
+    shared.actionQueue = Queue()
+    shared.mutationQueue = Queue()
+    shared.otherObservers = []
     // Subscribers of the state stream still waiting for the owner get the last state.
-    let current = shared.pointee.outputEnded ? nil : shared.pointee.current
+    let current = shared.outputEnded ? nil : shared.current
     lock.unlock()
     while let item = mutationQueue.popFirst() {
-      if case .addObserver(let entry) = item, let current { entry.deliver(.next(current)) }
+      guard case .addObserver(let entry) = item else { continue }
+      if let current { entry.deliver(.next(current)) }
+      entry.sourceReleased()
     }
+    // Let go of: the links still holding a subscription drop it.
+    releaseObservers(dropped.1, dropped.2)
     withExtendedLifetime(dropped) {}
     guard let rare else { return }
     for inner in rare.inners.values { inner.subscription.dispose() }

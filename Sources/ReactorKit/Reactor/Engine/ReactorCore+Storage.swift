@@ -8,9 +8,26 @@ import ReactorKitStreams
   import Musl
 #endif
 
-// The engine's state: the blocks behind its pointers and what they hold.
+// The engine's state: the struct behind its pointer and what it holds.
 
 extension ReactorCore {
+  /// Everything the core keeps for its reactor, behind ``ReactorCore/body``: one allocation,
+  /// fields at the offsets the compiler gives them. The mutex and the gate's word are used
+  /// where they lie (``ReactorCore/lock``, ``ReactorCore/gate``); the rest through the
+  /// core's ``ReactorCore/shared``, ``ReactorCore/config`` and ``ReactorCore/owned``.
+  @usableFromInline
+  struct Body {
+    /// The mutex behind ``ReactorCore/lock``; initialised by `pthread_mutex_init`.
+    @usableFromInline var mutex = pthread_mutex_t()
+    /// The word of ``ReactorCore/gate``; only accessed atomically once initialised.
+    @usableFromInline var gateWord: UInt = 0
+    @usableFromInline var shared = Shared()
+    @usableFromInline var config = Config()
+    @usableFromInline var owned = Owned()
+
+    @inlinable init() {}
+  }
+
   @usableFromInline
   struct Shared {
     // Word-sized fields first and the flags last: Swift lays fields out in order, so this

@@ -35,14 +35,18 @@ extension ReactorCore {
   /// The reactor's action subject. It holds the engine until the reactor is gone.
   @inlinable
   var action: ActionSubject<Action> {
-    onceReference(actionBits) { ActionSubject { [self] in receive($0) } }
+    let subject = actionReference.getOrMake { ActionSubject { [self] in receive($0) } }
+    return unsafeDowncast(subject, to: ActionSubject<Action>.self)
   }
 
   /// The reactor's state stream: the engine's output, behind an observable that cannot be
   /// cast back to a subject.
   @inlinable
   var state: Observable<State> {
-    onceReference(stateBits) { Observable { [self] observer in subscribeOutput(observer) } }
+    let state = stateReference.getOrMake {
+      Observable<State> { [self] observer in subscribeOutput(observer) }
+    }
+    return unsafeDowncast(state, to: Observable<State>.self)
   }
 
   // MARK: - Stub
@@ -59,7 +63,10 @@ extension ReactorCore {
   func stubRecorder(initialState: () -> State) -> StubRecorder<Action, State> {
     // `initialState` is the reactor's code: it runs outside any lock; if two threads create a
     // recorder at once, the first one stored wins.
-    onceReference(stubRecorderBits) { StubRecorder(initialState: initialState()) }
+    let recorder = stubRecorderReference.getOrMake {
+      StubRecorder<Action, State>(initialState: initialState())
+    }
+    return unsafeDowncast(recorder, to: StubRecorder<Action, State>.self)
   }
 
   /// The `Stub` object for `reactor`; the same instance on every access through the same
@@ -68,23 +75,8 @@ extension ReactorCore {
   func stub<R: Reactor>(for reactor: R) -> Stub<R>
   where R.Action == Action, R.State == State {
     let recorder = stubRecorder(initialState: { reactor.initialState })
-    if let stored = Self.object(stubObjectBits.load(ordering: .acquiring)) as? Stub<R> {
-      return stored
-    }
-    let stub = Stub(reactor: reactor, recorder: recorder)
-    let retained = Unmanaged.passRetained(stub)
-    let (exchanged, existing) = stubObjectBits.compareExchange(
-      expected: 0, desired: UInt(bitPattern: retained.toOpaque()),
-      ordering: .acquiringAndReleasing)
-    if exchanged { return stub }
-    retained.release()
-    return Self.object(existing) as? Stub<R> ?? stub
-  }
-
-  /// The object an atomic word holds, if any.
-  @usableFromInline
-  static func object(_ bits: UInt) -> AnyObject? {
-    guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return nil }
-    return Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue()
+    // The first stub stored wins; one made through another static type is not stored.
+    let stored = stubObjectReference.getOrMake { Stub(reactor: reactor, recorder: recorder) }
+    return stored as? Stub<R> ?? Stub(reactor: reactor, recorder: recorder)
   }
 }

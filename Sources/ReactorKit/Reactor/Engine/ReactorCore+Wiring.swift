@@ -59,26 +59,26 @@ extension ReactorCore {
     // context to allocate), so the state input starts with the current state, the initial
     // one while wiring.
     lock.lock()
-    if shared.pointee.current == nil { shared.pointee.current = initialState }
+    if shared.current == nil { shared.current = initialState }
     lock.unlock()
     let actionInput = Observable<Action>(uncounted: ()) { [self] observer in
       inputSubject(
-        get: { $0.pointee.actionInput }, set: { $0.pointee.actionInput = $1 },
+        get: { $0.actionInput }, set: { $0.actionInput = $1 },
         make: { PublishSubject() }
       ).subscribe(observer)
     }
     let transformedAction = transformAction(actionInput)
     let mutationInput = Observable<Mutation>(uncounted: ()) { [self] observer in
       inputSubject(
-        get: { $0.pointee.mutationInput }, set: { $0.pointee.mutationInput = $1 },
+        get: { $0.mutationInput }, set: { $0.mutationInput = $1 },
         make: { PublishSubject() }
       ).subscribe(observer)
     }
     let transformedMutation = transformMutation(mutationInput)
     let stateInput = Observable<State>(uncounted: ()) { [self] observer in
       inputSubject(
-        get: { $0.pointee.stateInput }, set: { $0.pointee.stateInput = $1 },
-        make: { BehaviorSubject(value: shared.pointee.current!) }
+        get: { $0.stateInput }, set: { $0.stateInput = $1 },
+        make: { BehaviorSubject(value: shared.current!) }
       ).subscribe(observer)
     }
     let transformedState = transformState(stateInput)
@@ -90,40 +90,40 @@ extension ReactorCore {
     lock.lock()
     // The core publishes states itself unless `transform(state:)` changes them or somebody
     // subscribed while the transforms ran (to a replay subject, kept then).
-    let ownsOutput = stateIsIdentity && shared.pointee.replayOutput == nil
+    let ownsOutput = stateIsIdentity && shared.replayOutput == nil
     if ownsOutput {
       // The current state is the initial one (stored above).
-      shared.pointee.ownsOutput = true
-      config.pointee.ownsOutput = true
+      shared.ownsOutput = true
+      config.ownsOutput = true
     } else {
-      config.pointee.replayOutput = replayOutputLocked()
+      config.replayOutput = replayOutputLocked()
     }
     // Hooks installed before the wiring wrap the reactor's own; without any, `compose` (not
     // specialised, and building a key path) would return `hooks` unchanged.
-    let installed = shared.pointee.rareStorage?.installedHooks ?? []
-    config.pointee.hooks = installed.isEmpty ? nil : composedHooks(installed.map(\.hook))
+    let installed = shared.rareStorage?.installedHooks ?? []
+    config.hooks = installed.isEmpty ? nil : composedHooks(installed.map(\.hook))
     // A metatype comparison (the class is final) instead of a dynamic cast.
-    config.pointee.usesCurrentThreadScheduler = type(of: scheduler) == CurrentThreadScheduler.self
-    config.pointee.otherScheduler =
-      config.pointee.usesCurrentThreadScheduler ? nil : SchedulerBox(scheduler)
+    config.usesCurrentThreadScheduler = Self.isTrampoline(scheduler)
+    config.otherScheduler =
+      config.usesCurrentThreadScheduler ? nil : SchedulerBox(scheduler)
     // An identity transform is bypassed: its input subject, if a transform subscribed to it
     // while wiring, is never fed (as before the stand-ins).
     if actionIsIdentity {
-      config.pointee.actionInput = nil
-    } else if config.pointee.actionInput == nil {
-      config.pointee.actionInput = PublishSubject()
+      config.actionInput = nil
+    } else if config.actionInput == nil {
+      config.actionInput = PublishSubject()
     }
     if mutationIsIdentity {
-      config.pointee.mutationInput = nil
-    } else if config.pointee.mutationInput == nil {
-      config.pointee.mutationInput = PublishSubject()
+      config.mutationInput = nil
+    } else if config.mutationInput == nil {
+      config.mutationInput = PublishSubject()
     }
     if stateIsIdentity {
-      config.pointee.stateInput = nil
-    } else if config.pointee.stateInput == nil {
-      config.pointee.stateInput = BehaviorSubject(value: initialState)
+      config.stateInput = nil
+    } else if config.stateInput == nil {
+      config.stateInput = BehaviorSubject(value: initialState)
     }
-    owned.pointee.accumulator = initialState
+    owned.accumulator = initialState
     lock.unlock()
 
     // States first, so the initial state is published before anything a transformed stream
@@ -142,7 +142,7 @@ extension ReactorCore {
     }
 
     lock.lock()
-    shared.pointee.isWired = true
+    shared.isWired = true
     let schedule = scheduleDrainIfNeededLocked()
     lock.unlock()
     if schedule { scheduleDrain() }
@@ -156,26 +156,33 @@ extension ReactorCore {
   /// meanwhile, without the lock.
   @inlinable
   func inputSubject<Subject>(
-    get: (UnsafeMutablePointer<Config>) -> Subject?,
-    set: (UnsafeMutablePointer<Config>, Subject) -> Void, make: () -> Subject
+    get: (Config) -> Subject?,
+    set: (inout Config, Subject) -> Void, make: () -> Subject
   ) -> Subject {
     lock.lock()
     defer { lock.unlock() }
     if let subject = get(config) { return subject }
     let subject = make()
-    if !shared.pointee.isWired { set(config, subject) }
+    if !shared.isWired { set(&config, subject) }
     return subject
+  }
+
+  /// Whether `scheduler` is the trampoline: the existential is opened, so its type is read
+  /// from it (`CurrentThreadScheduler` is final) without looking up the dynamic type.
+  @inlinable
+  static func isTrampoline<Scheduler: ImmediateSchedulerType>(_ scheduler: Scheduler) -> Bool {
+    Scheduler.self == CurrentThreadScheduler.self
   }
 
   @inlinable
   func keep(_ subscription: Disposable) {
     lock.lock()
-    if shared.pointee.isDisposed {
+    if shared.isDisposed {
       lock.unlock()
       subscription.dispose()
       return
     }
-    shared.pointee.rare.subscriptions.append(subscription)
+    shared.rare.subscriptions.append(subscription)
     lock.unlock()
   }
 }

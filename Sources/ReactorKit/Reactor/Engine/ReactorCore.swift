@@ -45,9 +45,10 @@ import ReactorKitStreams
 ///
 /// The core keeps its reactor weakly (``OwnedStorage/storageOwner``). ``dispose()`` (called
 /// once the reactor is gone) stops the queue, disposes every subscription it holds and lets
-/// go of the state stream's subscribers (``OutputObserver``), and with them of their
-/// observers, even when nobody kept a subscription's disposable. Those disposables
-/// (`ExternalSubscription`) keep the core alive until they are disposed or freed.
+/// go of the state stream's subscribers (``OutputObserver``, each also its subscriber's
+/// disposable), telling the links that hold them, so that they are freed with their observers
+/// even when nobody kept a subscription's disposable. A subscriber keeps the core alive until
+/// it is disposed or freed.
 @usableFromInline
 final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Sendable {
   // Safety: `shared` (with the current state) is guarded by `lock`. `config` is written in
@@ -56,8 +57,8 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   // unlocked claim) or that `wire` itself started; afterwards only the owner thread rewrites
   // `config.hooks` (when it processes `.reconfigure`). `owned` belongs to the owner thread;
   // ownership passes between threads through `gate` (acquiring claims, releasing releases)
-  // and `lock`. `gate`, `owner` and the other atomic words are atomic; `body`, `teardown`,
-  // `baseMutate` and `baseReduce` are immutable.
+  // and `lock`. `gate`, `owner` and the other atomic words are atomic; `body`, the pointers
+  // to its parts, `teardown`, `baseMutate` and `baseReduce` are immutable.
 
   // The storage of the atomic words below: `AtomicSlot`s, the first stored properties after
   // `OwnedStorage`'s three words, so slots 3 to 9. Only accessed through their views.
@@ -72,31 +73,43 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   /// The ``currentThreadIdentity()`` of the thread draining the queue, 0 when none. Written by
   /// that thread; read by others only to learn that they are not it.
   @inlinable var owner: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 3, of: self) }
-  /// One allocation holding the mutex behind ``lock``, the word of ``gate``, then ``Shared``,
-  /// ``Config`` and ``Owned``, each at its alignment (see ``gateOffset`` and the following
-  /// offsets). In code specialised for the reactor's types the offsets are constants.
-  @usableFromInline let body: UnsafeMutableRawPointer
+  /// Everything the core keeps for its reactor, in one allocation (see ``Body``). Only the
+  /// accessors below (``lock``, ``gate``, ``shared``, ``config``, ``owned``), the initialiser
+  /// and ``destroyBody()`` touch it.
+  @usableFromInline let body: UnsafeMutablePointer<Body>
+  /// ``Body/shared``, ``Body/config`` and ``Body/owned`` in ``body``, taken once by name. Not
+  /// derived on each access: in code shared between reactor types their offsets are not
+  /// constants, and an access to `body.pointee` would be one access to the whole body for the
+  /// thread sanitizer (which would then report the owner thread's ``owned`` and another
+  /// thread's ``shared`` under the lock as a race).
+  @usableFromInline let sharedPart: UnsafeMutablePointer<Shared>
+  @usableFromInline let configPart: UnsafeMutablePointer<Config>
+  @usableFromInline let ownedPart: UnsafeMutablePointer<Owned>
   /// Runs ``dispose()`` or ``destroyBody()`` specialised for the reactor's types: created by
   /// the (inlined, hence specialised) initialiser, it captures nothing, and spares the
   /// unspecialised `deinit` and ``ownerDidDeinitialize()`` a metadata lookup for every generic
   /// type they would touch.
   @usableFromInline let teardown: (ReactorCore, Teardown) -> Void
 
-  // The reactor's streams and stub, created on first use and published through atomic words
-  // holding retained references (see ReactorCore+Streams.swift). The action subject and the state
-  // stream refer to the core, so ``ownerDidDeinitialize()`` releases them to break the cycle.
-  @inlinable var actionBits: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 4, of: self) }
-  @inlinable var stateBits: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 5, of: self) }
-  @inlinable var stubRecorderBits: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 6, of: self) }
-  @inlinable var stubObjectBits: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 7, of: self) }
+  // The reactor's streams and stub, created on first use (see ReactorCore+Streams.swift). The
+  // action subject and the state stream refer to the core, so ``ownerDidDeinitialize()``
+  // releases them to break the cycle. Typed `AnyObject`, so that the unspecialised
+  // deinitialiser and ``ownerDidDeinitialize()`` release them without a metadata lookup; the
+  // accessors downcast what they made.
+  @inlinable var actionReference: OnceReference<AnyObject> { OnceReference(slot: 4, of: self) }
+  @inlinable var stateReference: OnceReference<AnyObject> { OnceReference(slot: 5, of: self) }
+  @inlinable var stubRecorderReference: OnceReference<AnyObject> {
+    OnceReference(slot: 6, of: self)
+  }
+  @inlinable var stubObjectReference: OnceReference<AnyObject> {
+    OnceReference(slot: 7, of: self)
+  }
   /// ``Wiring`` state of the streams.
   @inlinable var wiring: UnsafeAtomic<UInt8> { UnsafeAtomic(slot: 8, of: self) }
   @inlinable var stubFlag: UnsafeAtomic<Bool> { UnsafeAtomic(slot: 9, of: self) }
 
-  /// The core's mutex, at the start of ``body``.
-  @inlinable var lock: EmbeddedLock {
-    EmbeddedLock(body.assumingMemoryBound(to: pthread_mutex_t.self))
-  }
+  /// The core's mutex (``Body/mutex``).
+  @inlinable var lock: EmbeddedLock { EmbeddedLock(body.pointer(to: \.mutex)!) }
   /// Who drains (the package's `Gate`): `busy` while a drain is scheduled or running,
   /// `announced` once work was queued for that drain, `closed` until the pipeline is wired and
   /// once the core is disposed. Idle means wired, not disposed, nothing queued.
@@ -105,28 +118,21 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   /// everything else changes the gate with the lock held. Whoever queues work with the lock held
   /// either claims an idle core or announces the work, so a drain that releases the core with
   /// its compare-and-swap has left nothing behind.
-  @inlinable var gate: Gate { Gate(at: body + Self.gateOffset) }
-  @inlinable var shared: UnsafeMutablePointer<Shared> {
-    (body + Self.sharedOffset).assumingMemoryBound(to: Shared.self)
+  @inlinable var gate: Gate { Gate(at: UnsafeMutableRawPointer(body.pointer(to: \.gateWord)!)) }
+  /// ``Body/shared``, in place (guarded by ``lock``).
+  @inlinable @inline(__always) var shared: Shared {
+    _read { yield sharedPart.pointee }
+    _modify { yield &sharedPart.pointee }
   }
-  @inlinable var config: UnsafeMutablePointer<Config> {
-    (body + Self.configOffset).assumingMemoryBound(to: Config.self)
+  /// ``Body/config``, in place (see the thread-safety note above).
+  @inlinable @inline(__always) var config: Config {
+    _read { yield configPart.pointee }
+    _modify { yield &configPart.pointee }
   }
-  @inlinable var owned: UnsafeMutablePointer<Owned> {
-    (body + Self.ownedOffset).assumingMemoryBound(to: Owned.self)
-  }
-
-  @inlinable static var gateOffset: Int {
-    aligned(MemoryLayout<pthread_mutex_t>.stride, to: MemoryLayout<UInt>.alignment)
-  }
-  @inlinable static var sharedOffset: Int {
-    aligned(gateOffset + MemoryLayout<UInt>.stride, to: MemoryLayout<Shared>.alignment)
-  }
-  @inlinable static var configOffset: Int {
-    aligned(sharedOffset + MemoryLayout<Shared>.stride, to: MemoryLayout<Config>.alignment)
-  }
-  @inlinable static var ownedOffset: Int {
-    aligned(configOffset + MemoryLayout<Config>.stride, to: MemoryLayout<Owned>.alignment)
+  /// ``Body/owned``, in place (the owner thread's).
+  @inlinable @inline(__always) var owned: Owned {
+    _read { yield ownedPart.pointee }
+    _modify { yield &ownedPart.pointee }
   }
 
   /// Called when the core finds its reactor gone while processing.
@@ -147,17 +153,14 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   ) {
     baseMutate = mutate
     baseReduce = reduce
-    let alignment = max(
-      MemoryLayout<pthread_mutex_t>.alignment, MemoryLayout<Shared>.alignment,
-      MemoryLayout<Config>.alignment, MemoryLayout<Owned>.alignment)
-    let body = UnsafeMutableRawPointer.allocate(
-      byteCount: Self.ownedOffset + MemoryLayout<Owned>.stride, alignment: alignment)
-    _ = EmbeddedLock.initialize(at: body)
-    Gate.initialize(at: body + Self.gateOffset, closed: true)
-    (body + Self.sharedOffset).initializeMemory(as: Shared.self, to: Shared())
-    (body + Self.configOffset).initializeMemory(as: Config.self, to: Config())
-    (body + Self.ownedOffset).initializeMemory(as: Owned.self, to: Owned())
+    let body = UnsafeMutablePointer<Body>.allocate(capacity: 1)
+    body.initialize(to: Body())
+    _ = EmbeddedLock.initialize(at: UnsafeMutableRawPointer(body.pointer(to: \.mutex)!))
+    Gate.initialize(at: UnsafeMutableRawPointer(body.pointer(to: \.gateWord)!), closed: true)
     self.body = body
+    sharedPart = body.pointer(to: \.shared)!
+    configPart = body.pointer(to: \.config)!
+    ownedPart = body.pointer(to: \.owned)!
     teardown = { core, step in
       switch step {
       case .dispose: core.dispose()
@@ -178,16 +181,18 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   /// can be left: the streams hold the core until ``ownerDidDeinitialize()``).
   @inlinable
   func destroyBody() {
-    config.pointee.hooks = nil
-    shared.deinitialize(count: 1)
-    config.deinitialize(count: 1)
-    owned.deinitialize(count: 1)
+    config.hooks = nil
     lock.destroy()
+    // Field by field: the mutex and the gate's word are trivial, and each destroyed struct
+    // costs a walk of its fields, so destroying `Body` whole would walk those too.
+    sharedPart.deinitialize(count: 1)
+    configPart.deinitialize(count: 1)
+    ownedPart.deinitialize(count: 1)
     body.deallocate()
-    releaseOnceReference(actionBits.load(ordering: .acquiring))
-    releaseOnceReference(stateBits.load(ordering: .acquiring))
-    releaseOnceReference(stubRecorderBits.load(ordering: .acquiring))
-    releaseOnceReference(stubObjectBits.load(ordering: .acquiring))
+    actionReference.releaseUnshared()
+    stateReference.releaseUnshared()
+    stubRecorderReference.releaseUnshared()
+    stubObjectReference.releaseUnshared()
   }
 
   /// Stops the engine once the reactor is gone, and releases the action subject and the state
@@ -196,8 +201,8 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   @usableFromInline
   override func ownerDidDeinitialize() {
     teardown(self, .dispose)
-    releaseOnceReference(actionBits.exchange(0, ordering: .acquiringAndReleasing))
-    releaseOnceReference(stateBits.exchange(0, ordering: .acquiringAndReleasing))
+    extendLifetime(actionReference.take())
+    extendLifetime(stateReference.take())
   }
 
   // MARK: - Current state
@@ -207,7 +212,7 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   var currentState: State? {
     lock.lock()
     defer { lock.unlock() }
-    return shared.pointee.current
+    return shared.current
   }
 
   /// Returns the current state, storing `initial` first if there is none yet.
@@ -215,8 +220,8 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   func currentState(orStore initial: State) -> State {
     lock.lock()
     defer { lock.unlock() }
-    if let state = shared.pointee.current { return state }
-    shared.pointee.current = initial
+    if let state = shared.current { return state }
+    shared.current = initial
     return initial
   }
 }

@@ -106,8 +106,9 @@ final class WeakObjectTable: @unchecked Sendable {
   private static var batch: Int { 16 }
 
   /// How many live owners one pass under the lock holds before releasing them (see
-  /// `removeDeadLocked(plus:skipping:)`).
-  private static var liveBatch: Int { 256 }
+  /// `removeDeadLocked(plus:skipping:)`). 960 bytes: `withUnsafeTemporaryAllocation` takes
+  /// them from the stack (up to 1,024 bytes; more would cost a heap allocation per scan).
+  private static var liveBatch: Int { 120 }
 
   /// The fewest insertions between two scans for dead owners started by an insertion.
   static var minimumInsertionsPerScan: Int { 8 }

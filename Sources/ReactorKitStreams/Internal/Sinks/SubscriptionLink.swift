@@ -55,14 +55,24 @@ package class SubscriptionLink: @unchecked Sendable {
   static func register(_ holder: SubscriptionLink, asHolderOf upstream: Disposable) {
     // A metatype check first: a failing value cast (`as?`) costs several hundred
     // instructions on Linux (it looks for bridging conformances), this one a few dozen.
-    guard type(of: upstream) is SubscriptionLink.Type else { return }
     // Not `upstream as AnyObject`: on Linux that goes through `_bridgeAnythingToObjectiveC`
-    // (a dynamic cast, about 2,500 instructions). A class instance is stored in an
-    // existential's inline buffer as its reference, in the first word.
-    let reference = withUnsafeBytes(of: upstream) { $0.load(as: UnsafeRawPointer.self) }
-    withExtendedLifetime(upstream) {
-      Unmanaged<SubscriptionLink>.fromOpaque(reference).takeUnretainedValue().setHolder(holder)
+    // (a dynamic cast, about 2,500 instructions).
+    guard let reference = linkReference(upstream) else { return }
+    // `upstream` is borrowed for the whole call, so the link lives until it returns.
+    Unmanaged<SubscriptionLink>.fromOpaque(reference)._withUnsafeGuaranteedRef {
+      $0.setHolder(holder)
     }
+    extendLifetime(upstream)
+  }
+
+  /// The reference of `upstream` when the type it was stored with is a link, else `nil`. The
+  /// existential is opened, so its type is read from it, without looking up the object's
+  /// dynamic type (a link is only ever stored as its own class or a subclass: it has no
+  /// superclass), and a class instance is its reference.
+  @inlinable
+  static func linkReference<Upstream: Disposable>(_ upstream: Upstream) -> UnsafeRawPointer? {
+    guard Upstream.self is SubscriptionLink.Type else { return nil }
+    return unsafeBitCast(upstream, to: UnsafeRawPointer.self)
   }
 
   @usableFromInline
@@ -159,60 +169,75 @@ final class LinkedDisposable: SubscriptionLink, Cancelable, @unchecked Sendable 
   }
 }
 
-/// The disposable of one subscriber of a source outside this module that holds its
-/// subscribers itself (a reactor's engine): disposing it calls `unregister`; the source calls
-/// ``sourceReleased()`` when it lets go of the subscriber without a terminal event, so the
-/// links holding this subscription drop it (see ``SubscriptionLink``).
+/// One subscriber of a source outside this module that holds its subscribers itself (a
+/// reactor's engine): the source's entry for the subscriber, and the subscriber's disposable,
+/// in one object. Disposing it stops delivery and calls `unregister`; when the source lets go
+/// of it without a terminal event, the source calls ``sourceReleased()``, so the links holding
+/// this subscription drop it (see ``SubscriptionLink``) and, with the source's reference gone,
+/// it is freed with its observer.
 ///
 /// It keeps the source alive (a retained reference in ``contextBits``) until it is disposed or
-/// freed, and refers to its subscriber without retaining it. Not generic, so that creating
-/// and freeing one looks up no type metadata; ``unregister`` is a capture-free closure made by
-/// the source's specialised code.
+/// freed; ``unregister`` is a capture-free closure made by the source's specialised code. It
+/// counts in ``Resources/total`` while it lives.
 @usableFromInline
-package final class ExternalSubscription: SubscriptionLink, Disposable, @unchecked Sendable {
-  // Safety: `contextSlot` is only accessed atomically, through `contextBits`; `entry` and `unregister` are immutable, and `entry` is
-  // only handed to `unregister`.
+package final class ExternalObserver<Element>: SubscriptionLink, Disposable,
+  @unchecked Sendable
+{
+  // Safety: `contextSlot` is only accessed atomically, through `contextBits`; `observer` and
+  // `unregister` are immutable; the source serialises its calls of `deliver`.
   /// The storage of ``contextBits``; an ``AtomicSlot``, so the first stored property after the
   /// link's (slot 0, see ``SubscriptionLink``): slot 1.
-  @usableFromInline final var contextSlot: AtomicSlot
-  /// The source, retained (`Unmanaged.passRetained`), until disposed; `0` after.
+  @usableFromInline final var contextSlot = AtomicSlot(UInt(0))
+  /// The source, retained (`Unmanaged.passRetained`), until disposed; `0` after, and then
+  /// nothing more is delivered.
   @inlinable final var contextBits: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 1, of: self) }
-  /// The subscriber, not retained.
-  @usableFromInline let entry: UnsafeMutableRawPointer
-  /// Unregisters `entry` (second argument) from the source (first argument, whose retained
-  /// reference it takes over).
-  @usableFromInline let unregister: (UnsafeMutableRawPointer, UnsafeMutableRawPointer) -> Void
+  /// The subscriber.
+  @usableFromInline let observer: AnyObserver<Element>
+  /// Unregisters this subscriber (second argument) from the source (first argument, whose
+  /// retained reference it takes over).
+  @usableFromInline let unregister: (UnsafeMutableRawPointer, ExternalObserver) -> Void
 
-  /// Creates the subscription of `entry` to the source at `context` (retained; released when
-  /// disposed or freed).
+  /// Creates the subscription of `observer` to the source at `context` (retained; released
+  /// when disposed or freed).
   @inlinable
   package init(
-    context: UnsafeMutableRawPointer, entry: UnsafeMutableRawPointer,
-    unregister: @escaping (UnsafeMutableRawPointer, UnsafeMutableRawPointer) -> Void
+    context: UnsafeMutableRawPointer, observer: AnyObserver<Element>,
+    unregister: @escaping (UnsafeMutableRawPointer, ExternalObserver) -> Void
   ) {
-    contextSlot = AtomicSlot(UInt(bitPattern: context))
-    self.entry = entry
+    self.observer = observer
     self.unregister = unregister
+    super.init()
+    // Through the atomic view once initialised: assigning the slot itself here would cost a
+    // dynamic exclusivity check on every subscription.
+    contextBits.store(UInt(bitPattern: context), ordering: .relaxed)
+    Resources.incrementTotal()
   }
 
   deinit {
     if let pointer = UnsafeRawPointer(bitPattern: contextBits.load(ordering: .acquiring)) {
       Unmanaged<AnyObject>.fromOpaque(pointer).release()
     }
+    Resources.decrementTotal()
   }
 
-  /// Unregisters the subscriber, once.
+  /// Delivers `event` to the subscriber unless the subscription was disposed.
+  @inlinable
+  package func deliver(_ event: Event<Element>) {
+    if contextBits.load(ordering: .acquiring) != 0 { observer.on(event) }
+  }
+
+  /// Stops delivery and unregisters the subscriber, once.
   @usableFromInline
   package func dispose() {
     let bits = contextBits.exchange(0, ordering: .acquiringAndReleasing)
     guard let pointer = UnsafeMutableRawPointer(bitPattern: bits) else { return }
     forgetHolder()
-    unregister(pointer, entry)
+    unregister(pointer, self)
   }
 
-  /// Called by the source when it let go of the subscriber without a terminal event: the
+  /// Called by the source when it lets go of the subscriber without a terminal event: the
   /// links holding this subscription drop it.
-  @usableFromInline
+  @inlinable
   package func sourceReleased() {
     releaseFromSource()
   }
