@@ -1,13 +1,5 @@
 import ReactorKitStreams
 
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 // Who processes the queue, and the queue itself: the gate, the entry points that queue work
 // or run it inline, and the drain.
 

@@ -1,13 +1,5 @@
 import ReactorKitStreams
 
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 // Installed `ReactorHook`s: what the engine calls instead of the reactor's own `mutate` and
 // `reduce`.
 

@@ -1,13 +1,5 @@
 import ReactorKitStreams
 
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 // The state stream when the engine publishes states itself: its subscribers and their
 // disposables.
 

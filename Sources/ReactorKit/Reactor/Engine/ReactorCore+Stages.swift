@@ -1,13 +1,5 @@
 import ReactorKitStreams
 
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 // The pipeline's stages on the owner thread: mutate, reduce, publish, the ends of the streams,
 // the `mutate` results that run on, and disposal.
 

@@ -1,13 +1,5 @@
 import ReactorKitStreams
 
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 // Building the pipeline from the reactor's transforms, once.
 
 /// The values of ``ReactorCore/wiring``.

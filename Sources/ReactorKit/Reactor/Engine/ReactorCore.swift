@@ -1,13 +1,5 @@
 import ReactorKitStreams
 
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// The engine of one reactor: a serial queue of actions and mutations, drained on the
 /// reactor's scheduler, feeding `mutate` → `reduce` and publishing each state.
 ///
