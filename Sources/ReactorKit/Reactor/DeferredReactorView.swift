@@ -37,10 +37,7 @@ extension DeferredReactorView {
   public var reactor: Reactor? {
     get { ViewStorage.existing(for: self)?.currentReactor as? Reactor }
     set {
-      let storage = ViewStorage.of(self)
-      let previous = storage.replaceReactor(with: newValue)
-      disposeBag = DisposeBag()
-      storage.releaseWhenDeinitialized(self, with: disposeBag)
+      let previous = ViewStorage.assign(newValue, to: self).previous
       performBinding()
       withExtendedLifetime(previous) {}
     }

@@ -52,10 +52,7 @@ extension ReactorView {
   public var reactor: Reactor? {
     get { ViewStorage.existing(for: self)?.currentReactor as? Reactor }
     set {
-      let storage = ViewStorage.of(self)
-      let previous = storage.replaceReactor(with: newValue)
-      disposeBag = DisposeBag()
-      storage.releaseWhenDeinitialized(self, with: disposeBag)
+      let (storage, previous) = ViewStorage.assign(newValue, to: self)
       if let reactor = storage.reactorToBind() as? Reactor {
         bind(reactor: reactor)
       }

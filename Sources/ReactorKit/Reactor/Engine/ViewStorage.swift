@@ -26,6 +26,20 @@ final class ViewStorage: OwnedStorage, @unchecked Sendable {
   /// The view's reactor.
   var currentReactor: AnyObject? { lock.withLock { reactor } }
 
+  /// What assigning `view.reactor` does before binding, for every kind of reactor view:
+  /// stores `newReactor` as not yet bound and gives the view a fresh dispose bag, whose end
+  /// also releases this storage. Returns the storage and the previous reactor, which the
+  /// caller keeps until it has bound the new one.
+  static func assign<View: ReactorView>(_ newReactor: View.Reactor?, to view: View) -> (
+    storage: ViewStorage, previous: AnyObject?
+  ) {
+    let storage = ViewStorage.of(view)
+    let previous = storage.replaceReactor(with: newReactor)
+    view.disposeBag = DisposeBag()
+    storage.releaseWhenDeinitialized(view, with: view.disposeBag)
+    return (storage, previous)
+  }
+
   /// Stores `newReactor` as not yet bound and returns the previous reactor, which the caller
   /// releases once it no longer holds any lock.
   func replaceReactor(with newReactor: AnyObject?) -> AnyObject? {
