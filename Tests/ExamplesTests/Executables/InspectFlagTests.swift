@@ -1,6 +1,12 @@
 import Foundation
 import XCTest
 
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#endif
+
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
@@ -9,6 +15,13 @@ import XCTest
 /// standard error, its API shows the reactor's state after scripted commands, and `quit` still
 /// ends the program (with `--inspect` it keeps running once its input ends).
 final class InspectFlagTests: XCTestCase {
+  override func setUp() {
+    super.setUp()
+    // A command sent to an example that already ended fails with EPIPE instead of killing the
+    // test process with SIGPIPE.
+    signal(SIGPIPE, SIG_IGN)
+  }
+
   func test_gitHubSearch_inspect_servesTheSearchReactorsState() throws {
     // given
     let example = try InspectedExample(
@@ -88,8 +101,15 @@ private final class InspectedExample: @unchecked Sendable {
   }
 
   func send(_ text: String) {
-    input.fileHandleForWriting.write(Data(text.utf8))
+    do {
+      try input.fileHandleForWriting.write(contentsOf: Data(text.utf8))
+    } catch {
+      XCTFail("the example no longer reads its input (\(error)); it wrote: \(errorOutput)")
+    }
   }
+
+  /// What the example wrote on standard error so far.
+  var errorOutput: String { lock.withLock { errors } }
 
   /// Polls `GET /api/state?source=` until the body satisfies `accept` (at most 20 s); returns it.
   func waitForState(source: String, timeout: TimeInterval = 20, _ accept: (String) -> Bool)
@@ -107,6 +127,10 @@ private final class InspectedExample: @unchecked Sendable {
     let deadline = Date().addingTimeInterval(timeout)
     var last = ""
     while Date() < deadline {
+      guard process.isRunning else {
+        XCTFail("the example ended (status \(process.terminationStatus)): \(errorOutput)")
+        return last
+      }
       last = fetch(request)
       if accept(last) { return last }
       Thread.sleep(forTimeInterval: 0.05)
