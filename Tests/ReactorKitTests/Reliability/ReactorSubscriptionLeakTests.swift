@@ -32,6 +32,63 @@ final class ReactorSubscriptionLeakTests: ResourceTestCase {
     XCTAssertEqual(Resources.total, start)
   }
 
+  func test_stateSubscriptionsKeptInTheirOwnersBag_areReleasedWithTheReactor() {
+    // A subscriber whose closure captures the owner of the bag holding its disposable: the
+    // bag must not keep the closure once the reactor is gone (owner → bag → disposable →
+    // closure → owner would never break). Found in review of the one-object subscription.
+    // given
+    let start = Resources.total
+    weak var weakOwner: BagOwner?
+    weak var weakReactor: LeakReactor?
+    do {
+      let reactor = LeakReactor()
+      let owner = BagOwner()
+      weakOwner = owner
+      weakReactor = reactor
+      reactor.state.subscribe(AnyObserver { _ in owner.probe.touch() }).disposed(by: owner.bag)
+      reactor.state.subscribe(onNext: { _ in owner.probe.touch() }).disposed(by: owner.bag)
+      reactor.state.bind(to: owner.relay).disposed(by: owner.bag)
+      XCTAssertEqual(owner.probe.touches, 2)
+    }
+    // when
+    StorageTables.reactors.purge()
+    // then
+    XCTAssertNil(weakReactor)
+    XCTAssertNil(weakOwner, "the owner was kept alive by its own bag after the reactor")
+    XCTAssertEqual(Resources.total, start)
+  }
+
+  func test_stateChainSubscribedAfterTheReactorIsGone_isReleased() {
+    // The state stream of a freed reactor delivers its last state and ends the subscription,
+    // so an operator chain subscribed then releases its closure. Found in review.
+    // given
+    let start = Resources.total
+    weak var weakProbe: Probe?
+    var state: Observable<Int>?
+    do {
+      let reactor = LeakReactor()
+      reactor.action.onNext(1)
+      state = reactor.state
+    }
+    StorageTables.reactors.purge()
+    // when
+    do {
+      let probe = Probe()
+      weakProbe = probe
+      var delivered: [Int] = []
+      _ = state?.map { $0 * 10 }.subscribe(onNext: {
+        delivered.append($0)
+        probe.touch()
+      })
+      XCTAssertEqual(delivered, [10])
+    }
+    state = nil
+    StorageTables.reactors.purge()
+    // then
+    XCTAssertNil(weakProbe, "the chain's closure outlived the freed reactor's stream")
+    XCTAssertEqual(Resources.total, start)
+  }
+
   func test_stateSubscriptionsWithDroppedDisposables_areReleasedSoonWithoutCleanup() {
     // given: several subscribers, so both the first and the other slots are used
     let start = Resources.total
@@ -335,6 +392,14 @@ final class ReactorSubscriptionLeakTests: ResourceTestCase {
     }
     return true
   }
+}
+
+/// An object that keeps its subscriptions in its own bag, as a view or view model does.
+private final class BagOwner: @unchecked Sendable {
+  // Safety: used by the test's thread and the serial deliveries of its subscriptions.
+  let bag = DisposeBag()
+  let probe = Probe()
+  let relay = PublishSubject<Int>()
 }
 
 /// What a subscription's closure captures; its lifetime shows the closure's.

@@ -31,19 +31,25 @@ extension ReactorCore {
     // The wiring stores the initial state before it sets `ownsOutput`.
     let current = shared.current!
     if shared.isDisposed {
-      // The reactor is gone: the last state, and nothing more.
+      // The reactor is gone: the last state, and nothing more. The subscription is let go of
+      // at once, so an operator chain subscribed now is released.
       lock.unlock()
+      let released = ExternalSubscription(
+        context: Unmanaged.passRetained(self).toOpaque(),
+        unregister: { core, _ in Unmanaged<ReactorCore>.fromOpaque(core).release() })
       observer.on(.next(current))
-      return Disposables.create()
+      released.sourceReleased()
+      return released
     }
     let entry = OutputObserver(
-      context: Unmanaged.passRetained(self).toOpaque(), observer: observer,
-      unregister: { core, entry in
-        let core = Unmanaged<ReactorCore>.fromOpaque(core).takeRetainedValue()
-        core.removeObserver(Unmanaged.passUnretained(entry))
-        // A subscriber goes away, often with the reactor: look for it soon.
-        StorageTables.reactors.touch(core)
-      })
+      ExternalSubscription(
+        context: Unmanaged.passRetained(self).toOpaque(),
+        unregister: { core, subscription in
+          let core = Unmanaged<ReactorCore>.fromOpaque(core).takeRetainedValue()
+          core.removeObserver(Unmanaged.passUnretained(subscription))
+          // A subscriber goes away, often with the reactor: look for it soon.
+          StorageTables.reactors.touch(core)
+        }), observer)
     let gateState = gate.state
     var claimed = false
     var isOwner = false
@@ -69,7 +75,7 @@ extension ReactorCore {
       entry.deliver(.next(current))
     }
     if claimed { releaseClaimedGate() }
-    return entry
+    return entry.subscription
   }
 
   /// Queues `entry` for the owner to register (``Item/addObserver(_:)``). Call with the lock
@@ -80,7 +86,7 @@ extension ReactorCore {
     let schedule = scheduleDrainIfNeededLocked()
     lock.unlock()
     if schedule { scheduleDrain() }
-    return entry
+    return entry.subscription
   }
 
   /// Releases a ``gate`` claimed by ``subscribeOutput(_:)``; drains what was queued meanwhile.
@@ -138,19 +144,17 @@ extension ReactorCore {
   /// `entry` is only compared with the observers the core holds (it may have let go of it
   /// when it was disposed or the stream ended).
   @inlinable
-  func removeObserver(_ entry: Unmanaged<OutputObserver>) {
-    let target = entry.toOpaque()
+  func removeObserver(_ subscription: Unmanaged<ExternalSubscription>) {
+    let target = subscription.toOpaque()
     lock.lock()
     var removed: OutputObserver?
-    if let first = shared.firstObserver,
-      Unmanaged.passUnretained(first).toOpaque() == target
-    {
+    if let first = shared.firstObserver, first.isSubscription(at: target) {
       removed = shared.firstObserver.take()
       if !shared.otherObservers.isEmpty {
         shared.firstObserver = shared.otherObservers.removeFirst()
       }
     } else if let index = shared.otherObservers.firstIndex(where: {
-      Unmanaged.passUnretained($0).toOpaque() == target
+      $0.isSubscription(at: target)
     }) {
       removed = shared.otherObservers.remove(at: index)
     } else {
@@ -169,9 +173,7 @@ extension ReactorCore {
     var found: OutputObserver?
     var kept = Queue<Item>()
     while let item = shared.mutationQueue.popFirst() {
-      if found == nil, case .addObserver(let queued) = item,
-        Unmanaged.passUnretained(queued).toOpaque() == target
-      {
+      if found == nil, case .addObserver(let queued) = item, queued.isSubscription(at: target) {
         found = queued
       } else {
         kept.append(item)
@@ -217,7 +219,7 @@ extension ReactorCore {
   }
 
   /// Tells the subscribers of the state stream that the core let go of them (see
-  /// `ExternalObserver.sourceReleased()`), without a lock.
+  /// `ExternalSubscription.sourceReleased()`), without a lock.
   @inlinable
   func releaseObservers(_ first: OutputObserver?, _ others: ContiguousArray<OutputObserver>) {
     first?.sourceReleased()
@@ -236,14 +238,43 @@ extension ReactorCore {
   }
 
   /// One subscriber of the state stream when the core publishes states itself (see
-  /// ``subscribeOutput(_:)``): the core's entry and the subscriber's disposable in one object.
-  /// The core holds it while the subscriber is registered and, when it lets go of it without
-  /// the subscription being disposed (the reactor is gone, or the stream ended), calls its
-  /// `sourceReleased()`: the links holding the subscription (an operator chain, a
-  /// `subscribe(onNext:)` handle) drop it, so it is freed with its observer and what the
-  /// observer holds, even when the subscription's disposable was dropped.
+  /// ``subscribeOutput(_:)``): the subscriber's disposable, which the core tells when it lets
+  /// go of the subscriber without the subscription being disposed (the reactor is gone, or the
+  /// stream ended; its `sourceReleased()` makes the links holding it, an operator chain or a
+  /// `subscribe(onNext:)` handle, drop it), and the observer, which only the core holds.
   ///
-  /// It keeps the core alive until it is disposed or freed; the core keeps it until it lets go.
+  /// So when the core lets go, the observer and what it captures go too, even while the
+  /// disposable lives on: dropped (a forgotten `disposed(by:)`), or kept in the bag of an
+  /// object that the observer captures (which would otherwise keep itself alive).
+  ///
+  /// A class, not a struct of the two: a state is delivered to a copy of the subscribers taken
+  /// under the lock, and copying one reference costs one retain, where a struct costs one per
+  /// field (the per-action cost of a reactor rose by ~80 instructions with a struct).
   @usableFromInline
-  typealias OutputObserver = ExternalObserver<State>
+  final class OutputObserver {
+    @usableFromInline let subscription: ExternalSubscription
+    @usableFromInline let observer: AnyObserver<State>
+
+    @inlinable
+    init(_ subscription: ExternalSubscription, _ observer: AnyObserver<State>) {
+      self.subscription = subscription
+      self.observer = observer
+    }
+
+    /// Delivers `event` unless the subscription was disposed.
+    @inlinable
+    func deliver(_ event: Event<State>) {
+      if subscription.isActive { observer.on(event) }
+    }
+
+    /// Tells the subscription that the core let go of it.
+    @inlinable
+    func sourceReleased() { subscription.sourceReleased() }
+
+    /// Whether this is the subscriber whose disposable is at `target`.
+    @inlinable
+    func isSubscription(at target: UnsafeMutableRawPointer) -> Bool {
+      Unmanaged.passUnretained(subscription).toOpaque() == target
+    }
+  }
 }

@@ -37,9 +37,10 @@ import ReactorKitStreams
 ///
 /// The core keeps its reactor weakly (``OwnedStorage/storageOwner``). ``dispose()`` (called
 /// once the reactor is gone) stops the queue, disposes every subscription it holds and lets
-/// go of the state stream's subscribers (``OutputObserver``, each also its subscriber's
-/// disposable), telling the links that hold them, so that they are freed with their observers
-/// even when nobody kept a subscription's disposable. A subscriber keeps the core alive until
+/// go of the state stream's subscribers (``OutputObserver``: the observer, which only the core
+/// holds, and the subscriber's disposable), telling the links that hold the disposables, so
+/// that the observers are freed even when nobody kept a disposable, or when one is kept in the
+/// bag of an object its observer captures. A subscriber's disposable keeps the core alive until
 /// it is disposed or freed.
 @usableFromInline
 final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Sendable {

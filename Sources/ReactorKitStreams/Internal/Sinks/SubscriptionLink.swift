@@ -169,42 +169,41 @@ final class LinkedDisposable: SubscriptionLink, Cancelable, @unchecked Sendable 
   }
 }
 
-/// One subscriber of a source outside this module that holds its subscribers itself (a
-/// reactor's engine): the source's entry for the subscriber, and the subscriber's disposable,
-/// in one object. Disposing it stops delivery and calls `unregister`; when the source lets go
-/// of it without a terminal event, the source calls ``sourceReleased()``, so the links holding
-/// this subscription drop it (see ``SubscriptionLink``) and, with the source's reference gone,
-/// it is freed with its observer.
+/// The disposable of one subscriber of a source outside this module that holds its subscribers
+/// itself (a reactor's engine), and the source's handle on it. Disposing it stops delivery and
+/// calls `unregister`; when the source lets go of the subscriber without a terminal event, the
+/// source calls ``sourceReleased()``, so the links holding this subscription drop it (see
+/// ``SubscriptionLink``).
+///
+/// It does not hold the observer: the source keeps the observer beside it (checking
+/// ``isActive`` before each delivery) and drops it when it lets go, so a disposable kept in a
+/// dispose bag never keeps the observer, or what the observer captures (often the bag's
+/// owner), once the source is gone.
 ///
 /// It keeps the source alive (a retained reference in ``contextBits``) until it is disposed or
 /// freed; ``unregister`` is a capture-free closure made by the source's specialised code. It
 /// counts in ``Resources/total`` while it lives.
 @usableFromInline
-package final class ExternalObserver<Element>: SubscriptionLink, Disposable,
-  @unchecked Sendable
-{
-  // Safety: `contextSlot` is only accessed atomically, through `contextBits`; `observer` and
-  // `unregister` are immutable; the source serialises its calls of `deliver`.
+package final class ExternalSubscription: SubscriptionLink, Disposable, @unchecked Sendable {
+  // Safety: `contextSlot` is only accessed atomically, through `contextBits`; `unregister` is
+  // immutable.
   /// The storage of ``contextBits``; an ``AtomicSlot``, so the first stored property after the
   /// link's (slot 0, see ``SubscriptionLink``): slot 1.
   @usableFromInline final var contextSlot = AtomicSlot(UInt(0))
   /// The source, retained (`Unmanaged.passRetained`), until disposed; `0` after, and then
   /// nothing more is delivered.
   @inlinable final var contextBits: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 1, of: self) }
-  /// The subscriber.
-  @usableFromInline let observer: AnyObserver<Element>
   /// Unregisters this subscriber (second argument) from the source (first argument, whose
   /// retained reference it takes over).
-  @usableFromInline let unregister: (UnsafeMutableRawPointer, ExternalObserver) -> Void
+  @usableFromInline let unregister: (UnsafeMutableRawPointer, ExternalSubscription) -> Void
 
-  /// Creates the subscription of `observer` to the source at `context` (retained; released
-  /// when disposed or freed).
+  /// Creates the subscription to the source at `context` (retained; released when disposed
+  /// or freed).
   @inlinable
   package init(
-    context: UnsafeMutableRawPointer, observer: AnyObserver<Element>,
-    unregister: @escaping (UnsafeMutableRawPointer, ExternalObserver) -> Void
+    context: UnsafeMutableRawPointer,
+    unregister: @escaping (UnsafeMutableRawPointer, ExternalSubscription) -> Void
   ) {
-    self.observer = observer
     self.unregister = unregister
     super.init()
     // Through the atomic view once initialised: assigning the slot itself here would cost a
@@ -220,11 +219,9 @@ package final class ExternalObserver<Element>: SubscriptionLink, Disposable,
     Resources.decrementTotal()
   }
 
-  /// Delivers `event` to the subscriber unless the subscription was disposed.
+  /// Whether the subscriber still receives events (not disposed).
   @inlinable
-  package func deliver(_ event: Event<Element>) {
-    if contextBits.load(ordering: .acquiring) != 0 { observer.on(event) }
-  }
+  package var isActive: Bool { contextBits.load(ordering: .acquiring) != 0 }
 
   /// Stops delivery and unregisters the subscriber, once.
   @usableFromInline
