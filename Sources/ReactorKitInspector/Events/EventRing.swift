@@ -217,9 +217,10 @@ final class EventRing: @unchecked Sendable {
 
   /// The events after `sequence`, oldest first, at most `limit`.
   ///
-  /// The lock is taken for a few events at a time (``eventsPerLock``). Events removed by ``removeAll()`` are skipped;
-  /// at an event already overwritten (the writer overtook this reader) the batch ends, and
-  /// the next read, from the last event returned, reports what was missed.
+  /// The lock is taken for a few events at a time (``eventsPerLock``). Events dropped by
+  /// ``removeAll()`` or overwritten before the read began count as missed; at an event
+  /// overwritten during the read (the writer overtook this reader) the batch ends, and the
+  /// next read, from the last event returned, reports what was missed.
   func events(after sequence: UInt64, limit: Int = .max) -> Batch {
     lock()
     let newest = counters[0] - 1
@@ -228,8 +229,11 @@ final class EventRing: @unchecked Sendable {
       return Batch(missed: 0, events: [], rendered: [])
     }
     let oldest = newest >= UInt64(capacity) ? newest - UInt64(capacity) + 1 : 1
+    // Events before the first one after the last ``removeAll()`` are gone too, and count as
+    // missed, so the reader's cursor moves past them.
+    let firstKept = counters[2]
     unlock()
-    let first = max(sequence + 1, oldest)
+    let first = max(sequence + 1, oldest, firstKept)
     let missed = first - (sequence + 1)
     let last = min(newest, first + UInt64(max(0, min(limit, capacity))) - 1)
     var batch = Batch(missed: missed, events: [], rendered: [])

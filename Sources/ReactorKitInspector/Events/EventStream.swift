@@ -50,6 +50,8 @@ struct EventStream {
     var cursor = since
     var lastWrite = ContinuousClock.now
     while true {
+      // Checked on every pass too, so no path keeps a stream of a stopped server running.
+      if writer.shouldStop() { return }
       let (text, next, count) = chunk(after: cursor)
       if count > 0 {
         guard writer.write(text) else { return }

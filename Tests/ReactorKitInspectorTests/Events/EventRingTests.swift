@@ -48,6 +48,28 @@ final class EventRingTests: XCTestCase {
     XCTAssertEqual(ring.event(9)?.note, "n3")
   }
 
+  func test_events_afterRemoveAll_reportTheRemovedEventsAsMissed() {
+    // Found in review: a stream behind the ring when it was emptied (the inspector shutting
+    // down, an import) got no events and no gap, so its cursor never moved while the newest
+    // sequence number stayed ahead of it, and it asked again at once, forever.
+    // given
+    let ring = EventRing(capacity: 8)
+    Self.append(5, to: ring)
+    // when
+    ring.removeAll()
+    // then
+    let batch = ring.events(after: 2)
+    XCTAssertEqual(batch.missed, 3)
+    XCTAssertTrue(batch.events.isEmpty)
+    let stream = EventStream(
+      ring: ring, renderer: EventRenderer(redaction: .default), keepAliveInterval: .seconds(1))
+    let (text, cursor, count) = stream.chunk(after: 2)
+    XCTAssertEqual(cursor, 5, "the cursor moves past the removed events")
+    XCTAssertEqual(count, 1)
+    XCTAssertTrue(text.contains(#"{"kind":"gap","missed":3,"seq":5}"#), text)
+    XCTAssertEqual(stream.chunk(after: cursor).count, 0, "nothing more until new events")
+  }
+
   func test_events_limit_returnsTheOldestFirst() {
     let ring = EventRing(capacity: 100)
     Self.append(50, to: ring)
