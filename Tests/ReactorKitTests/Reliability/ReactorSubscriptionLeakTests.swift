@@ -36,26 +36,13 @@ final class ReactorSubscriptionLeakTests: ResourceTestCase {
     // A subscriber whose closure captures the owner of the bag holding its disposable: the
     // bag must not keep the closure once the reactor is gone (owner → bag → disposable →
     // closure → owner would never break). Found in review of the one-object subscription.
-    // given
-    let start = Resources.total
-    weak var weakOwner: BagOwner?
-    weak var weakReactor: LeakReactor?
-    do {
-      let reactor = LeakReactor()
-      let owner = BagOwner()
-      weakOwner = owner
-      weakReactor = reactor
+    // Only the subscriptions keep the owner, and so its probe, alive.
+    assertReleasedWithTheReactor(LeakReactor(), touchesAfterAction: 4) { reactor, probe in
+      let owner = BagOwner(probe: probe)
       reactor.state.subscribe(AnyObserver { _ in owner.probe.touch() }).disposed(by: owner.bag)
       reactor.state.subscribe(onNext: { _ in owner.probe.touch() }).disposed(by: owner.bag)
       reactor.state.bind(to: owner.relay).disposed(by: owner.bag)
-      XCTAssertEqual(owner.probe.touches, 2)
     }
-    // when
-    StorageTables.reactors.purge()
-    // then
-    XCTAssertNil(weakReactor)
-    XCTAssertNil(weakOwner, "the owner was kept alive by its own bag after the reactor")
-    XCTAssertEqual(Resources.total, start)
   }
 
   func test_stateChainSubscribedAfterTheReactorIsGone_isReleased() {
@@ -398,8 +385,10 @@ final class ReactorSubscriptionLeakTests: ResourceTestCase {
 private final class BagOwner: @unchecked Sendable {
   // Safety: used by the test's thread and the serial deliveries of its subscriptions.
   let bag = DisposeBag()
-  let probe = Probe()
+  let probe: Probe
   let relay = PublishSubject<Int>()
+
+  init(probe: Probe) { self.probe = probe }
 }
 
 /// What a subscription's closure captures; its lifetime shows the closure's.
