@@ -269,9 +269,8 @@ import Testing
     // when
     store.send(AsyncSearchAction.query("b")) { $0.query = "b" }
     // then
-    await store.receive({ $0 is AsyncSearchAction }, timeout: .seconds(10)) {
-      $0.results = ["b"]
-    }
+    await store.receive(
+      { $0 is AsyncSearchAction }, timeout: .seconds(10), assert: { $0.results = ["b"] })
     store.finish()
   }
 
