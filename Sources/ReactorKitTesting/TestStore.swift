@@ -30,6 +30,9 @@ public enum Exhaustivity: Equatable, Sendable {
 ///   (an action matching a predicate) assert, in order, the actions that reached the reducer
 ///   without being sent by the test (dispatched by middleware or subscribers), one reduction
 ///   each, with their state change.
+/// - In `async` code, the async forms of `receive` (with a `Duration` timeout, one second by
+///   default) wait for the action without blocking the thread, so effects that dispatch from
+///   the main actor can run while a `@MainActor` test waits.
 /// - At the end (``finish(fileID:filePath:line:column:)``, or when the test store is freed),
 ///   received actions that were not asserted fail the test.
 ///
