@@ -141,7 +141,8 @@ public final class TestClock: Clock, @unchecked Sendable {
     by duration: Duration = .zero, isolation: isolated (any Actor)? = #isolation
   ) async {
     precondition(duration >= .zero, "TestClock.advance(by:): cannot move back in time.")
-    let units = TestTime((duration / unit).rounded())
+    let exact = (duration / unit).rounded()
+    let units = exact >= Double(TestTime.max) ? TestTime.max : TestTime(exact)
     let target = scheduler.converter.offsetVirtualTime(scheduler.clock, offset: units)
     await advance(toVirtualTime: target)
   }

@@ -47,9 +47,6 @@ final class EffectRunner: @unchecked Sendable {
     for effect in all { effect.subscription.dispose() }
   }
 
-  /// The number of running effects (for tests of the engine).
-  var count: Int { lock.withLock { running.count } }
-
   /// Starts `operation`: cancellations first, in order, then subscriptions.
   func start(_ operation: Effect.Operation) {
     start(operation, ids: [])
