@@ -34,8 +34,9 @@
 ///   `cancelInFlight: true` a new effect cancels the running one (latest wins).
 /// - ``merge(_:)-(Effect...)``: several effects at once, started in order.
 ///
-/// Errors end the effect that failed, silently, and nothing else: turn them into actions
-/// with `catch` (for `run`, its `catch:` closure) to show them.
+/// An error ends the effect that failed, and nothing else; it goes to
+/// `Hooks.defaultErrorHandler` (printed in debug builds) as an unhandled error. Turn errors
+/// into actions with `catch` (for `run`, its `catch:` closure) to handle them.
 public struct Effect: Sendable {
   @usableFromInline
   indirect enum Operation: Sendable {
@@ -99,7 +100,8 @@ public struct Effect: Sendable {
   ///   - priority: The priority of the task; `nil` lets the system decide.
   ///   - operation: The work; returning ends the effect.
   ///   - handler: Called with an error `operation` throws (other than the task's
-  ///     cancellation), to turn it into actions; without it, the error ends the effect.
+  ///     cancellation), to turn it into actions; without it, the error ends the effect and
+  ///     goes to `Hooks.defaultErrorHandler`.
   public static func run(
     priority: TaskPriority? = nil,
     operation: @escaping @MainActor @Sendable (_ send: Send<any Action>) async throws -> Void,
@@ -113,7 +115,14 @@ public struct Effect: Sendable {
         do {
           try await operation(send)
         } catch {
-          if !(error is CancellationError) && !Task.isCancelled { handler?(error, send) }
+          if error is CancellationError || Task.isCancelled {
+            // Cancelled: nothing is dispatched any more.
+          } else if let handler {
+            handler(error, send)
+          } else {
+            output.value.onError(error)
+            return
+          }
         }
         output.value.onCompleted()
       }

@@ -305,6 +305,10 @@ final class EffectTests: ResourceTestCase {
         }
       ])
     store.exhaustivity = .off
+    let reported = Locked<[String]>([])
+    let handler = Hooks.defaultErrorHandler
+    Hooks.defaultErrorHandler = { _, error in reported.withLock { $0.append("\(error)") } }
+    defer { Hooks.defaultErrorHandler = handler }
     // when
     store.send(SearchAction.query("ok"))
     store.send(SearchAction.query("fail"))
@@ -312,6 +316,7 @@ final class EffectTests: ResourceTestCase {
     // then
     store.receive(SearchAction.results(["ok"]))
     store.finish()
+    XCTAssertEqual(reported.current, ["\(TestError(1))"], "The error was reported, not lost.")
   }
 
   func test_effects_typedAndUntypedObservables() {

@@ -99,7 +99,11 @@ final class EffectRunner: @unchecked Sendable {
         guard let self, !effect.subscription.isDisposed else { return }
         self.dispatch(action)
       },
-      onError: { [weak self] _ in self?.finish(token) },
+      onError: { [weak self] error in
+        // Unhandled, as an error reaching `subscribe(onNext:)` without `onError` is.
+        Hooks.defaultErrorHandler([], error)
+        self?.finish(token)
+      },
       onCompleted: { [weak self] in self?.finish(token) })
     effect.subscription.setDisposable(subscription)
   }
