@@ -229,6 +229,38 @@ import Testing
     #expect(clock.sleepCount == 0)
   }
 
+  @Test func reactorRun_catchTurnsAnErrorIntoMutations() async throws {
+    // given
+    let reactor = CountdownReactor(clock: ContinuousClock())
+    // when
+    let mutations = reactor.run(scheduler: CurrentThreadScheduler.instance) { send in
+      send(1)
+      throw URLError(.timedOut)
+    } catch: { _, send in
+      send(-1)
+    }
+    var events: [Event<Int>]?
+    for try await recorded in mutations.materialize().toArray().values { events = recorded }
+    // then
+    #expect(events == [.next(1), .next(-1), .completed])
+  }
+
+  @Test func reactorRun_anErrorWithoutCatch_failsTheSequence() async throws {
+    // given
+    let reactor = CountdownReactor(clock: ContinuousClock())
+    // when
+    let mutations = reactor.run(scheduler: CurrentThreadScheduler.instance) { send in
+      send(1)
+      throw URLError(.timedOut)
+    }
+    var events: [Event<Int>]?
+    for try await recorded in mutations.materialize().toArray().values { events = recorded }
+    // then
+    #expect(events?.count == 2)
+    #expect(events?.first?.element == 1)
+    #expect(events?.last?.error is URLError)
+  }
+
   // MARK: - Async receive
 
   @Test func asyncReceive_waitsForAnActionDispatchedFromTheMainActor() async {
