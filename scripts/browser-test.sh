@@ -51,5 +51,6 @@ echo "browser-test: $url"
 
 mkdir -p .build
 INSPECTOR_URL="$url" APP_SCREEN="$work/screen.txt" COMMANDS_FD=3 \
-  SCREENSHOT=".build/inspector-screenshot.png" timeout 300 python3 scripts/browser-test.py
+  SCREENSHOT=".build/inspector-screenshot.png" OTHER_SCREENSHOT=".build/inspector-other-port.png" \
+  timeout 300 python3 scripts/browser-test.py
 echo "browser-test: passed; screenshot at .build/inspector-screenshot.png"

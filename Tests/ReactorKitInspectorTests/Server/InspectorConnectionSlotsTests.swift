@@ -1,0 +1,97 @@
+import Foundation
+import ReactorKit
+import XCTest
+
+@testable import ReactorKitInspector
+
+/// Clients without the token can't hold the server's connections, and open event streams leave
+/// room for API requests (issue 22, item 3). Every wait is bounded.
+final class InspectorConnectionSlotsTests: XCTestCase {
+  private func host(_ inspector: Inspector) -> String { "Host: 127.0.0.1:\(inspector.port)\r\n" }
+
+  /// Opens an event stream with the token in the query; returns the client and whether the
+  /// server answered 200.
+  private func openStream(_ inspector: Inspector) -> (RawClient?, Bool) {
+    guard let client = RawClient(port: inspector.port) else { return (nil, false) }
+    client.send(
+      "GET /api/events?token=\(inspector.token) HTTP/1.1\r\n\(host(inspector))\r\n")
+    let text = client.read(until: "\r\n\r\n", timeout: 5)
+    return (client, RawClient.status(of: text) == 200)
+  }
+
+  /// Sends one authenticated `GET /api/sources` on a fresh connection; the status and the time
+  /// it took.
+  private func timedAuthenticatedRequest(_ inspector: Inspector) -> (Int?, TimeInterval) {
+    let started = Date()
+    guard let client = RawClient(port: inspector.port) else { return (nil, 0) }
+    client.send(
+      "GET /api/sources HTTP/1.1\r\n\(host(inspector))Authorization: Bearer \(inspector.token)"
+        + "\r\nConnection: close\r\n\r\n")
+    let text = client.read(until: "\r\n\r\n", timeout: 5)
+    return (RawClient.status(of: text), Date().timeIntervalSince(started))
+  }
+
+  func test_idleUnauthenticatedConnections_doNotLockOutAnAuthenticatedRequest() throws {
+    // given: far more idle connections than the server has slots
+    let inspector = try Inspector(limits: .testing)
+    let idle = (0..<40).compactMap { _ in RawClient(port: inspector.port) }
+    XCTAssertEqual(idle.count, 40)
+    XCTAssertTrue(waitUntil { inspector.server.activeConnections.load(ordering: .relaxed) >= 8 })
+    // when
+    let (status, elapsed) = timedAuthenticatedRequest(inspector)
+    // then
+    XCTAssertEqual(status, 200)
+    XCTAssertLessThan(elapsed, 1, "answered in \(elapsed) s")
+    print("authenticated request under 40 idle connections: \(Int(elapsed * 1_000)) ms")
+  }
+
+  func test_slowlorisClients_doNotLockOutThePage() throws {
+    // given: forty clients that each sent half a request and then stalled
+    let inspector = try Inspector(limits: .testing)
+    let slow = (0..<40).compactMap { _ -> RawClient? in
+      let client = RawClient(port: inspector.port)
+      client?.send("GET / HTTP/1.1\r\n\(host(inspector))X-Slow: ")
+      return client
+    }
+    XCTAssertEqual(slow.count, 40)
+    // when
+    let response = HTTPClient(inspector: inspector, timeout: 3).get("/", token: false)
+    // then
+    XCTAssertEqual(response?.status, 200)
+  }
+
+  func test_openEventStreams_leaveRoomForAPIRequests() throws {
+    // given: as many streams as the server has connections
+    let inspector = try Inspector(limits: .testing)
+    let streams = (0..<InspectorLimits.testing.maximumConnections).map { _ in
+      openStream(inspector)
+    }
+    XCTAssertGreaterThan(streams.filter(\.1).count, 0)
+    // when
+    let (status, elapsed) = timedAuthenticatedRequest(inspector)
+    // then
+    XCTAssertEqual(status, 200)
+    XCTAssertLessThan(elapsed, 1, "answered in \(elapsed) s")
+  }
+
+  func test_idleConnectionsAndOpenStreams_anAuthenticatedRequestStillAnswers() throws {
+    // given: N idle unauthenticated connections and M streams, together over every limit
+    let inspector = try Inspector(limits: .testing)
+    let streams = (0..<12).map { _ in openStream(inspector) }
+    let idle = (0..<40).compactMap { _ in RawClient(port: inspector.port) }
+    XCTAssertEqual(idle.count, 40)
+    XCTAssertGreaterThan(streams.filter(\.1).count, 0)
+    // when: several requests in a row, each on a new connection
+    var times: [TimeInterval] = []
+    for _ in 0..<5 {
+      let (status, elapsed) = timedAuthenticatedRequest(inspector)
+      XCTAssertEqual(status, 200)
+      times.append(elapsed)
+    }
+    // then
+    XCTAssertLessThan(times.max() ?? 0, 1, "\(times)")
+    print(
+      "authenticated request under 40 idle connections and 12 streams: max "
+        + "\(Int((times.max() ?? 0) * 1_000)) ms of \(times.count)")
+  }
+}
