@@ -79,7 +79,6 @@ struct InspectorRouter: Sendable {
       json.field("paused", core.isPaused)
       json.field("latest", core.ring.latestSequence)
       json.field("capacity", core.ring.capacity)
-      json.field("cookie", authorization.cookieName)
       json.key("sources")
       json.array { list in
         for source in core.allSources {
@@ -238,7 +237,7 @@ struct InspectorRouter: Sendable {
       status: 200,
       headers: [
         ("Content-Type", "application/x-ndjson; charset=utf-8"),
-        ("Content-Disposition", "attachment; filename=\"\(name)-recording.jsonl\""),
+        ("Content-Disposition", HTTPResponse.attachment(filename: "\(name)-recording.jsonl")),
         ("X-Skipped-Actions", String(skipped)),
       ], body: bytes)
   }

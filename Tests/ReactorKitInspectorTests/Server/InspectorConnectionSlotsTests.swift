@@ -94,4 +94,49 @@ final class InspectorConnectionSlotsTests: XCTestCase {
       "authenticated request under 40 idle connections and 12 streams: max "
         + "\(Int((times.max() ?? 0) * 1_000)) ms of \(times.count)")
   }
+
+  func test_unauthenticatedConnection_getsTheShortDeadline_authenticatedKeepsTheIdleTimeout()
+    throws
+  {
+    // given
+    var limits = InspectorLimits.testing
+    limits.unauthenticatedTimeout = .milliseconds(300)
+    limits.idleTimeout = .seconds(3)
+    let inspector = try Inspector(limits: limits)
+    let anonymous = try XCTUnwrap(RawClient(port: inspector.port))
+    let page = try XCTUnwrap(RawClient(port: inspector.port))
+    page.send(
+      "GET /api/sources HTTP/1.1\r\n\(host(inspector))Authorization: Bearer \(inspector.token)"
+        + "\r\n\r\n")
+    XCTAssertTrue(page.read(until: "actionTypes").contains("200 OK"))
+    // when
+    let started = Date()
+    let closed = anonymous.readAll(timeout: 2)
+    // then
+    XCTAssertTrue(closed.closed)
+    XCTAssertLessThan(Date().timeIntervalSince(started), 1.5)
+    XCTAssertFalse(page.readAll(timeout: 1).closed, "the authenticated connection stays open")
+  }
+
+  func test_eventStreams_beyondTheBound_are503_andAHungUpStreamFreesItsSlot() throws {
+    // given
+    var limits = InspectorLimits.testing
+    limits.maximumEventStreams = 2
+    let inspector = try Inspector(limits: limits)
+    var first: RawClient? = openStream(inspector).0
+    let second = openStream(inspector)
+    XCTAssertNotNil(first)
+    XCTAssertTrue(second.1)
+    // when
+    let third = openStream(inspector)
+    // then
+    XCTAssertFalse(third.1, "a third stream is refused")
+    XCTAssertEqual(inspector.server.connectionCount(.stream), 2)
+    // when the first stream's client vanishes (a reset, nothing more is sent)
+    first?.resetOnClose()
+    first = nil
+    // then its slot is freed and a new stream opens
+    XCTAssertTrue(waitUntil(timeout: 3) { inspector.server.connectionCount(.stream) == 1 })
+    XCTAssertTrue(openStream(inspector).1)
+  }
 }
