@@ -2,9 +2,10 @@
 ///
 /// A new connection starts *unauthenticated*: it may hold one of at most
 /// ``InspectorLimits/maximumUnauthenticatedConnections`` slots. When they are all taken, the
-/// oldest unauthenticated connection that is not being answered is closed (idle or part-way
-/// through a request: age, not activity, decides, so trickling bytes doesn't keep a slot), and
-/// clients without the token can't keep a newcomer (the page, with the token) out. A request carrying the token makes its
+/// oldest unauthenticated connection is closed, one being answered only if no other is left
+/// (idle or part-way through a request: age, not activity, decides, so trickling bytes
+/// doesn't keep a slot), and clients without the token can't keep a newcomer (the page, with
+/// the token) out. A request carrying the token makes its
 /// connection *authenticated*; an event stream also takes one of at most
 /// ``InspectorLimits/maximumEventStreams`` stream slots, so streams always leave connections
 /// for API requests. When all ``InspectorLimits/maximumConnections`` are taken, an idle
@@ -23,7 +24,7 @@ struct ConnectionSlots {
   struct Entry {
     var descriptor: Int32
     var kind: Kind
-    /// A request is being answered (never closed then).
+    /// A request is being answered (an authenticated connection is never closed then).
     var isBusy = false
     /// Part of a request has arrived.
     var hasPartialRequest = false
@@ -112,11 +113,16 @@ struct ConnectionSlots {
     entries[id] = nil
   }
 
-  /// The unauthenticated connection to close first: the oldest one not being answered.
+  /// The unauthenticated connection to close first: the oldest one waiting or reading a
+  /// request, else the oldest being answered (one that reads its answer slowly would
+  /// otherwise hold its slot for the whole write timeout).
   private func oldestUnauthenticated(excluding excluded: [Int]) -> Int? {
-    entries.filter { id, entry in
-      entry.kind == .unauthenticated && !entry.isBusy && !excluded.contains(id)
-    }.min { $0.value.admitted < $1.value.admitted }?.key
+    entries.filter { id, entry in entry.kind == .unauthenticated && !excluded.contains(id) }
+      .min { lhs, rhs in
+        (lhs.value.isBusy ? 1 : 0, lhs.value.admitted) < (
+          rhs.value.isBusy ? 1 : 0, rhs.value.admitted
+        )
+      }?.key
   }
 
   /// The authenticated connection to close first: the least recently active one that waits
