@@ -36,8 +36,11 @@ struct ConnectionSlots {
 
   /// What admitting a connection decided.
   enum Admission: Equatable {
-    /// Admitted as `id`, after closing `closing` to make room.
-    case admitted(id: Int, closing: [Int32])
+    /// Admitted as `id`, after taking the slots of the connections on `closing` to make
+    /// room. Those not being answered stop waiting for more and close, once they answered
+    /// a request that already arrived; those being answered (`interrupting`, a subset) must
+    /// be shut down, or a client reading slowly would keep the thread for the write timeout.
+    case admitted(id: Int, closing: [Int32], interrupting: [Int32])
     /// No room: every connection is busy.
     case refused
   }
@@ -75,13 +78,16 @@ struct ConnectionSlots {
       else { return .refused }
       victims.append(victim)
     }
+    let interrupting = victims.compactMap {
+      entries[$0]?.isBusy == true ? entries[$0]?.descriptor : nil
+    }
     let closing = victims.compactMap { entries.removeValue(forKey: $0)?.descriptor }
     let id = nextID
     nextID += 1
     tick += 1
     entries[id] = Entry(
       descriptor: descriptor, kind: .unauthenticated, admitted: tick, lastActive: tick)
-    return .admitted(id: id, closing: closing)
+    return .admitted(id: id, closing: closing, interrupting: interrupting)
   }
 
   /// `id` sent a request with the token.

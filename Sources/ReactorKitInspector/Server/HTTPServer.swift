@@ -88,8 +88,8 @@ final class HTTPServer: @unchecked Sendable {
   /// Stops accepting, ends every connection, and waits (briefly) for the acceptor to exit.
   func stop() {
     guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
-    let descriptors = lock.withLock { open }
-    for descriptor in descriptors { Socket.shutdownBoth(descriptor) }
+    // Under the lock: a descriptor in `open` is not closed yet (nor reused).
+    lock.withLock { for descriptor in open { Socket.shutdownBoth(descriptor) } }
     let deadline = ContinuousClock.now + .seconds(2)
     while !acceptorExited.load(ordering: .acquiring) && ContinuousClock.now < deadline {
       usleep(1_000)
@@ -119,15 +119,25 @@ final class HTTPServer: @unchecked Sendable {
       }
       let admission = lock.withLock { () -> ConnectionSlots.Admission in
         let admission = slots.admit(descriptor)
-        if case .admitted = admission { open.insert(descriptor) }
+        guard case .admitted(_, let closing, let interrupting) = admission else {
+          return admission
+        }
+        open.insert(descriptor)
+        // Wakes their threads, which answer a request that already arrived and close; the
+        // slots are already free. Under the lock: a descriptor in `open` is not closed yet.
+        for victim in closing where open.contains(victim) {
+          if interrupting.contains(victim) {
+            Socket.shutdownBoth(victim)
+          } else {
+            Socket.shutdownReading(victim)
+          }
+        }
         return admission
       }
-      guard case .admitted(let id, let closing) = admission else {
+      guard case .admitted(let id, _, _) = admission else {
         refuse(descriptor)
         continue
       }
-      // Wakes their threads, which close them; the slots are already free.
-      for victim in closing { Socket.shutdownBoth(victim) }
       activeConnections.add(1, ordering: .acquiringAndReleasing)
       let thread = Thread { [self] in
         serve(descriptor, id: id)
@@ -159,11 +169,17 @@ final class HTTPServer: @unchecked Sendable {
     lock.withLock { slots.update(id, busy: busy, partialRequest: partialRequest) }
   }
 
-  /// Serves `descriptor` until it closes, times out, or loses its slot.
+  private func holdsSlot(_ id: Int) -> Bool {
+    lock.withLock { slots.holds(id) }
+  }
+
+  /// Serves `descriptor` until it closes, times out, or loses its slot (then it answers a
+  /// request that already arrived, and closes).
   private func serve(_ descriptor: Int32, id: Int) {
     Socket.setSendTimeout(descriptor, milliseconds: limits.writeTimeout.milliseconds)
     var buffer: [UInt8] = []
     var peerClosed = false
+    var lostSlot = false
     var authenticated = false
     var requestStart: ContinuousClock.Instant?
     var idleStart = ContinuousClock.now
@@ -177,7 +193,7 @@ final class HTTPServer: @unchecked Sendable {
           lock.withLock { slots.authenticate(id) }
         }
         update(id, busy: true, partialRequest: false)
-        let keepAlive = request.keepsAlive && !peerClosed
+        let keepAlive = request.keepsAlive && !peerClosed && !lostSlot && holdsSlot(id)
         switch handler(request) {
         case .response(let response):
           let bytes = response.serialized(
@@ -206,7 +222,15 @@ final class HTTPServer: @unchecked Sendable {
       case .incomplete:
         break
       }
-      if peerClosed { return }  // half-closed with an incomplete request: nothing more comes
+      if peerClosed || lostSlot { return }  // an incomplete request: nothing more is read
+      if !holdsSlot(id) {
+        // Closed to make room: reads what already arrived, answers it if it is a request.
+        lostSlot = true
+        if Socket.waitReadable(descriptor, milliseconds: 0) != .timedOut {
+          _ = Socket.read(descriptor, into: &buffer, limit: 16_384)
+        }
+        continue
+      }
       // A connection without the token gets the short deadline, for a request and idle alike.
       let requestTimeout =
         authenticated

@@ -14,9 +14,12 @@ final class ConnectionSlotsTests: XCTestCase {
     return ConnectionSlots(limits: limits)
   }
 
-  private func admit(_ slots: inout ConnectionSlots, _ descriptor: Int32) -> (Int, [Int32])? {
-    guard case .admitted(let id, let closing) = slots.admit(descriptor) else { return nil }
-    return (id, closing)
+  private func admit(_ slots: inout ConnectionSlots, _ descriptor: Int32) -> (
+    Int, [Int32], interrupting: [Int32]
+  )? {
+    guard case .admitted(let id, let closing, let interrupting) = slots.admit(descriptor)
+    else { return nil }
+    return (id, closing, interrupting)
   }
 
   func test_admit_beyondTheUnauthenticatedQuota_closesTheOldestUnauthenticated() throws {
@@ -30,6 +33,7 @@ final class ConnectionSlotsTests: XCTestCase {
     let fourth = try XCTUnwrap(admit(&slots, 13))
     // then
     XCTAssertEqual(fourth.1, [10])
+    XCTAssertEqual(fourth.interrupting, [], "an idle one closes by itself")
     XCTAssertFalse(slots.holds(first.0))
     XCTAssertEqual(slots.count(.unauthenticated), 3)
   }
@@ -44,7 +48,9 @@ final class ConnectionSlotsTests: XCTestCase {
     XCTAssertFalse(slots.holds(second.0))
     // a client that reads its answer slowly doesn't keep the slot for the write timeout
     slots.update(2, busy: true, partialRequest: false)
-    XCTAssertEqual(try XCTUnwrap(admit(&slots, 13)).1, [10])
+    let fourth = try XCTUnwrap(admit(&slots, 13))
+    XCTAssertEqual(fourth.1, [10])
+    XCTAssertEqual(fourth.interrupting, [10], "a busy connection is shut down")
   }
 
   func test_authenticated_leavesTheQuotaAndIsNotClosedForUnauthenticatedNewcomers() throws {
