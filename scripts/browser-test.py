@@ -18,6 +18,7 @@ URL = os.environ["INSPECTOR_URL"]
 SCREEN = os.environ["APP_SCREEN"]
 SCREENSHOT = os.environ["SCREENSHOT"]
 OTHER_SCREENSHOT = os.environ.get("OTHER_SCREENSHOT", SCREENSHOT.replace(".png", "-other-port.png"))
+RELOAD_SCREENSHOT = SCREENSHOT.replace(".png", "-reloaded.png")
 BASE = URL.split("/#")[0]
 TOKEN = URL.split("#token=")[1]
 
@@ -194,6 +195,7 @@ try:
     wait.until(store_rows)
     wait.until(EC.text_to_be_present_in_element((By.ID, "status-text"), "live"))
     print("browser-test: after a reload the page reads the timeline and the live stream again")
+    driver.save_screenshot(RELOAD_SCREENSHOT)
 
     # ...and, last, a page on another port in the same tab.
     check_other_port(driver, OTHER, "same tab")
