@@ -90,16 +90,18 @@ struct HTTPResponse: Sendable {
 
   /// A `Content-Disposition` value for a download named `filename`: a quoted fallback name
   /// of `[A-Za-z0-9._-]` only (anything else becomes `_`; at most 128 characters, no leading
-  /// dot) and the exact name in RFC 6266's `filename*`, percent-encoded UTF-8.
+  /// dot) and the name in RFC 6266's `filename*`, percent-encoded UTF-8 (its first 128
+  /// Unicode scalars too).
   static func attachment(filename: String) -> String {
+    let scalars = filename.unicodeScalars.prefix(128)
     var fallback = String(
-      filename.unicodeScalars.prefix(128).map { scalar -> Character in
+      scalars.map { scalar -> Character in
         scalar.isASCII && isSafeFilenameByte(UInt8(scalar.value)) ? Character(scalar) : "_"
       })
     if fallback.hasPrefix(".") { fallback = "_" + fallback.dropFirst() }
     if fallback.isEmpty { fallback = "download" }
     var encoded = ""
-    for byte in filename.utf8.prefix(512) {
+    for byte in String(String.UnicodeScalarView(scalars)).utf8 {
       if isAttributeCharacter(byte) {
         encoded.append(Character(Unicode.Scalar(byte)))
       } else {

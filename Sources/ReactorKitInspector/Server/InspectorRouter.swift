@@ -231,13 +231,15 @@ struct InspectorRouter: Sendable {
     else {
       return .error(404, "no store is attached")
     }
+    // The name's first 100 scalars, so the suffix survives the file name's bound.
+    let fileName = String(String.UnicodeScalarView(name.unicodeScalars.prefix(100)))
     let exporter = RecordingExporter(core: core, registry: registry)
     let (bytes, skipped) = exporter.export(source: name)
     return HTTPResponse(
       status: 200,
       headers: [
         ("Content-Type", "application/x-ndjson; charset=utf-8"),
-        ("Content-Disposition", HTTPResponse.attachment(filename: "\(name)-recording.jsonl")),
+        ("Content-Disposition", HTTPResponse.attachment(filename: "\(fileName)-recording.jsonl")),
         ("X-Skipped-Actions", String(skipped)),
       ], body: bytes)
   }

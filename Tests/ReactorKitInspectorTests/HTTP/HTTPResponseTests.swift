@@ -126,6 +126,11 @@ final class HTTPResponseTests: XCTestCase {
     }
   }
 
+  func test_attachment_longName_isCutAtAScalarBoundary() {
+    let value = HTTPResponse.attachment(filename: String(repeating: "é", count: 200))
+    XCTAssertTrue(value.hasSuffix("''" + String(repeating: "%C3%A9", count: 128)), value)
+  }
+
   func test_attachment_unicodeName_isPercentEncodedInUTF8() {
     let value = HTTPResponse.attachment(filename: "café.jsonl")
     XCTAssertTrue(value.hasSuffix("filename*=UTF-8''caf%C3%A9.jsonl"), value)
