@@ -51,6 +51,9 @@ final class HTTPServer: @unchecked Sendable {
   private let lock = Lock()
   private var open: Set<Int32> = []
   private var slots: ConnectionSlots
+  /// The most connection threads at once: every slot, and as many again closed to make room
+  /// and still exiting.
+  private let maximumThreads: Int
 
   /// - Parameters:
   ///   - authenticate: Whether a request carries the token (its connection then leaves the
@@ -68,6 +71,7 @@ final class HTTPServer: @unchecked Sendable {
     self.authenticate = authenticate
     self.handler = handler
     slots = ConnectionSlots(limits: limits)
+    maximumThreads = 2 * slots.maximumConnections
     parser = HTTPRequestParser(
       maximumHeaderBytes: limits.maximumHeaderBytes, maximumBodyBytes: limits.maximumBodyBytes)
   }
@@ -95,10 +99,6 @@ final class HTTPServer: @unchecked Sendable {
       usleep(1_000)
     }
   }
-
-  /// The most connection threads at once: every slot, and as many again closed to make room
-  /// and still exiting.
-  private var maximumThreads: Int { 2 * slots.maximumConnections }
 
   private func acceptLoop() {
     defer {
