@@ -2,15 +2,16 @@
 ///
 /// A new connection starts *unauthenticated*: it may hold one of at most
 /// ``InspectorLimits/maximumUnauthenticatedConnections`` slots. When they are all taken, the
-/// oldest unauthenticated connection is closed, one being answered only if no other is left
-/// (idle or part-way through a request: age, not activity, decides, so trickling bytes
-/// doesn't keep a slot), and clients without the token can't keep a newcomer (the page, with
-/// the token) out. A request carrying the token makes its
-/// connection *authenticated*; an event stream also takes one of at most
+/// oldest unauthenticated connection is closed (one being answered only if no other is left).
+/// Age, not activity, decides, so trickling bytes doesn't keep a slot, and clients without the
+/// token can't keep a newcomer (the page, with the token) out. A request carrying the token
+/// makes its connection *authenticated*; an event stream also takes one of at most
 /// ``InspectorLimits/maximumEventStreams`` stream slots, so streams always leave connections
-/// for API requests. When all ``InspectorLimits/maximumConnections`` are taken, an idle
-/// connection (unauthenticated first, then an authenticated keep-alive one) is closed; a
-/// newcomer is refused only when every connection is busy answering or streaming.
+/// for API requests. When all ``InspectorLimits/maximumConnections`` are taken, a connection
+/// is closed: an unauthenticated one not being answered, else the least recently active
+/// authenticated one waiting for its next request, else an unauthenticated one being
+/// answered; a newcomer is refused only when every connection is authenticated and busy
+/// (answering, reading a request, or streaming).
 ///
 /// A value type without I/O: the server keeps it under its lock and closes the descriptors
 /// the methods return.
@@ -73,8 +74,9 @@ struct ConnectionSlots {
     }
     if entries.count - victims.count >= maximumConnections {
       guard
-        let victim = oldestUnauthenticated(excluding: victims)
+        let victim = oldestUnauthenticated(excluding: victims, includingBusy: false)
           ?? leastRecentlyActiveIdleAuthenticated(excluding: victims)
+          ?? oldestUnauthenticated(excluding: victims)
       else { return .refused }
       victims.append(victim)
     }
@@ -122,13 +124,17 @@ struct ConnectionSlots {
   /// The unauthenticated connection to close first: the oldest one waiting or reading a
   /// request, else the oldest being answered (one that reads its answer slowly would
   /// otherwise hold its slot for the whole write timeout).
-  private func oldestUnauthenticated(excluding excluded: [Int]) -> Int? {
-    entries.filter { id, entry in entry.kind == .unauthenticated && !excluded.contains(id) }
-      .min { lhs, rhs in
-        (lhs.value.isBusy ? 1 : 0, lhs.value.admitted) < (
-          rhs.value.isBusy ? 1 : 0, rhs.value.admitted
-        )
-      }?.key
+  private func oldestUnauthenticated(excluding excluded: [Int], includingBusy: Bool = true)
+    -> Int?
+  {
+    entries.filter { id, entry in
+      entry.kind == .unauthenticated && !excluded.contains(id) && (includingBusy || !entry.isBusy)
+    }
+    .min { lhs, rhs in
+      (lhs.value.isBusy ? 1 : 0, lhs.value.admitted) < (
+        rhs.value.isBusy ? 1 : 0, rhs.value.admitted
+      )
+    }?.key
   }
 
   /// The authenticated connection to close first: the least recently active one that waits

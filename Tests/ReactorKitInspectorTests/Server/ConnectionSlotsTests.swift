@@ -100,4 +100,19 @@ final class ConnectionSlotsTests: XCTestCase {
     slots.update(ids[0], busy: false, partialRequest: false)  // the most recently active now
     XCTAssertEqual(try XCTUnwrap(admit(&slots, 13)).1, [11])
   }
+
+  func test_admit_allConnectionsTaken_closesAnIdleAuthenticatedBeforeABusyUnauthenticated()
+    throws
+  {
+    // given: all three slots taken, one unauthenticated being answered
+    var slots = slots(connections: 3, unauthenticated: 3, streams: 1)
+    let ids = try (Int32(10)...Int32(12)).map { try XCTUnwrap(admit(&slots, $0)).0 }
+    slots.update(ids[0], busy: true, partialRequest: false)
+    slots.authenticate(ids[1])
+    slots.authenticate(ids[2])
+    slots.update(ids[2], busy: false, partialRequest: false)
+    // when / then
+    XCTAssertEqual(try XCTUnwrap(admit(&slots, 13)).1, [11])
+    XCTAssertEqual(try XCTUnwrap(admit(&slots, 14)).1, [13], "the idle newcomer before the busy")
+  }
 }
