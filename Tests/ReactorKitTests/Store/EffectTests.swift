@@ -227,7 +227,7 @@ final class EffectTests: ResourceTestCase {
     let subject = PublishSubject<SearchAction>()
     let dispatched = AtomicBox<Int>(0)
     var store: Store<SearchState>? = Store(
-      reducer: Reducer { _, _ in dispatched.add(1, ordering: .relaxed) }, state: SearchState(),
+      reducer: Reducer { _, _ in _ = dispatched.add(1, ordering: .relaxed) }, state: SearchState(),
       middleware: [searchEffects { _ in subject.asObservable() }])
     store?.dispatch(SearchAction.query("a"))
     subject.onNext(.results(["before"]))
