@@ -16,7 +16,7 @@ final class ReducerTests: ResourceTestCase {
 
   func test_reducer_pureFormReturnsNewState() {
     // given
-    let reducer = Reducer<Int>(pure: { action, state in
+    let reducer = Reducer<Int>.pure({ state, action in
       guard case StoreCounterAction.add(let amount) = action else { return state }
       return state + amount
     })
@@ -24,6 +24,20 @@ final class ReducerTests: ResourceTestCase {
     // when
     reducer.reduce(&state, StoreCounterAction.add(2))
     reducer.reduce(&state, StoreLogAction(text: "ignored"))
+    // then
+    XCTAssertEqual(state, 3)
+  }
+
+  @available(*, deprecated)
+  func test_reducer_deprecatedPureInitializerKeepsReactiveReSwiftOrder() {
+    // given
+    let reducer = Reducer<Int>(pure: { action, state in
+      guard case StoreCounterAction.add(let amount) = action else { return state }
+      return state + amount
+    })
+    var state = 1
+    // when
+    reducer.reduce(&state, StoreCounterAction.add(2))
     // then
     XCTAssertEqual(state, 3)
   }
