@@ -20,6 +20,7 @@ let package = Package(
     .library(name: "ReactorKitStreams", targets: ["ReactorKitStreams"]),
     .library(name: "ReactorKitTesting", targets: ["ReactorKitTesting"]),
     .library(name: "ReactorKitInspector", targets: ["ReactorKitInspector"]),
+    .library(name: "ReactorKitCompatibility", targets: ["ReactorKitCompatibility"]),
   ],
   targets: [
     // C11 atomics behind `UnsafeAtomic`, `AtomicSlot` and `AtomicBox`
@@ -33,6 +34,10 @@ let package = Package(
       name: "ReactorKitTesting", dependencies: ["ReactorKit"], swiftSettings: swiftSettings),
     .target(
       name: "ReactorKitInspector", dependencies: ["ReactorKit"], swiftSettings: swiftSettings),
+    // ReactorKit's names that clash with SwiftUI (`View`, `StoryboardView`), for ported files.
+    .target(
+      name: "ReactorKitCompatibility", dependencies: ["ReactorKit"],
+      swiftSettings: swiftSettings),
     .target(name: "MallocCounter", path: "Benchmarks/MallocCounter"),
     .executableTarget(
       name: "ReactorKitBenchmarks",
@@ -49,7 +54,7 @@ let package = Package(
       swiftSettings: swiftSettings),
     .testTarget(
       name: "ReactorKitTests",
-      dependencies: ["ReactorKit", "ReactorKitTesting"],
+      dependencies: ["ReactorKit", "ReactorKitTesting", "ReactorKitCompatibility"],
       swiftSettings: swiftSettings),
     .testTarget(
       name: "ReactorKitInspectorTests",

@@ -4,9 +4,12 @@ extension Reactor where State: Sendable {
   ///
   /// A reactor's state stream never fails, so, unlike `reactor.state.values`, the loop needs
   /// no `try`. States are buffered without limit, so a slow consumer sees every state in
-  /// order. Iteration ends when the reactor is freed; cancel the iterating task (or break out
-  /// of the loop) to stop earlier, which also ends the subscription. The sequence holds the
-  /// reactor's state stream, not the reactor.
+  /// order. The sequence does not hold the reactor.
+  ///
+  /// > Important: As in ReactorKit, a reactor's state stream does not complete when the
+  /// > reactor is freed, so neither does this sequence: end the loop by cancelling its task
+  /// > (SwiftUI's `task` modifier does when the view goes away) or by breaking out of it.
+  /// > Either ends the subscription.
   ///
   /// ```swift
   /// for await state in reactor.states {
@@ -28,8 +31,7 @@ extension Reactor where State: Sendable {
   /// ```
   ///
   /// - Parameter path: The part of the state to follow.
-  /// - Returns: A sequence that ends when the reactor is freed or the iterating task is
-  ///   cancelled.
+  /// - Returns: A sequence that ends when the iterating task is cancelled (see ``states``).
   public func values<Value: Equatable & Sendable>(_ path: KeyPath<State, Value>)
     -> AsyncStream<Value>
   {

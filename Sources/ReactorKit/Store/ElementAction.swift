@@ -38,8 +38,7 @@ protocol ElementActionCarrier {
 }
 
 extension ElementAction: ElementActionCarrier {
-  func element<Other: Hashable>(identifiedBy type: Other.Type) -> (id: Other, action: any Action)?
-  {
+  func element<Other: Hashable>(identifiedBy type: Other.Type) -> (id: Other, action: any Action)? {
     guard let id = id as? Other else { return nil }
     return (id, action)
   }

@@ -68,7 +68,8 @@ public struct Reducer<State> {
   /// Every other reducer form takes `(state, action)`; use ``pure(_:)``.
   @available(
     *, deprecated, renamed: "pure(_:)",
-    message: "use Reducer.pure { state, action in ... }: its parameters are (state, action)")
+    message: "use Reducer.pure { state, action in ... }: its parameters are (state, action)"
+  )
   @inlinable
   public init(pure reduce: @escaping @Sendable (any Action, State) -> State) {
     body = { state, action in state = reduce(action, state) }

@@ -196,6 +196,22 @@ final class ReducerTests: ResourceTestCase {
     XCTAssertEqual(before, after, "Lifting must mutate the child in place (no copy-on-write).")
     XCTAssertEqual(state.items.count, 1_001)
   }
+
+  /// The form a ReSwift-order closure binds to (scripts/check-traps.sh shows its warning):
+  /// a closure whose value is dropped on purpose still mutates the state.
+  @available(*, deprecated)
+  func test_reducer_closureWithAValueStillMutatesInPlace() {
+    // given
+    let reducer = Reducer<Set<Int>> { set, _ in set.insert(1) }
+    let typed = Reducer<Set<Int>>.on(StoreCounterAction.self) { set, _ in set.insert(2) }
+    var state: Set<Int> = []
+    // when
+    reducer.reduce(&state, StoreLogAction(text: "a"))
+    typed.reduce(&state, StoreCounterAction.increment)
+    typed.reduce(&state, StoreLogAction(text: "not handled"))
+    // then
+    XCTAssertEqual(state, [1, 2])
+  }
 }
 
 private struct AppFake: Equatable {
