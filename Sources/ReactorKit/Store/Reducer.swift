@@ -144,26 +144,6 @@ public struct Reducer<State> {
       }, ())
   }
 
-  /// Catches a closure whose single expression has a value, which a reducer would drop:
-  /// usually one written in ReSwift's order, `{ action, state in state }`.
-  @available(
-    *, deprecated,
-    message:
-      "a reducer's closure takes (state, action), mutates the state in place and returns nothing; this one's value is dropped, so the state does not change. Write { state, action in ... } and mutate `state`, or write `_ = ...` to drop a value on purpose"
-  )
-  @inlinable
-  public static func on<A: Action, Ignored>(
-    _ type: A.Type, _ reduce: @escaping @Sendable (inout State, A) -> Ignored
-  ) -> Reducer<State> {
-    let misses = ActionCastMisses()
-    return Reducer(
-      unchecked: { state, action in
-        if let action = castAction(action, to: A.self, misses: misses) {
-          _ = reduce(&state, action)
-        }
-      }, ())
-  }
-
   /// This reducer applied to the part of a larger state at `path`.
   ///
   /// The child state is mutated in place through the key path, so lifting costs no copy of
