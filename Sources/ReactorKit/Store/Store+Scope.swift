@@ -29,7 +29,7 @@ extension Store {
   /// A handle on the part of the state at `path`, for a feature that should not see the
   /// whole app state; its ``ScopedStore/state`` emits only when the child state changes.
   ///
-  /// See ``scope(_:)``.
+  /// See `scope(_:)`.
   public func scope<Child: Equatable>(_ path: KeyPath<State, Child>) -> ScopedStore<Child> {
     ScopedStore(root: self, path: path, state: slice(path))
   }
@@ -38,7 +38,7 @@ extension Store {
 /// A handle on part of a store's state: its own current state, state stream, slices and
 /// selections, and a `dispatch` that dispatches to the store.
 ///
-/// Made by ``Store/scope(_:)`` (or ``ScopedStore/scope(_:)`` for a part of a part), so a
+/// Made by `Store.scope(_:)` (or `ScopedStore.scope(_:)` for a part of a part), so a
 /// feature module works with its own state type and never sees the app state:
 ///
 /// ```swift
@@ -50,7 +50,7 @@ extension Store {
 ///
 /// ## Dispatching
 ///
-/// Actions are not scoped: ``dispatch(_:)-(any Action)`` dispatches to the root store, through
+/// Actions are not scoped: `dispatch(_:)` dispatches to the root store, through
 /// all of its middleware and its whole reducer, exactly as `store.dispatch` does (same
 /// ordering and threading contract). The feature's reducer sees the action because the app
 /// lifted it into the root reducer (`featureReducer.lift(\.feature)`); any other reducer may
@@ -151,7 +151,7 @@ public struct ScopedStore<State>: @unchecked Sendable {
     return ScopedStore<Child>(root: root, path: full, state: root.scopedSlice(at: full))
   }
 
-  /// Dispatches `action` to the root store (see ``Store/dispatch(_:)-(any Action)``).
+  /// Dispatches `action` to the root store (see `Store.dispatch(_:)`).
   ///
   /// - Parameter action: The action to dispatch.
   public func dispatch(_ action: any Action) {
@@ -159,7 +159,7 @@ public struct ScopedStore<State>: @unchecked Sendable {
   }
 
   /// Dispatches each element of `actions` to the root store as it arrives (see
-  /// ``Store/dispatch(_:)-(Observable<any Action>)``).
+  /// `Store.dispatch(_:)`).
   ///
   /// - Parameter actions: The actions to dispatch.
   /// - Returns: A disposable that stops dispatching.

@@ -96,7 +96,7 @@ extension Store {
 extension Store {
   /// The value at `path`, shared per key path: the same as ``slice(_:)``.
   ///
-  /// A key path given to ``select(_:)`` used to make a new, unshared selection per call;
+  /// A key path given to `select(_:)` used to make a new, unshared selection per call;
   /// it now shares one evaluation per reduction with every other subscriber of `path`, as
   /// ``slice(_:)`` does. Call ``slice(_:)``.
   @available(*, deprecated, renamed: "slice(_:)")
