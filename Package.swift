@@ -20,6 +20,8 @@ let package = Package(
     .library(name: "ReactorKitStreams", targets: ["ReactorKitStreams"]),
     .library(name: "ReactorKitTesting", targets: ["ReactorKitTesting"]),
     .library(name: "ReactorKitInspector", targets: ["ReactorKitInspector"]),
+    .library(name: "ReactorKitReSwift", targets: ["ReactorKitReSwift"]),
+    .library(name: "ReactorKitReactiveReSwift", targets: ["ReactorKitReactiveReSwift"]),
   ],
   targets: [
     // C11 atomics behind `UnsafeAtomic`, `AtomicSlot` and `AtomicBox`
@@ -33,6 +35,13 @@ let package = Package(
       name: "ReactorKitTesting", dependencies: ["ReactorKit"], swiftSettings: swiftSettings),
     .target(
       name: "ReactorKitInspector", dependencies: ["ReactorKit"], swiftSettings: swiftSettings),
+    // Migration products: ReSwift's and ReactiveReSwift's APIs over a ReactorKit store (neither
+    // re-exports ReactorKit).
+    .target(
+      name: "ReactorKitReSwift", dependencies: ["ReactorKit"], swiftSettings: swiftSettings),
+    .target(
+      name: "ReactorKitReactiveReSwift", dependencies: ["ReactorKit"],
+      swiftSettings: swiftSettings),
     .target(name: "MallocCounter", path: "Benchmarks/MallocCounter"),
     .executableTarget(
       name: "ReactorKitBenchmarks",
@@ -54,6 +63,14 @@ let package = Package(
     .testTarget(
       name: "ReactorKitInspectorTests",
       dependencies: ["ReactorKitInspector", "ReactorKitTesting"],
+      swiftSettings: swiftSettings),
+    .testTarget(
+      name: "ReactorKitReSwiftTests",
+      dependencies: ["ReactorKitReSwift", "ReactorKit", "ReactorKitTesting"],
+      swiftSettings: swiftSettings),
+    .testTarget(
+      name: "ReactorKitReactiveReSwiftTests",
+      dependencies: ["ReactorKitReactiveReSwift", "ReactorKit", "ReactorKitTesting"],
       swiftSettings: swiftSettings),
     // Examples: a shared terminal layer, each app's logic in a library, thin executables.
     .target(name: "ExampleSupport", path: "Examples/ExampleSupport", swiftSettings: swiftSettings),
