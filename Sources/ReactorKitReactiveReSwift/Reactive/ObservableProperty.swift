@@ -1,0 +1,136 @@
+import Dispatch
+import ReactorKit
+
+/// A value that sends itself to subscribers each time it is set: the observable a ``Store``
+/// publishes its state through, and a stream of actions a store can dispatch.
+///
+/// ```swift
+/// let store = Store(reducer: appReducer, observable: ObservableProperty(AppState()))
+/// store.observable.subscribe { state in render(state) }
+/// ```
+///
+/// Thread-safe, and serial per subscriber: each subscriber receives the current value when it
+/// subscribes, then every later value in order, never two at once. A value set while a
+/// subscriber is being called (from it, or from another thread) is delivered after that call
+/// returns. Runs on a `ReactorKit.BehaviorSubject`.
+public final class ObservableProperty<ValueType>: ObservablePropertyType, @unchecked Sendable {
+  // Safety: the subject synchronises itself; `subscriptions` and `nextKey` are guarded by
+  // `lock`; `queue` is constant; `upstream` synchronises itself.
+  /// The reference type ``subscribe(_:)`` returns.
+  public typealias DisposableType = ObservablePropertySubscriptionReferenceType
+  /// The reference type ``subscribe(_:)`` returns.
+  public typealias ObservablePropertySubscriptionReferenceType =
+    ObservablePropertySubscriptionReference<ValueType>
+
+  private let subject: BehaviorSubject<ValueType>
+  private let lock = Lock()
+  private var subscriptions: [Int: Disposable] = [:]
+  private var nextKey = 0
+  /// The queue later values are delivered on (``deliveredOn(_:)``).
+  private let queue: DispatchQueue?
+  /// The subscription to the property this one derives from, ended with it.
+  private let upstream = SubscriptionReferenceBag()
+
+  /// Creates a property holding `value`.
+  public convenience init(_ value: ValueType) {
+    self.init(value, queue: nil)
+  }
+
+  private init(_ value: ValueType, queue: DispatchQueue?) {
+    subject = BehaviorSubject(value: value)
+    self.queue = queue
+  }
+
+  deinit {
+    for subscription in subscriptions.values { subscription.dispose() }
+  }
+
+  /// The current value. Setting it sends it to every subscriber.
+  public var value: ValueType {
+    get {
+      do { return try subject.value() } catch { preconditionFailure("the subject never ends") }
+    }
+    set { subject.onNext(newValue) }
+  }
+
+  /// Calls `function` with the current value at once, then with every later value.
+  ///
+  /// - Returns: A reference that ends the subscription. The property keeps the subscription
+  ///   until then.
+  @discardableResult
+  public func subscribe(_ function: @escaping (ValueType) -> Void) -> DisposableType? {
+    let key = lock.withLock {
+      defer { nextKey += 1 }
+      return nextKey
+    }
+    let deliver: (ValueType) -> Void
+    if let queue {
+      var isFirst = true
+      deliver = { value in
+        if isFirst {
+          isFirst = false
+          function(value)
+        } else {
+          let call = UncheckedSendable((function, value))
+          queue.async { call.value.0(call.value.1) }
+        }
+      }
+    } else {
+      deliver = function
+    }
+    let disposable = subject.subscribe(onNext: deliver)
+    lock.withLock { subscriptions[key] = disposable }
+    return ObservablePropertySubscriptionReference(key: key, stream: self)
+  }
+
+  /// A property holding `transform` of this property's value, updated each time it is set.
+  ///
+  /// This property keeps the new one alive and updated for as long as it lives.
+  public func map<U>(_ transform: @escaping (ValueType) -> U) -> ObservableProperty<U> {
+    let property = ObservableProperty<U>(transform(value))
+    property.upstream += subscribe { property.value = transform($0) }
+    return property
+  }
+
+  /// A property that takes this property's values, skipping a value `equal` to the one it holds.
+  ///
+  /// This property keeps the new one alive and updated for as long as it lives.
+  public func distinct(_ equal: @escaping (ValueType, ValueType) -> Bool) -> ObservableProperty<
+    ValueType
+  > {
+    let property = ObservableProperty(value)
+    property.upstream += subscribe { value in
+      if !equal(value, property.value) { property.value = value }
+    }
+    return property
+  }
+
+  /// A property that takes this property's values and calls its subscribers with every value
+  /// after the first (which `subscribe` delivers at once) asynchronously on `queue`.
+  ///
+  /// This property keeps the new one alive and updated for as long as it lives.
+  public func deliveredOn(_ queue: DispatchQueue) -> ObservableProperty<ValueType> {
+    let property = ObservableProperty(value, queue: queue)
+    property.upstream += subscribe { property.value = $0 }
+    return property
+  }
+
+  /// Ends the subscription under `key`.
+  func unsubscribe(key: Int) {
+    let disposable = lock.withLock { subscriptions.removeValue(forKey: key) }
+    disposable?.dispose()
+  }
+
+  /// The number of active subscriptions.
+  var subscriptionCount: Int {
+    lock.withLock { subscriptions.count }
+  }
+}
+
+extension ObservableProperty where ValueType: Equatable {
+  /// A property that takes this property's values, skipping a value equal (`==`) to the one it
+  /// holds.
+  public func distinct() -> ObservableProperty<ValueType> {
+    distinct(==)
+  }
+}
