@@ -45,7 +45,10 @@ let package = Package(
     .target(name: "MallocCounter", path: "Benchmarks/MallocCounter"),
     .executableTarget(
       name: "ReactorKitBenchmarks",
-      dependencies: ["ReactorKit", "ReactorKitInspector", "MallocCounter"],
+      dependencies: [
+        "ReactorKit", "ReactorKitInspector", "ReactorKitReSwift", "ReactorKitReactiveReSwift",
+        "MallocCounter",
+      ],
       path: "Benchmarks/ReactorKitBenchmarks", swiftSettings: swiftSettings),
     // Coverage-guided fuzzing of the untrusted-input parsers (scripts/fuzz.sh builds it with
     // libFuzzer; a plain build checks the seed corpus and seeded mutations).
@@ -96,11 +99,18 @@ let package = Package(
       name: "Todos",
       dependencies: ["TodosKit", "ExampleSupport", "ReactorKit", "ReactorKitInspector"],
       path: "Examples/Todos/Todos", swiftSettings: swiftSettings),
+    // The ReSwift way, on the ReSwift facade (issue 24).
+    .target(
+      name: "ReSwiftCounterKit", dependencies: ["ReactorKitReSwift"],
+      path: "Examples/ReSwiftCounter/ReSwiftCounterKit", swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "ReSwiftCounter", dependencies: ["ReSwiftCounterKit"],
+      path: "Examples/ReSwiftCounter/ReSwiftCounter", swiftSettings: swiftSettings),
     .testTarget(
       name: "ExamplesTests",
       dependencies: [
         "ExampleSupport", "CounterKit", "GitHubSearchKit", "TodosKit", "ReactorKitTesting",
-        "Counter", "GitHubSearch", "Todos",
+        "Counter", "GitHubSearch", "Todos", "ReSwiftCounterKit", "ReSwiftCounter",
       ],
       swiftSettings: swiftSettings),
   ]
