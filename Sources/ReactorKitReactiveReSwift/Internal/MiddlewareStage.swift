@@ -27,16 +27,30 @@ enum MiddlewareStage {
         if runningThread == 0 || runningThread == currentThreadID() {
           for action in actions { dispatch(action) }
         } else {
-          let call = UncheckedSendable((dispatch, actions))
-          DispatchQueue.global().async {
-            for action in call.value.1 { call.value.0(action) }
-          }
+          let handOff = HandOff(dispatch: dispatch, actions: actions)
+          DispatchQueue.global().async { handOff.run() }
         }
       }
       running.store(thread, ordering: .releasing)
       defer { running.store(0, ordering: .releasing) }
       return transform.value(getState, dispatchFunction, action)
     }
+  }
+}
+
+/// Actions to dispatch on another thread.
+private final class HandOff: @unchecked Sendable {
+  // Safety: created by one thread, then used only by the thread it is handed to.
+  private let dispatch: (any ReactorKit.Action) -> Void
+  private let actions: [any ReactorKit.Action]
+
+  init(dispatch: @escaping (any ReactorKit.Action) -> Void, actions: [any ReactorKit.Action]) {
+    self.dispatch = dispatch
+    self.actions = actions
+  }
+
+  func run() {
+    for action in actions { dispatch(action) }
   }
 }
 

@@ -71,8 +71,8 @@ public final class ObservableProperty<ValueType>: ObservablePropertyType, @unche
           isFirst = false
           function(value)
         } else {
-          let call = UncheckedSendable((function, value))
-          queue.async { call.value.0(call.value.1) }
+          let call = UncheckedSendable({ function(value) })
+          queue.async { call.value() }
         }
       }
     } else {
