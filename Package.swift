@@ -104,7 +104,7 @@ let package = Package(
       name: "ReSwiftCounterKit", dependencies: ["ReactorKitReSwift"],
       path: "Examples/ReSwiftCounter/ReSwiftCounterKit", swiftSettings: swiftSettings),
     .executableTarget(
-      name: "ReSwiftCounter", dependencies: ["ReSwiftCounterKit"],
+      name: "ReSwiftCounter", dependencies: ["ReSwiftCounterKit", "ReactorKitReSwift"],
       path: "Examples/ReSwiftCounter/ReSwiftCounter", swiftSettings: swiftSettings),
     .testTarget(
       name: "ExamplesTests",

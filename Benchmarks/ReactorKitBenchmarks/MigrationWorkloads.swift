@@ -35,6 +35,41 @@ private func nativeCounterStore(subscribers: Int) -> Measured {
   }
 }
 
+/// A native subscriber object, held weakly by its subscription like a ReSwift subscriber.
+private final class NativeCountingSubscriber {
+  let total: Tally
+  init(total: Tally) { self.total = total }
+  func newState(_ state: Counter) { total.add(state.count) }
+}
+
+/// The native store with the same reducer and `subscribers` subscriber objects, each held
+/// weakly (`subscribe(with:)`) and skipping repeated states (`distinctUntilChanged`): what a
+/// ReSwift subscriber of an `Equatable` state does, written natively. The ReSwift facade's
+/// baseline.
+private func nativeSubscriberObjectsStore(subscribers: Int) -> Measured {
+  Measured {
+    let store = ReactorKit.Store(
+      reducer: ReactorKit.Reducer(pure: { action, state in
+        reSwiftCounterReducer(action: action, state: state)
+      }),
+      state: Counter())
+    let total = Tally()
+    let objects = (0..<subscribers).map { _ in NativeCountingSubscriber(total: total) }
+    let bag = DisposeBag()
+    for object in objects {
+      store.state.distinctUntilChanged()
+        .subscribe(with: object, onNext: { object, state in object.newState(state) })
+        .disposed(by: bag)
+    }
+    return { count in
+      let start = total.value
+      for _ in 0..<count { store.dispatch(CounterAction.increment) }
+      withExtendedLifetime((bag, objects)) {}
+      return total.value &- start
+    }
+  }
+}
+
 /// A ReSwift subscriber of the whole state.
 private final class CountingSubscriber: ReactorKitReSwift.StoreSubscriber {
   let total: Tally
@@ -42,11 +77,13 @@ private final class CountingSubscriber: ReactorKitReSwift.StoreSubscriber {
   func newState(state: Counter) { total.add(state.count) }
 }
 
-/// `reswift_dispatch_<N>sub(s)`: a `ReactorKitReSwift.Store` with `subscribers` subscribers of
-/// the whole (`Equatable`) state, which skip repeats as ReSwift's do by default.
+/// `facade_reswift_dispatch_<N>sub(s)`: a `ReactorKitReSwift.Store` with `subscribers`
+/// subscribers of the whole (`Equatable`) state, which skip repeats as ReSwift's do by default;
+/// against the same subscribers written natively (``nativeSubscriberObjectsStore``).
 func reSwiftFacadeDispatch(subscribers: Int) -> Workload {
   Workload(
-    name: subscribers == 1 ? "reswift_dispatch_1sub" : "reswift_dispatch_\(subscribers)subs",
+    name: subscribers == 1
+      ? "facade_reswift_dispatch_1sub" : "facade_reswift_dispatch_\(subscribers)subs",
     subject: Measured {
       let store = ReactorKitReSwift.Store<Counter>(reducer: reSwiftCounterReducer, state: Counter())
       let total = Tally()
@@ -59,17 +96,18 @@ func reSwiftFacadeDispatch(subscribers: Int) -> Workload {
         return total.value &- start
       }
     },
-    baseline: nativeCounterStore(subscribers: subscribers),
+    baseline: nativeSubscriberObjectsStore(subscribers: subscribers),
     validationCount: subscribers == 1 ? 10_000 : 300,
     targets: [.ratio(2)])
 }
 
-/// `reactivereswift_dispatch_<N>sub(s)`: a `ReactorKitReactiveReSwift.Store` over an
+/// `facade_reactivereswift_dispatch_<N>sub(s)`: a `ReactorKitReactiveReSwift.Store` over an
 /// `ObservableProperty` with `subscribers` subscribers.
 func reactiveReSwiftFacadeDispatch(subscribers: Int) -> Workload {
   Workload(
     name: subscribers == 1
-      ? "reactivereswift_dispatch_1sub" : "reactivereswift_dispatch_\(subscribers)subs",
+      ? "facade_reactivereswift_dispatch_1sub"
+      : "facade_reactivereswift_dispatch_\(subscribers)subs",
     subject: Measured {
       let store = ReactorKitReactiveReSwift.Store(
         reducer: { action, state in reSwiftCounterReducer(action: action, state: state) },

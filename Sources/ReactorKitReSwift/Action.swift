@@ -8,4 +8,6 @@ public typealias Action = ReactorKit.Action
 
 /// The action a ``Store`` created without an initial state reduces first, with a `nil` state,
 /// so the reducer can build the initial state.
-public struct ReSwiftInit: Action {}
+public struct ReSwiftInit: Action {
+  @usableFromInline init() {}
+}

@@ -24,8 +24,8 @@ import ReactorKit
 /// - A `nil` initial state is built by reducing ``ReSwiftInit`` directly; middleware does not
 ///   see that action.
 open class Store<State>: StoreType, @unchecked Sendable {
-  // Safety: `dispatchFunctionLocked` and `subscriptions` (and each box's disposable) are
-  // guarded by `lock`; the middleware chain and the native store synchronise themselves.
+  // Safety: `dispatchFunctionLocked`, `subscriptions` and `deliveryList` are guarded by
+  // `lock`; `fanOutSubscription` is set once in `init`; the middleware chain and the native store synchronise themselves.
   /// The native store this store runs on: every action, state and subscription goes through it.
   public let reactorKitStore: ReactorKit.Store<State>
 
@@ -33,10 +33,17 @@ open class Store<State>: StoreType, @unchecked Sendable {
   /// previous one (the `automaticallySkipsRepeats` of ``init(reducer:state:middleware:automaticallySkipsRepeats:)``).
   public let subscriptionsAutomaticallySkipRepeats: Bool
 
-  private let lock = Lock()
-  private let chain: MiddlewareChain<State>
-  private var dispatchFunctionLocked: DispatchFunction?
-  private var subscriptions: [ObjectIdentifier: SubscriptionBox<State>] = [:]
+  @usableFromInline let lock = Lock()
+  @usableFromInline let chain: MiddlewareChain<State>
+  @usableFromInline var dispatchFunctionLocked: DispatchFunction?
+  /// Whether ``dispatchFunction`` was replaced: until then `dispatch` goes straight to the
+  /// native store.
+  @usableFromInline let hasCustomDispatchFunction = AtomicBox<Bool>(false)
+  @usableFromInline var subscriptions: [ObjectIdentifier: SubscriptionBox<State>] = [:]
+  /// The subscriptions in the order they are notified (the order they were made).
+  @usableFromInline var deliveryList: [SubscriptionBox<State>] = []
+  /// The native subscription that feeds ``fanOut(_:)``.
+  @usableFromInline var fanOutSubscription: Disposable?
 
   /// Creates a store.
   ///
@@ -48,6 +55,7 @@ open class Store<State>: StoreType, @unchecked Sendable {
   ///     reduced. Replaceable later through ``middleware``.
   ///   - automaticallySkipsRepeats: Whether subscriptions of an `Equatable` state or selection
   ///     skip values equal to the previous one.
+  @inlinable
   public required init(
     reducer: @escaping Reducer<State>,
     state: State?,
@@ -68,13 +76,17 @@ open class Store<State>: StoreType, @unchecked Sendable {
     if !middleware.isEmpty {
       self.middleware = middleware
     }
+    fanOutSubscription = native.state.subscribe(onNext: { [weak self] state in
+      self?.fanOut(state)
+    })
   }
 
   deinit {
-    for box in subscriptions.values { box.disposable?.dispose() }
+    fanOutSubscription?.dispose()
   }
 
   /// The current state: the state after the last reduction. Readable from any thread.
+  @inlinable
   public var state: State! {
     reactorKitStore.currentState
   }
@@ -82,13 +94,24 @@ open class Store<State>: StoreType, @unchecked Sendable {
   /// The function ``dispatch(_:)-(Action)`` calls: by default it sends the action to the
   /// native store, which runs it through ``middleware`` and the reducer. Replace it to enhance
   /// the store; setting ``middleware`` restores the default.
+  @inlinable
   public var dispatchFunction: DispatchFunction! {
-    get { lock.withLock { dispatchFunctionLocked } }
-    set { lock.withLock { dispatchFunctionLocked = newValue } }
+    get {
+      lock.lock()
+      defer { lock.unlock() }
+      return dispatchFunctionLocked
+    }
+    set {
+      lock.withLock {
+        dispatchFunctionLocked = newValue
+        hasCustomDispatchFunction.store(true, ordering: .releasing)
+      }
+    }
   }
 
   /// The middleware, in the order each action runs through it. Setting it replaces the chain
   /// for the actions that start after it (and restores the default ``dispatchFunction``).
+  @inlinable
   public var middleware: [Middleware<State>] {
     get { chain.currentMiddleware }
     set {
@@ -96,12 +119,16 @@ open class Store<State>: StoreType, @unchecked Sendable {
       let built = makeChain(newValue)
       if chain.install(built, for: generation) {
         let native = reactorKitStore
-        dispatchFunction = { action in native.dispatch(action) }
+        lock.withLock {
+          dispatchFunctionLocked = { action in native.dispatch(action) }
+          hasCustomDispatchFunction.store(false, ordering: .releasing)
+        }
       }
     }
   }
 
-  private func makeChain(_ middleware: [Middleware<State>]) -> DispatchFunction? {
+  @inlinable
+  final func makeChain(_ middleware: [Middleware<State>]) -> DispatchFunction? {
     guard !middleware.isEmpty else { return nil }
     let dispatch: DispatchFunction = { [weak self] action in self?.dispatch(action) }
     let getState: () -> State? = { [weak self] in self?.reactorKitStore.currentState }
@@ -117,8 +144,13 @@ open class Store<State>: StoreType, @unchecked Sendable {
   /// Called from outside the store's processing, it returns after the action has been reduced
   /// and every subscriber notified. Called from inside it (a middleware, the reducer, a
   /// subscriber), it queues the action, which runs after the current one. Thread-safe.
+  @inlinable
   open func dispatch(_ action: Action) {
-    dispatchFunction(action)
+    if hasCustomDispatchFunction.load(ordering: .acquiring) {
+      dispatchFunction(action)
+    } else {
+      reactorKitStore.dispatch(action)
+    }
   }
 
   /// Receives the state after an asynchronously created action was reduced.
@@ -162,7 +194,8 @@ open class Store<State>: StoreType, @unchecked Sendable {
     dispatchAsync(actionCreatorProvider, callback: callback)
   }
 
-  private func dispatchAsync(
+  @usableFromInline
+  final func dispatchAsync(
     _ actionCreatorProvider: @escaping AsyncActionCreator, callback: DispatchCallback?
   ) {
     actionCreatorProvider(state, self) { [self] actionCreator in
@@ -178,6 +211,7 @@ open class Store<State>: StoreType, @unchecked Sendable {
   /// every new state. (For an `Equatable` state, the overload that skips repeats is chosen.)
   ///
   /// The store holds `subscriber` weakly; subscribing it again replaces its subscription.
+  @inlinable
   open func subscribe<S: StoreSubscriber>(_ subscriber: S)
   where S.StoreSubscriberStateType == State {
     subscribe(subscriber, transform: nil)
@@ -188,6 +222,7 @@ open class Store<State>: StoreType, @unchecked Sendable {
   ///
   /// The store holds `subscriber` weakly; subscribing it again replaces its subscription.
   /// Subscribers are called on the thread that is processing, in the order they subscribed.
+  @inlinable
   open func subscribe<SelectedState, S: StoreSubscriber>(
     _ subscriber: S, transform: ((Subscription<State>) -> Subscription<SelectedState>)?
   ) where S.StoreSubscriberStateType == SelectedState {
@@ -196,51 +231,78 @@ open class Store<State>: StoreType, @unchecked Sendable {
   }
 
   /// Connects `subscriber` to `selected` (or, without a transform, to `original` when the
-  /// subscriber takes the whole state) and starts the native subscription.
-  func subscribe<SelectedState, S: StoreSubscriber>(
+  /// subscriber takes the whole state) and adds it to the subscribers the store notifies.
+  ///
+  /// The subscriber joins inside the native store's turn (through a temporary native
+  /// subscription, whose first value arrives there), so it receives the current state, then
+  /// every later one from ``fanOut(_:)``, without gaps or duplicates, even while another thread
+  /// dispatches.
+  @inlinable
+  final func subscribe<SelectedState, S: StoreSubscriber>(
     _ subscriber: S, original: Subscription<State>, selected: Subscription<SelectedState>?
   ) where S.StoreSubscriberStateType == SelectedState {
     let output = selected ?? (original as Any as? Subscription<SelectedState>)
-    output?.observer = { [weak subscriber] _, newState in
-      subscriber?.newState(state: newState)
-    }
     let box = SubscriptionBox(subscriber: subscriber, pipeline: original)
-    let replaced = lock.withLock { subscriptions.updateValue(box, forKey: box.identifier) }
-    if let replaced { dispose(replaced) }
-    let disposable = reactorKitStore.state.subscribe(onNext: { [weak self] state in
-      if !box.receive(state) { self?.remove(box) }
-    })
-    let isDisposed = lock.withLock {
-      if box.isDisposed { return true }
-      box.disposable = disposable
-      return false
+    output?.observer = { [unowned(unsafe) box] _, newState in
+      // The box outlives its pipeline, and `delivering` is the subscriber, alive during the call.
+      if let delivering = box.delivering {
+        unsafeDowncast(delivering, to: S.self).newState(state: newState)
+      }
     }
-    if isDisposed { disposable.dispose() }
+    var hasJoined = false
+    let join = reactorKitStore.state.subscribe(onNext: { [weak self] state in
+      guard !hasJoined, let self else { return }
+      hasJoined = true
+      let replaced = self.lock.withLock { () -> SubscriptionBox<State>? in
+        let replaced = self.subscriptions.updateValue(box, forKey: box.identifier)
+        if let replaced { self.deliveryList.removeAll { $0 === replaced } }
+        self.deliveryList.append(box)
+        return replaced
+      }
+      replaced?.deactivate()
+      _ = box.receive(state)
+    })
+    join.dispose()
+  }
+
+  /// Delivers a new state to every subscriber, in the order they subscribed, and removes those
+  /// that are gone. Called by the native store on the processing thread, serially.
+  @inlinable
+  final func fanOut(_ state: State) {
+    lock.lock()
+    let boxes = deliveryList
+    lock.unlock()
+    var hasGone = false
+    for box in boxes where !box.receive(state) {
+      hasGone = true
+    }
+    if hasGone { removeGone() }
   }
 
   /// Ends the subscription of `subscriber`: it receives no further state.
   open func unsubscribe(_ subscriber: any AnyStoreSubscriber) {
-    let box = lock.withLock { subscriptions.removeValue(forKey: ObjectIdentifier(subscriber)) }
-    if let box { dispose(box) }
+    let box = lock.withLock { () -> SubscriptionBox<State>? in
+      guard let box = subscriptions.removeValue(forKey: ObjectIdentifier(subscriber)) else {
+        return nil
+      }
+      deliveryList.removeAll { $0 === box }
+      return box
+    }
+    box?.deactivate()
   }
 
-  /// Removes `box` (its subscriber is gone) unless it was replaced meanwhile.
-  private func remove(_ box: SubscriptionBox<State>) {
-    lock.withLock {
-      if subscriptions[box.identifier] === box {
+  /// Removes the subscriptions whose subscriber is gone.
+  @usableFromInline
+  final func removeGone() {
+    let gone = lock.withLock { () -> [SubscriptionBox<State>] in
+      let gone = deliveryList.filter { !$0.hasSubscriber }
+      deliveryList.removeAll { !$0.hasSubscriber }
+      for box in gone where subscriptions[box.identifier] === box {
         subscriptions[box.identifier] = nil
       }
+      return gone
     }
-    dispose(box)
-  }
-
-  private func dispose(_ box: SubscriptionBox<State>) {
-    let disposable = lock.withLock {
-      box.isDisposed = true
-      defer { box.disposable = nil }
-      return box.disposable
-    }
-    disposable?.dispose()
+    for box in gone { box.deactivate() }
   }
 
   /// The number of subscriptions, including those whose subscriber is gone but not yet
@@ -260,6 +322,7 @@ extension Store where State: Equatable {
   /// unless the store was created with `automaticallySkipsRepeats: false`.
   ///
   /// The store holds `subscriber` weakly; subscribing it again replaces its subscription.
+  @inlinable
   public func subscribe<S: StoreSubscriber>(_ subscriber: S)
   where S.StoreSubscriberStateType == State {
     let original = Subscription<State>()
@@ -273,6 +336,7 @@ extension Store {
   /// one unless the store was created with `automaticallySkipsRepeats: false`.
   ///
   /// The store holds `subscriber` weakly; subscribing it again replaces its subscription.
+  @inlinable
   public func subscribe<SelectedState: Equatable, S: StoreSubscriber>(
     _ subscriber: S, transform: ((Subscription<State>) -> Subscription<SelectedState>)?
   ) where S.StoreSubscriberStateType == SelectedState {

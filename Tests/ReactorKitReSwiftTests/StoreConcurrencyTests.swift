@@ -63,7 +63,6 @@ final class StoreConcurrencyTests: XCTestCase {
 
   func test_replaceMiddlewareWhileOtherThreadsDispatch_eachActionReducedOnce() {
     // given
-    let store = Store(reducer: counterReducer, state: CounterState())
     let passed = Locked(0)
     let counting = UncheckedBox<Middleware<CounterState>> { _, _ in
       { next in
@@ -73,6 +72,10 @@ final class StoreConcurrencyTests: XCTestCase {
         }
       }
     }
+
+    // the chain is never empty, so every action passes `counting` at least once
+    let store = Store(
+      reducer: counterReducer, state: CounterState(), middleware: [counting.value])
 
     // when
     let finished = runConcurrently(threads: 4) { index in

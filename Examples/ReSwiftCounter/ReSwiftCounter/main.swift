@@ -1,5 +1,6 @@
 import Foundation
 import ReSwiftCounterKit
+import ReactorKitReSwift
 
 // A ReSwift-style app on ReactorKitReSwift: reads one command per line from standard input
 // (increase or +, decrease or -, reset, quit) and prints the screen after each. `--log` writes

@@ -1,19 +1,22 @@
 import ReactorKit
 
-/// One subscriber's subscription: the subscriber (weakly), its pipeline, and the native state
-/// subscription that feeds it.
+/// One subscriber's subscription: the subscriber (weakly) and its pipeline.
+@usableFromInline
 final class SubscriptionBox<State>: @unchecked Sendable {
-  // Safety: `previous` and the pipeline are used only by the native subscription's observer,
-  // which the native store calls serially; `disposable` and `isDisposed` are guarded by the
-  // owning store's lock (see ``Store``).
+  // Safety: `previous` and the pipeline are used only inside the native store's turn (the
+  // join and `fanOut`), one state at a time; `isActive` is atomic.
   /// Identifies the subscriber, the key of the store's table.
-  let identifier: ObjectIdentifier
-  private weak var subscriber: AnyStoreSubscriber?
-  private let pipeline: Subscription<State>
-  private var previous: State?
-  var disposable: Disposable?
-  var isDisposed = false
+  @usableFromInline let identifier: ObjectIdentifier
+  @exclusivity(unchecked) @usableFromInline weak var subscriber: AnyStoreSubscriber?
+  /// The subscriber while a state runs through the pipeline, for its last stage to call
+  /// (one weak load per state).
+  @exclusivity(unchecked) @usableFromInline unowned(unsafe) var delivering: AnyStoreSubscriber?
+  @usableFromInline let pipeline: Subscription<State>
+  @exclusivity(unchecked) @usableFromInline var previous: State?
+  /// Cleared when the subscription ends, so a delivery already under way skips it.
+  @usableFromInline let isActive = AtomicBox<Bool>(true)
 
+  @inlinable
   init(subscriber: AnyStoreSubscriber, pipeline: Subscription<State>) {
     identifier = ObjectIdentifier(subscriber)
     self.subscriber = subscriber
@@ -21,15 +24,27 @@ final class SubscriptionBox<State>: @unchecked Sendable {
   }
 
   /// Whether the subscriber is still alive.
+  @inlinable
   var hasSubscriber: Bool { subscriber != nil }
 
   /// Runs `state` through the pipeline; returns `false` (and delivers nothing) once the
   /// subscriber is gone.
+  @inlinable
   func receive(_ state: State) -> Bool {
-    guard subscriber != nil else { return false }
+    guard isActive.load(ordering: .acquiring) else { return true }
+    guard let subscriber else { return false }
     let oldState = previous
     previous = state
+    delivering = subscriber
     pipeline.newValues(oldState: oldState, newState: state)
+    delivering = nil
+    withExtendedLifetime(subscriber) {}
     return true
+  }
+
+  /// Ends the subscription: no further state is delivered.
+  @inlinable
+  func deactivate() {
+    isActive.store(false, ordering: .releasing)
   }
 }

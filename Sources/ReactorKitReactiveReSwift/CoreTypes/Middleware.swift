@@ -18,9 +18,9 @@ public struct Middleware<State> {
   public typealias GetState = () -> State
 
   /// Turns one action into the actions to pass on.
-  let transform: (GetState, @escaping DispatchFunction, Action) -> [Action]
+  @usableFromInline let transform: (GetState, @escaping DispatchFunction, Action) -> [Action]
   /// Whether this is ``init()``'s middleware, which a store can leave out.
-  let isIdentity: Bool
+  @usableFromInline let isIdentity: Bool
 
   /// Creates a middleware that passes every action through.
   public init() {

@@ -23,8 +23,7 @@ import ReactorKit
 /// - The native store holds the state: it starts from the observable's value, and a value set
 ///   on ``observable`` by other code is not seen by the reducer (dispatch an action instead).
 open class Store<ObservableProperty: ObservablePropertyType>: @unchecked Sendable {
-  // Safety: `storedObservable` is guarded by `lock` (it is set on the processing thread only,
-  // serially); the native store and the bag synchronise themselves.
+  // Safety: the publisher, the native store and the bag synchronise themselves.
   /// The middleware type of this store.
   public typealias StoreMiddleware = Middleware<ObservableProperty.ValueType>
   /// The reducer type of this store.
@@ -33,10 +32,9 @@ open class Store<ObservableProperty: ObservablePropertyType>: @unchecked Sendabl
   /// The native store this store runs on: every action and state goes through it.
   public let reactorKitStore: ReactorKit.Store<ObservableProperty.ValueType>
 
-  private let lock = Lock()
-  private var storedObservable: ObservableProperty
-  private let disposeBag = SubscriptionReferenceBag()
-  private var stateSubscription: Disposable?
+  @usableFromInline let publisher: StatePublisher<ObservableProperty>
+  @usableFromInline let disposeBag = SubscriptionReferenceBag()
+  @usableFromInline var stateSubscription: Disposable?
 
   /// Creates a store.
   ///
@@ -44,6 +42,7 @@ open class Store<ObservableProperty: ObservablePropertyType>: @unchecked Sendabl
   ///   - reducer: Applies each action to the state.
   ///   - observable: Holds the initial state, and receives every new state.
   ///   - middleware: Runs on each dispatched action before it is reduced.
+  @inlinable
   public required init(
     reducer: @escaping StoreReducer, observable: ObservableProperty,
     middleware: StoreMiddleware = Middleware()
@@ -53,13 +52,14 @@ open class Store<ObservableProperty: ObservablePropertyType>: @unchecked Sendabl
     reactorKitStore = ReactorKit.Store(
       reducer: ReactorKit.Reducer(pure: { action, state in reduce.value(action, state) }),
       state: observable.value, middleware: stages)
-    storedObservable = observable
+    let publisher = StatePublisher(observable)
+    self.publisher = publisher
     var isCurrentState = true
-    stateSubscription = reactorKitStore.state.subscribe(onNext: { [weak self] state in
+    stateSubscription = reactorKitStore.state.subscribe(onNext: { state in
       if isCurrentState {
         isCurrentState = false
       } else {
-        self?.publish(state)
+        publisher.publish(state)
       }
     })
   }
@@ -69,28 +69,72 @@ open class Store<ObservableProperty: ObservablePropertyType>: @unchecked Sendabl
   }
 
   /// The observable the store sets each new state on.
+  @inlinable
   open var observable: ObservableProperty {
-    lock.withLock { storedObservable }
-  }
-
-  private func publish(_ state: ObservableProperty.ValueType) {
-    var observable = self.observable
-    observable.value = state
-    lock.withLock { storedObservable = observable }
+    publisher.observable
   }
 
   /// Dispatches each of `actions` in order: through the middleware, then the reducer.
   ///
   /// Called from outside the store's processing, it returns after the actions have been reduced
   /// and their states set on ``observable``. Called from inside it, it queues them. Thread-safe.
-  public func dispatch(_ actions: Action...) {
+  @inlinable
+  public final func dispatch(_ actions: Action...) {
     for action in actions { reactorKitStore.dispatch(action) }
   }
 
+  /// Dispatches `action` (the one-action form of ``dispatch(_:)-(Action...)``, which spares the
+  /// variadic array).
+  @inlinable
+  public final func dispatch(_ action: Action) {
+    reactorKitStore.dispatch(action)
+  }
+
   /// Dispatches every action `stream` sends, until the store is freed.
-  public func dispatch<S: StreamType>(_ stream: S) where S.ValueType: Action {
+  @inlinable
+  public final func dispatch<S: StreamType>(_ stream: S) where S.ValueType: Action {
     disposeBag += stream.subscribe { [weak self] action in
       self?.reactorKitStore.dispatch(action)
     }
+  }
+}
+
+/// Holds a store's observable and sets each new state on it. The native store's subscription
+/// holds it (not the store, which it would otherwise have to reference weakly).
+@usableFromInline
+final class StatePublisher<ObservableProperty: ObservablePropertyType>: @unchecked Sendable {
+  // Safety: `stored` is guarded by `lock`, except for an observable that is a class: then it
+  // never changes after `init` and is read without it. `publish` runs on the processing
+  // thread, serially.
+  @usableFromInline let lock = Lock()
+  @exclusivity(unchecked) @usableFromInline var stored: ObservableProperty
+
+  @inlinable
+  init(_ observable: ObservableProperty) {
+    stored = observable
+  }
+
+  /// The observable.
+  @inlinable
+  var observable: ObservableProperty {
+    if ObservableProperty.self is AnyObject.Type { return stored }
+    lock.lock()
+    defer { lock.unlock() }
+    return stored
+  }
+
+  /// Sets `state` on the observable (outside the lock: it calls subscribers). A value-type
+  /// observable is written back.
+  @inlinable
+  func publish(_ state: ObservableProperty.ValueType) {
+    var observable = self.observable
+    if ObservableProperty.self is AnyObject.Type {
+      observable.value = state
+      return
+    }
+    observable.value = state
+    lock.lock()
+    stored = observable
+    lock.unlock()
   }
 }

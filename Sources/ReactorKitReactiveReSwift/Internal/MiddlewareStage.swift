@@ -16,7 +16,9 @@ import ReactorKit
 /// the middleware runs to a background thread instead of blocking: ReactiveReSwift allows a
 /// middleware to wait for another thread that dispatches (`DispatchQueue.global().sync`), which
 /// would otherwise wait for the processing thread forever.
+@usableFromInline
 enum MiddlewareStage {
+  @usableFromInline
   static func make<State>(_ middleware: Middleware<State>) -> ReactorKit.Middleware<State> {
     let transform = UncheckedSendable(middleware.transform)
     let running = AtomicBox<UInt>(0)

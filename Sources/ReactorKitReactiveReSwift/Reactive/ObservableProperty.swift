@@ -22,12 +22,12 @@ public final class ObservableProperty<ValueType>: ObservablePropertyType, @unche
   public typealias ObservablePropertySubscriptionReferenceType =
     ObservablePropertySubscriptionReference<ValueType>
 
-  private let subject: BehaviorSubject<ValueType>
-  private let lock = Lock()
-  private var subscriptions: [Int: Disposable] = [:]
-  private var nextKey = 0
+  @usableFromInline let subject: BehaviorSubject<ValueType>
+  @usableFromInline let lock = Lock()
+  @usableFromInline var subscriptions: [Int: Disposable] = [:]
+  @usableFromInline var nextKey = 0
   /// The queue later values are delivered on (``deliveredOn(_:)``).
-  private let queue: DispatchQueue?
+  @usableFromInline let queue: DispatchQueue?
   /// The subscription to the property this one derives from, ended with it.
   private let upstream = SubscriptionReferenceBag()
 
@@ -46,17 +46,19 @@ public final class ObservableProperty<ValueType>: ObservablePropertyType, @unche
   }
 
   /// The current value. Setting it sends it to every subscriber.
+  @inlinable
   public var value: ValueType {
     get {
       do { return try subject.value() } catch { preconditionFailure("the subject never ends") }
     }
-    set { subject.onNext(newValue) }
+    set { subject.on(.next(newValue)) }
   }
 
   /// Calls `function` with the current value at once, then with every later value.
   ///
   /// - Returns: A reference that ends the subscription. The property keeps the subscription
   ///   until then.
+  @inlinable
   @discardableResult
   public func subscribe(_ function: @escaping (ValueType) -> Void) -> DisposableType? {
     let key = lock.withLock {

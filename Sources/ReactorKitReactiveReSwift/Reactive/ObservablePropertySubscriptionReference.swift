@@ -1,9 +1,10 @@
 /// The subscription reference of an ``ObservableProperty``: disposing of it ends the
 /// subscription. It holds the property weakly.
 public struct ObservablePropertySubscriptionReference<T>: SubscriptionReferenceType, Hashable {
-  let key: Int
-  weak var stream: ObservableProperty<T>?
+  @usableFromInline let key: Int
+  @usableFromInline weak var stream: ObservableProperty<T>?
 
+  @inlinable
   init(key: Int, stream: ObservableProperty<T>) {
     self.key = key
     self.stream = stream
