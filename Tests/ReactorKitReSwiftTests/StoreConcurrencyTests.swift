@@ -61,6 +61,32 @@ final class StoreConcurrencyTests: XCTestCase {
     }
   }
 
+  func test_subscribeWhileAnotherThreadDispatches_seesEveryStateFromItsFirstWithoutGaps() {
+    for _ in 0..<20 {
+      // given
+      let store = Store(reducer: counterReducer, state: CounterState())
+      let subscriber = Recorder<Int?>()
+
+      // when: one thread dispatches 1...300 while the other subscribes midway
+      let finished = runConcurrently(threads: 2) { index in
+        if index == 0 {
+          for _ in 0..<300 { store.dispatch(Increment()) }
+        } else {
+          while (store.state.value ?? 0) < 50 { sched_yield() }
+          store.subscribe(subscriber) { $0.select(\.value) }
+        }
+      }
+
+      // then: the current value at once, then each later one exactly once, in order
+      XCTAssertTrue(finished, "the threads did not finish in time")
+      let values = subscriber.received.map { $0 ?? 0 }
+      XCTAssertEqual(values.last, 300)
+      if let first = values.first {
+        XCTAssertEqual(values, Array(first...300))
+      }
+    }
+  }
+
   func test_replaceMiddlewareWhileOtherThreadsDispatch_eachActionReducedOnce() {
     // given
     let passed = Locked(0)
