@@ -54,13 +54,8 @@ open class Store<ObservableProperty: ObservablePropertyType>: @unchecked Sendabl
       state: observable.value, middleware: stages)
     let publisher = StatePublisher(observable)
     self.publisher = publisher
-    var isCurrentState = true
     stateSubscription = reactorKitStore.state.subscribe(onNext: { state in
-      if isCurrentState {
-        isCurrentState = false
-      } else {
-        publisher.publish(state)
-      }
+      publisher.receive(state)
     })
   }
 
@@ -104,10 +99,13 @@ open class Store<ObservableProperty: ObservablePropertyType>: @unchecked Sendabl
 @usableFromInline
 final class StatePublisher<ObservableProperty: ObservablePropertyType>: @unchecked Sendable {
   // Safety: `stored` is guarded by `lock`, except for an observable that is a class: then it
-  // never changes after `init` and is read without it. `publish` runs on the processing
-  // thread, serially.
+  // never changes after `init` and is read without it. `receive` and `publish` (and so
+  // `hasReceivedCurrentState`) run inside the native store's turn, serially.
   @usableFromInline let lock = Lock()
   @exclusivity(unchecked) @usableFromInline var stored: ObservableProperty
+  /// Whether the native store's current state (its first value, which the observable already
+  /// holds) was received.
+  @exclusivity(unchecked) @usableFromInline var hasReceivedCurrentState = false
 
   @inlinable
   init(_ observable: ObservableProperty) {
@@ -123,13 +121,23 @@ final class StatePublisher<ObservableProperty: ObservablePropertyType>: @uncheck
     return stored
   }
 
+  /// Publishes each state from the native store but the first.
+  @inlinable
+  func receive(_ state: ObservableProperty.ValueType) {
+    if hasReceivedCurrentState {
+      publish(state)
+    } else {
+      hasReceivedCurrentState = true
+    }
+  }
+
   /// Sets `state` on the observable (outside the lock: it calls subscribers). A value-type
   /// observable is written back.
   @inlinable
   func publish(_ state: ObservableProperty.ValueType) {
     var observable = self.observable
     if ObservableProperty.self is AnyObject.Type {
-      observable.value = state
+      observable.value = state  // a class: the store's own reference, which never changes
       return
     }
     observable.value = state

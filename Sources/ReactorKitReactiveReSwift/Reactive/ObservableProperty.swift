@@ -14,8 +14,8 @@ import ReactorKit
 /// subscriber is being called (from it, or from another thread) is delivered after that call
 /// returns. Runs on a `ReactorKit.BehaviorSubject`.
 public final class ObservableProperty<ValueType>: ObservablePropertyType, @unchecked Sendable {
-  // Safety: the subject synchronises itself; `subscriptions` and `nextKey` are guarded by
-  // `lock`; `queue` is constant; `upstream` synchronises itself.
+  // Safety: the subject, the subscription table and `upstream` synchronise themselves;
+  // `queue` is constant.
   /// The reference type ``subscribe(_:)`` returns.
   public typealias DisposableType = ObservablePropertySubscriptionReferenceType
   /// The reference type ``subscribe(_:)`` returns.
@@ -23,9 +23,9 @@ public final class ObservableProperty<ValueType>: ObservablePropertyType, @unche
     ObservablePropertySubscriptionReference<ValueType>
 
   @usableFromInline let subject: BehaviorSubject<ValueType>
-  @usableFromInline let lock = Lock()
-  @usableFromInline var subscriptions: [Int: Disposable] = [:]
-  @usableFromInline var nextKey = 0
+  /// The subscriptions, which references end (held strongly by them: a weak reference to the
+  /// property would make every retain of it a slow one).
+  @usableFromInline let table = SubscriptionTable()
   /// The queue later values are delivered on (``deliveredOn(_:)``).
   @usableFromInline let queue: DispatchQueue?
   /// The subscription to the property this one derives from, ended with it.
@@ -42,7 +42,7 @@ public final class ObservableProperty<ValueType>: ObservablePropertyType, @unche
   }
 
   deinit {
-    for subscription in subscriptions.values { subscription.dispose() }
+    table.disposeAll()
   }
 
   /// The current value. Setting it sends it to every subscriber.
@@ -61,10 +61,7 @@ public final class ObservableProperty<ValueType>: ObservablePropertyType, @unche
   @inlinable
   @discardableResult
   public func subscribe(_ function: @escaping (ValueType) -> Void) -> DisposableType? {
-    let key = lock.withLock {
-      defer { nextKey += 1 }
-      return nextKey
-    }
+    let key = table.reserveKey()
     let deliver: (ValueType) -> Void
     if let queue {
       var isFirst = true
@@ -81,8 +78,8 @@ public final class ObservableProperty<ValueType>: ObservablePropertyType, @unche
       deliver = function
     }
     let disposable = subject.subscribe(onNext: deliver)
-    lock.withLock { subscriptions[key] = disposable }
-    return ObservablePropertySubscriptionReference(key: key, stream: self)
+    table.insert(disposable, for: key)
+    return ObservablePropertySubscriptionReference(key: key, table: table)
   }
 
   /// A property holding `transform` of this property's value, updated each time it is set.
@@ -119,13 +116,12 @@ public final class ObservableProperty<ValueType>: ObservablePropertyType, @unche
 
   /// Ends the subscription under `key`.
   func unsubscribe(key: Int) {
-    let disposable = lock.withLock { subscriptions.removeValue(forKey: key) }
-    disposable?.dispose()
+    table.remove(key)
   }
 
   /// The number of active subscriptions.
   var subscriptionCount: Int {
-    lock.withLock { subscriptions.count }
+    table.count
   }
 }
 
@@ -134,5 +130,55 @@ extension ObservableProperty where ValueType: Equatable {
   /// holds.
   public func distinct() -> ObservableProperty<ValueType> {
     distinct(==)
+  }
+}
+
+/// The subscriptions of an ``ObservableProperty`` by key, thread-safe.
+@usableFromInline
+final class SubscriptionTable: @unchecked Sendable {
+  // Safety: `subscriptions` and `nextKey` are guarded by `lock`; disposables are disposed after
+  // it is released.
+  @usableFromInline let lock = Lock()
+  @usableFromInline var subscriptions: [Int: Disposable] = [:]
+  @usableFromInline var nextKey = 0
+
+  @inlinable
+  init() {}
+
+  /// A key no other subscription of the property has.
+  @inlinable
+  func reserveKey() -> Int {
+    lock.withLock {
+      defer { nextKey += 1 }
+      return nextKey
+    }
+  }
+
+  @inlinable
+  func insert(_ disposable: Disposable, for key: Int) {
+    lock.withLock { subscriptions[key] = disposable }
+  }
+
+  /// Ends the subscription under `key`, if it is still there.
+  @usableFromInline
+  func remove(_ key: Int) {
+    let disposable = lock.withLock { subscriptions.removeValue(forKey: key) }
+    disposable?.dispose()
+  }
+
+  /// Ends every subscription.
+  @usableFromInline
+  func disposeAll() {
+    let all = lock.withLock {
+      defer { subscriptions = [:] }
+      return Array(subscriptions.values)
+    }
+    for disposable in all { disposable.dispose() }
+  }
+
+  /// The number of subscriptions.
+  @usableFromInline
+  var count: Int {
+    lock.withLock { subscriptions.count }
   }
 }

@@ -1,18 +1,18 @@
 /// The subscription reference of an ``ObservableProperty``: disposing of it ends the
-/// subscription. It holds the property weakly.
+/// subscription. It does not keep the property alive.
 public struct ObservablePropertySubscriptionReference<T>: SubscriptionReferenceType, Hashable {
   @usableFromInline let key: Int
-  @usableFromInline weak var stream: ObservableProperty<T>?
+  @usableFromInline let table: SubscriptionTable
 
   @inlinable
-  init(key: Int, stream: ObservableProperty<T>) {
+  init(key: Int, table: SubscriptionTable) {
     self.key = key
-    self.stream = stream
+    self.table = table
   }
 
   /// Ends the subscription; ending it again does nothing.
   public func dispose() {
-    stream?.unsubscribe(key: key)
+    table.remove(key)
   }
 
   /// Hashes the subscription's key.
@@ -24,6 +24,6 @@ public struct ObservablePropertySubscriptionReference<T>: SubscriptionReferenceT
   public static func == (
     lhs: ObservablePropertySubscriptionReference<T>, rhs: ObservablePropertySubscriptionReference<T>
   ) -> Bool {
-    lhs.key == rhs.key && lhs.stream === rhs.stream
+    lhs.key == rhs.key && lhs.table === rhs.table
   }
 }
