@@ -27,7 +27,7 @@
 /// }
 /// ```
 ///
-/// - ``init(_:)-(Source)``: an observable of actions (any `Observable`, `Single`, `Driver`…).
+/// - `Effect(observable)`: an observable of actions (any `Observable`, `Single`, `Driver`…).
 /// - ``send(_:)``: one action, dispatched right after the current one.
 /// - ``run(priority:operation:catch:)``: Swift concurrency work that calls `send`.
 /// - ``cancellable(id:cancelInFlight:)``, ``cancel(id:)``: cancellation by id; with
