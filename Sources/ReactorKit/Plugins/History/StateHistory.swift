@@ -1,20 +1,24 @@
 /// A bounded history of a state, for time travel and undo/redo: it records the state after
 /// each action and can step back, step forward and jump to any recorded state.
 ///
-/// Wrap the reducer of the state to record (the whole app state, or one feature's state
-/// lifted into it), and connect the history to the store with its middleware:
+/// Install it in the store whose state it records: for the whole state, `plugins: [history]`;
+/// for one feature's state, scoped to it:
 ///
 /// ```swift
 /// let history = StateHistory<TodosState>(capacity: 100)
-/// let reducer = Reducer<AppState>.combine(
-///   SessionState.reducer.lift(\.session),
-///   history.reducer(TodosState.reducer).lift(\.todos))   // undo covers the todos only
-/// let store = Store(reducer: reducer, state: AppState(), middleware: [history.middleware()])
+/// let store = Store(
+///   reducer: AppState.reducer, state: AppState(),
+///   plugins: [history.scoped(to: \.todos)])   // undo covers the todos only
 ///
 /// history.stepBack()      // undo: the store publishes the previous todos
 /// history.stepForward()   // redo
 /// history.jump(to: 0)     // the oldest recorded state
 /// ```
+///
+/// Installing does both things a history needs: it wraps the store's reducer (to record states
+/// and restore them) and connects the history to the store (so that navigation can dispatch).
+/// Navigating a history that is not installed in a store stops the program with a message
+/// that says so, instead of doing nothing.
 ///
 /// ## Recording
 ///
@@ -54,6 +58,8 @@ public final class StateHistory<State>: @unchecked Sendable {
   private var entries: [State] = []
   private var index = 0
   private var dispatch: ((any Action) -> Void)?
+  /// How many reducers ``reducer(_:)`` wrapped (the deprecated two-step wiring).
+  private var wrappedReducers = 0
 
   /// Creates a history.
   ///
@@ -75,7 +81,19 @@ public final class StateHistory<State>: @unchecked Sendable {
 
   /// `base`, recording the state after each action, and handling this history's
   /// ``HistoryAction``s by restoring a recorded state (without calling `base`).
+  @available(
+    *, deprecated,
+    message:
+      "Install the history, which wraps the reducer and connects the history in one step: 'Store(reducer:state:plugins: [history])', or 'history.scoped(to: \\.part)' for a part of the state."
+  )
   public func reducer(_ base: Reducer<State>) -> Reducer<State> {
+    lock.withLock { wrappedReducers += 1 }
+    return recording(base)
+  }
+
+  /// `base`, recording the state after each action, and handling this history's
+  /// ``HistoryAction``s by restoring a recorded state (without calling `base`).
+  private func recording(_ base: Reducer<State>) -> Reducer<State> {
     Reducer { [self] state, action in
       if let navigation = action as? HistoryAction {
         if navigation.history == name {
@@ -91,17 +109,34 @@ public final class StateHistory<State>: @unchecked Sendable {
 
   /// A middleware that connects the history to its store, so that the navigation methods can
   /// dispatch to it. It lets every action through.
+  ///
+  /// - Precondition: A reducer was wrapped with ``reducer(_:)`` before the store is created;
+  ///   otherwise nothing would record or restore states.
+  @available(
+    *, deprecated,
+    message:
+      "Install the history, which wraps the reducer and connects the history in one step: 'Store(reducer:state:plugins: [history])', or 'history.scoped(to: \\.part)' for a part of the state."
+  )
   public func middleware<Root>() -> Middleware<Root> {
     .redux { [self] _, dispatch in
-      lock.withLock { self.dispatch = dispatch }
+      let hasReducer = lock.withLock {
+        self.dispatch = dispatch
+        return wrappedReducers > 0
+      }
+      precondition(
+        hasReducer,
+        "StateHistory \"\(name)\": its middleware is in a store whose reducer it doesn't wrap, "
+          + "so it would record nothing. Install the history instead of adding its middleware: "
+          + "'Store(reducer:state:plugins: [history])' (or 'history.scoped(to: \\.part)').")
       return { next in next }
     }
   }
 
   // MARK: - Navigation
 
-  /// Dispatches a step back by `steps` entries (undo). Does nothing before the history is
-  /// connected to a store.
+  /// Dispatches a step back by `steps` entries (undo).
+  ///
+  /// - Precondition: The history is installed in a store (see the type's discussion).
   public func stepBack(_ steps: Int = 1) {
     send(.stepBack(steps))
   }
@@ -123,8 +158,13 @@ public final class StateHistory<State>: @unchecked Sendable {
   }
 
   private func send(_ command: HistoryAction.Command) {
-    let dispatch = lock.withLock { self.dispatch }
-    dispatch?(action(command))
+    guard let dispatch = lock.withLock({ self.dispatch }) else {
+      preconditionFailure(
+        "StateHistory \"\(name)\": \(command) on a history that is not installed in a store, "
+          + "which would do nothing. Install it: 'Store(reducer:state:plugins: [history])' "
+          + "(or 'history.scoped(to: \\.part)' for a part of the state).")
+    }
+    dispatch(action(command))
   }
 
   // MARK: - Reading
@@ -191,5 +231,20 @@ extension StateHistory where State: Equatable {
   ///   - capacity: The most entries kept, at least 1.
   public convenience init(name: String = "history", capacity: Int = 100) {
     self.init(name: name, capacity: capacity, isDuplicate: ==)
+  }
+}
+
+extension StateHistory: StorePlugin {
+  /// Wraps the store's reducer to record each state and restore recorded ones, and connects
+  /// the history to the store so that its navigation methods dispatch there
+  /// (``Store/init(reducer:state:middleware:plugins:)`` calls it). For a part of a larger
+  /// state, install ``StorePlugin/scoped(to:)``.
+  public func install(in setup: inout StorePluginSetup<State>) {
+    setup.wrapReducer { [self] base in recording(base) }
+    setup.onStart { [self] store in
+      let dispatch = store.dispatch
+      lock.withLock { self.dispatch = dispatch }
+      return Disposables.create()
+    }
   }
 }
