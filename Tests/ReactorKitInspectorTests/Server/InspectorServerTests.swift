@@ -88,6 +88,9 @@ final class InspectorServerTests: XCTestCase {
       client.send("DELETE", "/api/events", headers: ["Origin": client.base])?.status, 405)
   }
 
+  /// The deprecated half-wiring (a middleware without the time-travel reducer) is refused
+  /// with a message that names the missing step.
+  @available(*, deprecated)
   func test_jump_withoutTimeTravelReducer_is409() throws {
     let inspector = try Inspector(limits: .testing)
     let store = Store(
@@ -97,6 +100,8 @@ final class InspectorServerTests: XCTestCase {
     let response = HTTPClient(inspector: inspector).post(
       "/api/jump", json: #"{"source":"plain","seq":2}"#)
     XCTAssertEqual(response?.status, 409)
+    XCTAssertTrue(
+      String(decoding: response?.body ?? Data(), as: UTF8.self).contains("inspector.forStore"))
   }
 
   func test_jump_toAnEventNoLongerInTheRing_is404() throws {
