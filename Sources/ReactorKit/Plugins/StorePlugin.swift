@@ -52,12 +52,13 @@ public protocol StorePlugin<State> {
 ///   plugin's middleware sees exactly the actions that reach the reducer;
 /// - start handlers run after the store is created, flush and close handlers in plugin order.
 public struct StorePluginSetup<State> {
-  var reducerWrappers: [(Reducer<State>) -> Reducer<State>] = []
-  var middleware: [Middleware<State>] = []
+  @usableFromInline var reducerWrappers: [(Reducer<State>) -> Reducer<State>] = []
+  @usableFromInline var middleware: [Middleware<State>] = []
   var startHandlers: [(StorePluginContext<State>) -> Disposable] = []
   var flushHandlers: [() throws -> Void] = []
   var closeHandlers: [() -> Void] = []
 
+  @usableFromInline
   init() {}
 
   /// Wraps the store's reducer, for example to record states or to restore an earlier one.
@@ -129,6 +130,7 @@ public struct StorePluginContext<State> {
   public func dispatch(_ action: any Action) { send(action) }
 
   /// The context of `store`, held weakly.
+  @usableFromInline
   init(store: Store<State>) {
     readState = { [weak store] in store?.currentState }
     stateStream = { [weak store] in store?.state ?? .empty() }

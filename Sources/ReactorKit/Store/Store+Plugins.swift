@@ -23,6 +23,10 @@ extension Store {
   ///   - middleware: Stages every dispatched action runs through before the plugins'.
   ///   - plugins: The plugins to install, in order. An optional plugin that is `nil`
   ///     installs nothing.
+  ///
+  /// Inlinable so that the store's engine (its middleware chain's end in particular) is
+  /// specialised for `State` in the caller's module, as with the plain initialiser.
+  @inlinable
   public convenience init(
     reducer: Reducer<State>, state: State, middleware: [Middleware<State>] = [],
     plugins: [any StorePlugin<State>]
@@ -72,6 +76,7 @@ extension Store {
   }
 
   /// The plugins installed in this store, made on first use.
+  @usableFromInline
   var pluginHost: StorePluginHost {
     pluginSlot.getOrMake { StorePluginHost() }
   }
@@ -84,6 +89,7 @@ extension Store {
 
 extension StorePluginSetup {
   /// Whether the setup has anything to run once the store exists.
+  @usableFromInline
   var hasHandlers: Bool {
     !startHandlers.isEmpty || !flushHandlers.isEmpty || !closeHandlers.isEmpty
   }
@@ -92,6 +98,7 @@ extension StorePluginSetup {
 /// The plugins installed in one store: what their start handlers returned, and their flush and
 /// close handlers. The store holds it and releases it when it is freed, which closes every
 /// plugin still installed.
+@usableFromInline
 final class StorePluginHost: @unchecked Sendable {
   // Safety: `installed` and `nextID` are guarded by `lock`; handlers run without it.
   private struct Installed {
@@ -106,6 +113,7 @@ final class StorePluginHost: @unchecked Sendable {
   private var nextID: UInt64 = 0
 
   /// Starts the plugin `setup` describes; returns a disposable that removes it.
+  @usableFromInline
   func start<State>(_ setup: StorePluginSetup<State>, context: StorePluginContext<State>)
     -> Disposable
   {
