@@ -194,7 +194,8 @@ public final class Inspector: Sendable {
   /// Records `reactor`'s actions, and its mutations with the states before and after them.
   @available(
     *, deprecated,
-    message: "Install the inspector on the reactor: 'reactor.install(inspector, source:redacting:)'."
+    message:
+      "Install the inspector on the reactor: 'reactor.install(inspector, source:redacting:)'."
   )
   @discardableResult
   public func attach<R: Reactor>(

@@ -19,7 +19,9 @@ public protocol ReactorPlugin {
   ///     writes or shows; a plugin that shows no state ignores them.
   /// - Returns: A disposable that removes the plugin from the reactor. A plugin installed
   ///   with a hook is also removed when the reactor is released.
-  func install<R: Reactor>(on reactor: R, source: String, redacting redactions: [Redaction<R.State>])
+  func install<R: Reactor>(
+    on reactor: R, source: String, redacting redactions: [Redaction<R.State>]
+  )
     -> Disposable
 }
 

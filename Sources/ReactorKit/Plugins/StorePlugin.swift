@@ -241,15 +241,16 @@ public struct ScopedStorePlugin<Root, Base: StorePlugin>: StorePlugin {
           reducer.reduce(&reducing.value!, action)
           part = reducing.value![keyPath: path]
         }, ()))
-    return Reducer<Root>(unchecked: { root, action in
-      let outer = reducing.value
-      reducing.value = root
-      var current = root[keyPath: path]
-      part.reduce(&current, action)
-      root = reducing.value!
-      root[keyPath: path] = current
-      reducing.value = outer
-    }, ())
+    return Reducer<Root>(
+      unchecked: { root, action in
+        let outer = reducing.value
+        reducing.value = root
+        var current = root[keyPath: path]
+        part.reduce(&current, action)
+        root = reducing.value!
+        root[keyPath: path] = current
+        reducing.value = outer
+      }, ())
   }
 }
 

@@ -27,7 +27,8 @@ import Testing
       precondition(history.canStepBack)
       history.stepBack()
     }
-    expectMessage(result, "StateHistory \"counter\": stepBack(1) on a history that is not installed")
+    expectMessage(
+      result, "StateHistory \"counter\": stepBack(1) on a history that is not installed")
   }
 
   @Test func history_middlewareWithoutItsReducer_stopsTheProgramWhenTheStoreIsCreated() async {

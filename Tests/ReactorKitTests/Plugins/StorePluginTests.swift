@@ -178,7 +178,8 @@ final class StorePluginTests: ResourceTestCase {
   func test_loggingPlugin_forStore_logsActionsAndStates_andFlushesWhenTheStoreIsFreed() {
     // given
     let sink = CollectingSink()
-    let logger = LoggingPlugin(sink: sink.sink, clock: .stepping(from: Date(timeIntervalSince1970: 0), by: .milliseconds(1)))
+    let logger = LoggingPlugin(
+      sink: sink.sink, clock: .stepping(from: Date(timeIntervalSince1970: 0), by: .milliseconds(1)))
     var store: Store<DemoState>? = Store(
       reducer: DemoState.reducer, state: DemoState(), plugins: [logger.forStore(source: "app")])
     // when
@@ -268,7 +269,8 @@ private struct TracingPlugin: StorePlugin {
       }
     }
     setup.addMiddleware(
-      Middleware<Int>().sideEffect { _, _, _ in trace.withLock { $0.append("middleware \(name)") } })
+      Middleware<Int>().sideEffect { _, _, _ in trace.withLock { $0.append("middleware \(name)") } }
+    )
     setup.onStart { _ in
       trace.withLock { $0.append("start \(name)") }
       return Disposables.create { trace.withLock { $0.append("disposed \(name)") } }
@@ -289,9 +291,10 @@ private final class CollectingSink: @unchecked Sendable {
   private var flushCount = 0
 
   var sink: LogSink {
-    LogSink(flush: { [self] in lock.withLock { flushCount += 1 } }) { [self] event in
+    let receive: @Sendable (LogEvent) -> Void = { [self] event in
       lock.withLock { collected.append(event) }
     }
+    return LogSink(flush: { [self] in lock.withLock { flushCount += 1 } }, receive)
   }
 
   var events: [LogEvent] { lock.withLock { collected } }
