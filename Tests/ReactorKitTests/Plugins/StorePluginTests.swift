@@ -144,6 +144,35 @@ final class StorePluginTests: ResourceTestCase {
     XCTAssertEqual(trace.current, ["state 1", "state 2", "flush", "close"])
   }
 
+  func test_install_removeAndFlush_fromManyThreadsWhileDispatching_loseNothing() {
+    // given
+    let store = Store(reducer: Reducer<Int> { count, _ in count += 1 }, state: 0)
+    let threads = 4
+    let rounds = StressConfiguration.iterations(200)
+    let seen = AtomicBox<Int>(0)
+    let closed = AtomicBox<Int>(0)
+    // when: each thread installs a watcher, dispatches, flushes, and removes it
+    runConcurrently(threads: threads) { _ in
+      for _ in 0..<rounds {
+        let watcher = ClosurePlugin<Int> { setup in
+          setup.onStart { store in
+            store.actions.subscribe(onNext: { _ in seen.add(1, ordering: .relaxed) })
+          }
+          setup.onFlush {}
+          setup.onClose { closed.add(1, ordering: .relaxed) }
+        }
+        let installed = store.install(watcher)
+        store.dispatch(Tick())
+        try? store.flushPlugins()
+        installed.dispose()
+      }
+    }
+    // then: every watcher saw at least its own action, and each was closed exactly once
+    XCTAssertEqual(store.currentState, threads * rounds)
+    XCTAssertGreaterThanOrEqual(seen.load(ordering: .relaxed), threads * rounds)
+    XCTAssertEqual(closed.load(ordering: .relaxed), threads * rounds)
+  }
+
   // MARK: - Scoping
 
   func test_scoped_plugin_seesItsPart_inTheReducerTheMiddlewareAndTheContext() {
