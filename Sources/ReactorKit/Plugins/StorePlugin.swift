@@ -125,7 +125,7 @@ public struct StorePluginContext<State> {
   /// Each action as it reaches the reducer (``Store/actions``).
   public var actions: Observable<any Action> { actionStream() }
 
-  /// Dispatches `action` to the store (``Store/dispatch(_:)-(any Action)``), or does nothing
+  /// Dispatches `action` to the store (`Store.dispatch(_:)`), or does nothing
   /// once the store is freed.
   public func dispatch(_ action: any Action) { send(action) }
 
