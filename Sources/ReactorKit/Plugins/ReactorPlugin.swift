@@ -58,13 +58,17 @@ extension Optional: ReactorPlugin where Wrapped: ReactorPlugin {
 
 extension Reactor {
   /// Installs each of `plugins` on this reactor, in order (see
-  /// ``install(_:source:redacting:)``).
+  /// ``install(_:source:redacting:)``): `reactor.install([logger, inspector])`, where an
+  /// optional plugin that is `nil` installs nothing.
   ///
   /// - Returns: A disposable that removes them all.
   @discardableResult
-  public func install(_ plugins: [any ReactorPlugin], source: String? = nil) -> Disposable {
+  public func install(
+    _ plugins: [any ReactorPlugin], source: String? = nil,
+    redacting redactions: [Redaction<State>] = []
+  ) -> Disposable {
     let source = source ?? String(describing: Self.self)
-    let installed = plugins.map { $0.install(on: self, source: source, redacting: []) }
+    let installed = plugins.map { $0.install(on: self, source: source, redacting: redactions) }
     return Disposables.create { for plugin in installed { plugin.dispose() } }
   }
 }
