@@ -160,14 +160,31 @@ public final class Inspector: Sendable {
   }
 
   /// `base`, able to move the store to an earlier state when the page asks (time travel).
+  ///
+  /// Without ``middleware(source:redacting:)`` in the same store, the store never appears in
+  /// the timeline: its first action then adds a note to the timeline that names the missing
+  /// step.
   @available(
     *, deprecated,
     message:
       "Install the inspector in the store, which records and time travels in one step: 'Store(reducer:state:plugins: [inspector.forStore(source:)])'."
   )
-  @inlinable
   public func reducer<State>(_ base: Reducer<State>, source: String = "store") -> Reducer<State> {
-    timeTravelReducer(base, source: source)
+    let wrapped = timeTravelReducer(base, source: source)
+    let checked = AtomicBox<Bool>(false)
+    let core = self.core
+    return Reducer { state, action in
+      if !checked.load(ordering: .relaxed) {
+        checked.store(true, ordering: .relaxed)
+        if core.source(named: source) == nil {
+          core.note(
+            "\(source): its reducer is wrapped for time travel, but the inspector's middleware "
+              + "is not in the store, so the store is not recorded. Install the inspector in the "
+              + "store instead: 'plugins: [inspector.forStore(source: \"\(source)\")]'.")
+        }
+      }
+      wrapped.reduce(&state, action)
+    }
   }
 
   /// `base`, handling ``InspectorTimeTravel`` actions by replacing the state with the

@@ -104,6 +104,19 @@ final class InspectorServerTests: XCTestCase {
       String(decoding: response?.body ?? Data(), as: UTF8.self).contains("inspector.forStore"))
   }
 
+  /// The other deprecated half-wiring (the time-travel reducer without the middleware) says
+  /// so in the timeline at the store's first action.
+  @available(*, deprecated)
+  func test_timeTravelReducerWithoutMiddleware_notesTheMissingStep() throws {
+    let inspector = try Inspector(limits: .testing)
+    let store = Store(
+      reducer: inspector.reducer(NotesState.reducer, source: "half"), state: NotesState())
+    store.dispatch(NotesAction.increment)
+    store.dispatch(NotesAction.increment)
+    let notes = HTTPClient(inspector: inspector).events().compactMap { $0["note"] as? String }
+    XCTAssertEqual(notes.filter { $0.contains("inspector.forStore(source: \"half\")") }.count, 1)
+  }
+
   func test_jump_toAnEventNoLongerInTheRing_is404() throws {
     let (inspector, store) = try makeInspectedStore(capacity: 2)
     for _ in 0..<5 { store.dispatch(NotesAction.increment) }
