@@ -1,6 +1,7 @@
 /// A tool that plugs into reactors: ``LoggingPlugin`` and the inspector are both, or your own.
 ///
-/// Install it on a reactor in one step with ``Reactor/install(_:source:redacting:)``:
+/// Install it on a reactor in one step with
+/// ``Reactor/install(_:source:redacting:)-(ReactorPlugin,_,_)``:
 ///
 /// ```swift
 /// reactor.install(logger)
@@ -58,8 +59,9 @@ extension Optional: ReactorPlugin where Wrapped: ReactorPlugin {
 
 extension Reactor {
   /// Installs each of `plugins` on this reactor, in order (see
-  /// ``install(_:source:redacting:)``): `reactor.install([logger, inspector])`, where an
-  /// optional plugin that is `nil` installs nothing.
+  /// ``install(_:source:redacting:)-(ReactorPlugin,_,_)``):
+  /// `reactor.install([logger, inspector])`, where an optional plugin that is `nil` installs
+  /// nothing.
   ///
   /// - Returns: A disposable that removes them all.
   @discardableResult

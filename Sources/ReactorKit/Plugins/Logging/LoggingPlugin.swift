@@ -201,7 +201,7 @@ public final class LoggingPlugin: @unchecked Sendable {
 
 extension LoggingPlugin: ReactorPlugin {
   /// Logs `reactor`'s actions, mutations and state changes, through a ``ReactorHook``
-  /// (``Reactor/install(_:source:redacting:)`` calls it).
+  /// (``Reactor/install(_:source:redacting:)-(ReactorPlugin,_,_)`` calls it).
   ///
   /// The reactor keeps working as before; nothing in it needs to change. The duration of a
   /// state event is the time `reduce(state:mutation:)` took.
