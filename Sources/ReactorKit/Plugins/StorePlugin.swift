@@ -256,6 +256,7 @@ public struct ScopedStorePlugin<Root, Base: StorePlugin>: StorePlugin {
 
 /// The whole state a scoped plugin's reducer is reducing (see ``ScopedStorePlugin``).
 final class ReducingRoot<Root>: @unchecked Sendable {
-  // Safety: used only by the reducer of one store, whose reductions are serial.
-  var value: Root?
+  // Safety: used only by the reducer of one store, whose reductions are serial; accesses
+  // never overlap, so the dynamic exclusivity check is left out (it runs on every action).
+  @exclusivity(unchecked) var value: Root?
 }

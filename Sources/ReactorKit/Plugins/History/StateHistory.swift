@@ -234,6 +234,64 @@ extension StateHistory where State: Equatable {
   }
 }
 
+extension StateHistory {
+  /// This history, recording the part at `path` of a store's larger state: undo covers that
+  /// part only.
+  ///
+  /// ```swift
+  /// let store = Store(
+  ///   reducer: AppState.reducer, state: AppState(), plugins: [history.scoped(to: \.todos)])
+  /// ```
+  ///
+  /// The store's reducer runs on the whole state; the history records the part after each
+  /// action that changes it (whichever reducer changed it) and restores the part alone, so
+  /// the rest of the state stays as it is. It costs the same per action as a history of a
+  /// feature's own reducer: no copy of the whole state.
+  ///
+  /// - Parameter path: Where the recorded part is in the store's state.
+  /// - Returns: A plugin for stores of `Root`.
+  public func scoped<Root>(to path: WritableKeyPath<Root, State>) -> ScopedHistory<Root, State> {
+    ScopedHistory(history: self, path: path)
+  }
+
+  /// A reducer of a larger state that records and restores the part at `path`.
+  fileprivate func recording<Root>(_ base: Reducer<Root>, at path: WritableKeyPath<Root, State>)
+    -> Reducer<Root>
+  {
+    Reducer(
+      unchecked: { [self] root, action in
+        if let navigation = action as? HistoryAction, navigation.history == name {
+          if let restored = move(navigation.command) { root[keyPath: path] = restored }
+          return
+        }
+        let before = root[keyPath: path]
+        base.reduce(&root, action)
+        record(before: before, after: root[keyPath: path])
+      }, ())
+  }
+
+  /// Connects the history to the store of `context`, so that navigation dispatches there.
+  fileprivate func connect<Root>(_ context: StorePluginContext<Root>) -> Disposable {
+    let dispatch = context.dispatch
+    lock.withLock { self.dispatch = dispatch }
+    return Disposables.create()
+  }
+}
+
+/// A ``StateHistory`` of one part of a store's state (``StateHistory/scoped(to:)``).
+public struct ScopedHistory<Root, Part>: StorePlugin {
+  public typealias State = Root
+  let history: StateHistory<Part>
+  let path: WritableKeyPath<Root, Part>
+
+  public func install(in setup: inout StorePluginSetup<Root>) {
+    let history = self.history
+    let path = self.path
+    setup.wrapReducer { base in history.recording(base, at: path) }
+    setup.onStart { store in history.connect(store) }
+  }
+}
+
 extension StateHistory: StorePlugin {
   /// Wraps the store's reducer to record each state and restore recorded ones, and connects
   /// the history to the store so that its navigation methods dispatch there
@@ -241,10 +299,6 @@ extension StateHistory: StorePlugin {
   /// state, install ``StorePlugin/scoped(to:)``.
   public func install(in setup: inout StorePluginSetup<State>) {
     setup.wrapReducer { [self] base in recording(base) }
-    setup.onStart { [self] store in
-      let dispatch = store.dispatch
-      lock.withLock { self.dispatch = dispatch }
-      return Disposables.create()
-    }
+    setup.onStart { [self] store in connect(store) }
   }
 }
