@@ -95,7 +95,7 @@ public final class StateHistory<State>: @unchecked Sendable {
   /// ``HistoryAction``s by restoring a recorded state (without calling `base`).
   private func recording(_ base: Reducer<State>) -> Reducer<State> {
     Reducer { [self] state, action in
-      if let navigation = action as? HistoryAction {
+      if HistoryAction.isHistoryAction(action), let navigation = action as? HistoryAction {
         if navigation.history == name {
           if let restored = move(navigation.command) { state = restored }
           return
@@ -260,7 +260,9 @@ extension StateHistory {
   {
     Reducer(
       unchecked: { [self] root, action in
-        if let navigation = action as? HistoryAction, navigation.history == name {
+        if HistoryAction.isHistoryAction(action), let navigation = action as? HistoryAction,
+          navigation.history == name
+        {
           if let restored = move(navigation.command) { root[keyPath: path] = restored }
           return
         }
