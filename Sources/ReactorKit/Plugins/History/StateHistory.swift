@@ -250,25 +250,32 @@ extension StateHistory {
   ///
   /// - Parameter path: Where the recorded part is in the store's state.
   /// - Returns: A plugin for stores of `Root`.
+  @inlinable
   public func scoped<Root>(to path: WritableKeyPath<Root, State>) -> ScopedHistory<Root, State> {
-    ScopedHistory(history: self, path: path)
+    // Inlinable, so that the part's accessors are specialised where the key path is written:
+    // the history's reducer runs unspecialised (it is made through the plugin protocol), and
+    // a key path projected there would cost a runtime walk twice per action.
+    ScopedHistory(
+      history: self, read: { root in root[keyPath: path] },
+      write: { root, part in root[keyPath: path] = part })
   }
 
-  /// A reducer of a larger state that records and restores the part at `path`.
-  fileprivate func recording<Root>(_ base: Reducer<Root>, at path: WritableKeyPath<Root, State>)
-    -> Reducer<Root>
-  {
+  /// A reducer of a larger state that records and restores the part `read` and `write` reach.
+  fileprivate func recording<Root>(
+    _ base: Reducer<Root>, read: @escaping (Root) -> State,
+    write: @escaping (inout Root, State) -> Void
+  ) -> Reducer<Root> {
     Reducer(
       unchecked: { [self] root, action in
         if HistoryAction.isHistoryAction(action), let navigation = action as? HistoryAction,
           navigation.history == name
         {
-          if let restored = move(navigation.command) { root[keyPath: path] = restored }
+          if let restored = move(navigation.command) { write(&root, restored) }
           return
         }
-        let before = root[keyPath: path]
+        let before = read(root)
         base.reduce(&root, action)
-        record(before: before, after: root[keyPath: path])
+        record(before: before, after: read(root))
       }, ())
   }
 
@@ -283,13 +290,25 @@ extension StateHistory {
 /// A ``StateHistory`` of one part of a store's state (``StateHistory/scoped(to:)``).
 public struct ScopedHistory<Root, Part>: StorePlugin {
   public typealias State = Root
-  let history: StateHistory<Part>
-  let path: WritableKeyPath<Root, Part>
+  @usableFromInline let history: StateHistory<Part>
+  @usableFromInline let read: (Root) -> Part
+  @usableFromInline let write: (inout Root, Part) -> Void
+
+  @inlinable
+  init(
+    history: StateHistory<Part>, read: @escaping (Root) -> Part,
+    write: @escaping (inout Root, Part) -> Void
+  ) {
+    self.history = history
+    self.read = read
+    self.write = write
+  }
 
   public func install(in setup: inout StorePluginSetup<Root>) {
     let history = self.history
-    let path = self.path
-    setup.wrapReducer { base in history.recording(base, at: path) }
+    let read = self.read
+    let write = self.write
+    setup.wrapReducer { base in history.recording(base, read: read, write: write) }
     setup.onStart { store in history.connect(store) }
   }
 }
