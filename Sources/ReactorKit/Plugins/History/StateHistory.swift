@@ -245,8 +245,8 @@ extension StateHistory {
   ///
   /// The store's reducer runs on the whole state; the history records the part after each
   /// action that changes it (whichever reducer changed it) and restores the part alone, so
-  /// the rest of the state stays as it is. It costs the same per action as a history of a
-  /// feature's own reducer: no copy of the whole state.
+  /// the rest of the state stays as it is. The whole state is never copied; the part is read
+  /// before and after each action.
   ///
   /// - Parameter path: Where the recorded part is in the store's state.
   /// - Returns: A plugin for stores of `Root`.
