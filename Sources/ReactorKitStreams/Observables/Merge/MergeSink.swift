@@ -137,16 +137,18 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType>:
   /// - Returns: Whether `source` was synchronous; if not, nothing was delivered.
   @inlinable
   func deliverSynchronously(_ source: Observable<Element>, id: UInt64) -> Bool {
-    var wanted = true
-    return source.forEachSynchronousElement(respectingTrampoline: true) { element in
-      guard wanted else { return }
+    source.forEachSynchronousElement(respectingTrampoline: true) { element in
       lock.lock()
       if isStoppedLocked || !state.isCurrent(id) {
-        wanted = false
         lock.unlock()
-        return
+        return false
       }
       onLocked(.next(element))
+      // Pull no further element once this one ended the sequence (a `take` downstream).
+      lock.lock()
+      let wanted = !isStoppedLocked && state.isCurrent(id)
+      lock.unlock()
+      return wanted
     }
   }
 
