@@ -25,6 +25,8 @@ runBenchmarks(
     rxMergeTwo(),
     rxCombineLatest(),
     rxZip(),
+    rxObserveOnQueue(),
+    rxDelayQueue(),
     inspectorIdleDispatch(),
     inspectorDispatchOneClient(),
   ], options: options)

@@ -118,14 +118,15 @@ public class Observable<Element>: ObservableType, @unchecked Sendable {
     false
   }
 
-  /// Like ``forEachSynchronousElement(respectingTrampoline:_:)``, but stops pulling elements
-  /// as soon as `body` returns `false` (the consumer is done), so a long or infinite sequence
-  /// (`from` a lazy sequence) is not iterated any further.
+  /// Like ``forEachSynchronousElement(respectingTrampoline:_:)``, but asks `isWanted` before
+  /// pulling each element after the first and stops once it returns `false` (the consumer is
+  /// done), so a long or infinite sequence (`from` a lazy sequence) is not iterated any
+  /// further. A one-element sequence never asks.
   ///
-  /// - Returns: Whether the sequence was synchronous; if not, `body` was not called.
+  /// - Returns: Whether the sequence was synchronous; if not, nothing was called.
   @usableFromInline
   package func forEachSynchronousElement(
-    respectingTrampoline: Bool, while body: (Element) -> Bool
+    respectingTrampoline: Bool, while isWanted: () -> Bool, _ body: (Element) -> Void
   ) -> Bool {
     false
   }

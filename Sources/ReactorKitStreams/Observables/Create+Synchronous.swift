@@ -27,9 +27,9 @@ final class JustObservable<Element>: Observable<Element>, @unchecked Sendable {
 
   @usableFromInline
   override package func forEachSynchronousElement(
-    respectingTrampoline: Bool, while body: (Element) -> Bool
+    respectingTrampoline: Bool, while isWanted: () -> Bool, _ body: (Element) -> Void
   ) -> Bool {
-    _ = body(element)
+    body(element)
     return true
   }
 }
@@ -56,7 +56,7 @@ final class EmptyObservable<Element>: Observable<Element>, @unchecked Sendable {
 
   @usableFromInline
   override package func forEachSynchronousElement(
-    respectingTrampoline: Bool, while body: (Element) -> Bool
+    respectingTrampoline: Bool, while isWanted: () -> Bool, _ body: (Element) -> Void
   ) -> Bool {
     true
   }
@@ -70,17 +70,19 @@ final class SequenceObservable<Element>: Observable<Element>, @unchecked Sendabl
   // Safety: immutable after init; the closures only make iterators of the captured sequence
   // (each subscription or fast-path consumer iterates its own); schedulers are thread-safe.
   @usableFromInline let isTrampolined: Bool
-  /// Calls its argument with each element until it returns `false`.
-  @usableFromInline let forEach: ((Element) -> Bool) -> Void
+  /// Calls its second argument with each element; asks the first before each element after
+  /// the first, and stops once it returns `false`.
+  @usableFromInline let forEach: (() -> Bool, (Element) -> Void) -> Void
 
   @inlinable
   init<Source: Sequence>(_ sequence: Source, scheduler: ImmediateSchedulerType)
   where Source.Element == Element {
     isTrampolined = scheduler is CurrentThreadScheduler
-    forEach = { body in
-      for element in sequence {
-        guard body(element) else { return }
-      }
+    forEach = { isWanted, body in
+      var iterator = sequence.makeIterator()
+      guard let first = iterator.next() else { return }
+      body(first)
+      while isWanted(), let element = iterator.next() { body(element) }
     }
     super.init { observer in
       Sink(observer).produce(from: sequence.makeIterator(), on: scheduler) { $0.next() }
@@ -91,19 +93,16 @@ final class SequenceObservable<Element>: Observable<Element>, @unchecked Sendabl
   override package func forEachSynchronousElement(
     respectingTrampoline: Bool, _ body: (Element) -> Void
   ) -> Bool {
-    forEachSynchronousElement(respectingTrampoline: respectingTrampoline) { element in
-      body(element)
-      return true
-    }
+    forEachSynchronousElement(respectingTrampoline: respectingTrampoline, while: { true }, body)
   }
 
   @usableFromInline
   override package func forEachSynchronousElement(
-    respectingTrampoline: Bool, while body: (Element) -> Bool
+    respectingTrampoline: Bool, while isWanted: () -> Bool, _ body: (Element) -> Void
   ) -> Bool {
     guard isTrampolined, !respectingTrampoline || CurrentThreadScheduler.isScheduleRequired
     else { return false }
-    forEach(body)
+    forEach(isWanted, body)
     return true
   }
 }

@@ -137,18 +137,22 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType>:
   /// - Returns: Whether `source` was synchronous; if not, nothing was delivered.
   @inlinable
   func deliverSynchronously(_ source: Observable<Element>, id: UInt64) -> Bool {
-    source.forEachSynchronousElement(respectingTrampoline: true) { element in
+    source.forEachSynchronousElement(
+      respectingTrampoline: true,
+      while: {
+        // Pull no further element once the sequence ended (a `take` downstream is done).
+        lock.lock()
+        let wanted = !isStoppedLocked && state.isCurrent(id)
+        lock.unlock()
+        return wanted
+      }
+    ) { element in
       lock.lock()
       if isStoppedLocked || !state.isCurrent(id) {
         lock.unlock()
-        return false
+        return
       }
       onLocked(.next(element))
-      // Pull no further element once this one ended the sequence (a `take` downstream).
-      lock.lock()
-      let wanted = !isStoppedLocked && state.isCurrent(id)
-      lock.unlock()
-      return wanted
     }
   }
 
