@@ -145,15 +145,15 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType>:
         let wanted = !isStoppedLocked && state.isCurrent(id)
         lock.unlock()
         return wanted
-      }
-    ) { element in
-      lock.lock()
-      if isStoppedLocked || !state.isCurrent(id) {
-        lock.unlock()
-        return
-      }
-      onLocked(.next(element))
-    }
+      },
+      { element in
+        lock.lock()
+        if isStoppedLocked || !state.isCurrent(id) {
+          lock.unlock()
+          return
+        }
+        onLocked(.next(element))
+      })
   }
 
   @usableFromInline
