@@ -145,7 +145,8 @@ final class SynchronousSourceTests: ResourceTestCase {
     // then
     XCTAssertEqual(finished.wait(timeout: .now() + 5), .success, "The source kept producing.")
     XCTAssertGreaterThanOrEqual(received.value, 11)
-    XCTAssertLessThanOrEqual(produced.value, received.value + 1)
+    // Elements pulled while the stop was on its way are dropped, not delivered.
+    XCTAssertGreaterThanOrEqual(produced.value, received.value)
   }
 }
 
@@ -317,4 +318,55 @@ private struct AbandonableNaturals: Sequence {
   }
 
   func makeIterator() -> Iterator { Iterator(abandoned: abandoned, pulled: pulled) }
+}
+
+// MARK: - Other schedulers
+
+extension SynchronousSourceTests {
+  func test_range_onATestScheduler_stopsOnceTaken() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    var produced = 0
+    // when
+    let observer = scheduler.start {
+      Observable.range(start: 0, count: 1_000, scheduler: scheduler)
+        .do(onNext: { _ in produced += 1 })
+        .take(2)
+    }
+    // then
+    XCTAssertEqual(observer.events, [.next(201, 0), .next(202, 1), .completed(202)])
+    XCTAssertEqual(produced, 2)
+  }
+
+  func test_from_onADispatchQueue_stopsOnceTaken() {
+    // given
+    let scheduler = SerialDispatchQueueScheduler(internalSerialQueueName: "from-take")
+    let pulled = ProducedCounter()
+    let received = LockedValues<Int>()
+    let completed = DispatchSemaphore(value: 0)
+    // when
+    let subscription = Observable.from(
+      AbandonableNaturals(abandoned: StopFlag(), pulled: pulled), scheduler: scheduler
+    )
+    .take(3)
+    .subscribe(onNext: { received.append($0) }, onCompleted: { completed.signal() })
+    // then
+    XCTAssertEqual(completed.wait(timeout: .now() + 5), .success)
+    XCTAssertEqual(received.all, [0, 1, 2])
+    XCTAssertEqual(pulled.value, 3)
+    subscription.dispose()
+  }
+
+  func test_generate_errorThrownByIterate_endsTheSequenceOutsideATrampoline() {
+    // given
+    var events: [Event<Int>] = []
+    // when
+    _ = Observable.generate(initialState: 0, condition: { $0 < 10 }) { state in
+      if state == 2 { throw TestError(1) }
+      return state + 1
+    }
+    .subscribe { events.append($0) }
+    // then
+    XCTAssertEqual(events, [.next(0), .next(1), .next(2), .error(TestError(1))])
+  }
 }
