@@ -340,16 +340,20 @@ extension SynchronousSourceTests {
 
   func test_from_onADispatchQueue_stopsOnceTaken() {
     // given
-    let scheduler = SerialDispatchQueueScheduler(internalSerialQueueName: "from-take")
+    let queue = DispatchQueue(label: "from-take")
+    let scheduler = SerialDispatchQueueScheduler(queue: queue, internalSerialQueueName: "steps")
     let pulled = ProducedCounter()
     let received = LockedValues<Int>()
     let completed = DispatchSemaphore(value: 0)
-    // when
-    let subscription = Observable.from(
-      AbandonableNaturals(abandoned: StopFlag(), pulled: pulled), scheduler: scheduler
-    )
-    .take(3)
-    .subscribe(onNext: { received.append($0) }, onCompleted: { completed.signal() })
+    // when: subscribed on the queue, so the steps start once `subscribe` has returned (a step
+    // running before that cannot be stopped yet, as in RxSwift)
+    let subscription = queue.sync {
+      Observable.from(
+        AbandonableNaturals(abandoned: StopFlag(), pulled: pulled), scheduler: scheduler
+      )
+      .take(3)
+      .subscribe(onNext: { received.append($0) }, onCompleted: { completed.signal() })
+    }
     // then
     XCTAssertEqual(completed.wait(timeout: .now() + 5), .success)
     XCTAssertEqual(received.all, [0, 1, 2])
