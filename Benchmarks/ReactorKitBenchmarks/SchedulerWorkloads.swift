@@ -90,3 +90,26 @@ func rxDelayQueue() -> Workload {
     },
     validationCount: 10_000)
 }
+
+/// `rx_range`: `Observable.range(start: 0, count: n)` subscribed once, summing; one op is one
+/// element. The synchronous sources' loop on the trampoline: a flag check and a look at the
+/// trampoline's queue per element. Baseline: the same sum in a loop.
+func rxRange() -> Workload {
+  Workload(
+    name: "rx_range",
+    subject: Measured {
+      { count in
+        var total = 0
+        _ = Observable.range(start: 0, count: count).subscribe(onNext: { total &+= $0 })
+        return total
+      }
+    },
+    baseline: Measured {
+      let add = opaque { (total: Int, value: Int) in total &+ value }
+      return { count in
+        var total = 0
+        for value in 0..<count { total = add(total, value) }
+        return total
+      }
+    })
+}

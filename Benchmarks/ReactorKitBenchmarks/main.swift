@@ -27,6 +27,7 @@ runBenchmarks(
     rxZip(),
     rxObserveOnQueue(),
     rxDelayQueue(),
+    rxRange(),
     inspectorIdleDispatch(),
     inspectorDispatchOneClient(),
   ], options: options)
