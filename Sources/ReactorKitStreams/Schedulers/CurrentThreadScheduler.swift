@@ -59,6 +59,21 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType {
     return disposable
   }
 
+  /// Runs `body` on a fresh trampoline of this thread, drained before this returns, while the
+  /// work queued on the running one (if any) waits untouched: for callers that block until
+  /// work they start has run (`toBlocking()` called from inside a subscription or from
+  /// trampolined work), which would otherwise wait for work queued behind themselves.
+  package static func onFreshTrampoline<Result>(_ body: () -> Result) -> Result {
+    let trampoline = Trampoline.current
+    let outer = trampoline.pointee
+    trampoline.pointee = Trampoline.State()
+    trampoline.pointee.isRunning = true
+    let result = body()
+    Trampoline.drain(trampoline)
+    trampoline.pointee = outer
+    return result
+  }
+
   /// Schedules `action`: it runs at once when no trampoline is active on this thread,
   /// otherwise it is queued behind the work already running.
   public func schedule<StateType>(
