@@ -30,4 +30,8 @@ runBenchmarks(
     rxRange(),
     inspectorIdleDispatch(),
     inspectorDispatchOneClient(),
+    reSwiftFacadeDispatch(subscribers: 1),
+    reSwiftFacadeDispatch(subscribers: 1000),
+    reactiveReSwiftFacadeDispatch(subscribers: 1),
+    reactiveReSwiftFacadeDispatch(subscribers: 1000),
   ], options: options)
