@@ -137,17 +137,23 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType>:
   /// - Returns: Whether `source` was synchronous; if not, nothing was delivered.
   @inlinable
   func deliverSynchronously(_ source: Observable<Element>, id: UInt64) -> Bool {
-    var wanted = true
-    return source.forEachSynchronousElement(respectingTrampoline: true) { element in
-      guard wanted else { return }
-      lock.lock()
-      if isStoppedLocked || !state.isCurrent(id) {
-        wanted = false
+    source.forEachSynchronousElement(
+      respectingTrampoline: true,
+      while: {
+        // Pull no further element once the sequence ended (a `take` downstream is done).
+        lock.lock()
+        let wanted = !isStoppedLocked && state.isCurrent(id)
         lock.unlock()
-        return
-      }
-      onLocked(.next(element))
-    }
+        return wanted
+      },
+      { element in
+        lock.lock()
+        if isStoppedLocked || !state.isCurrent(id) {
+          lock.unlock()
+          return
+        }
+        onLocked(.next(element))
+      })
   }
 
   @usableFromInline
