@@ -48,12 +48,13 @@ final class SubjectEntry<Element>: SubscriptionLink, Disposable, @unchecked Send
   // synchronises itself.
   /// The storage of ``disposed`` and ``coreBits``: ``AtomicSlot``s, so the first stored
   /// properties after the link's (slot 0, see ``SubscriptionLink``): slots 1 and 2.
+  @usableFromInline enum Slots: Int, AtomicSlotIndex { case disposed = 1, core }
   @usableFromInline var disposedSlot = AtomicSlot(false)
   @usableFromInline var coreSlot: AtomicSlot
   @usableFromInline let observer: AnyObserver<Element>
-  @inlinable var disposed: UnsafeAtomic<Bool> { UnsafeAtomic(slot: 1, of: self) }
+  @inlinable var disposed: UnsafeAtomic<Bool> { UnsafeAtomic(Slots.disposed, of: self) }
   /// The core, retained (`Unmanaged.passRetained`), until the entry is disposed; `0` after.
-  @inlinable var coreBits: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 2, of: self) }
+  @inlinable var coreBits: UnsafeAtomic<UInt> { UnsafeAtomic(Slots.core, of: self) }
 
   @inlinable
   init(_ observer: AnyObserver<Element>, core: SubjectCore<Element>) {
@@ -188,6 +189,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
   }
 
   /// The storage of ``gate``; an ``AtomicSlot``, so the first stored property.
+  @usableFromInline enum Slots: Int, AtomicSlotIndex { case gate }
   @usableFromInline var gateSlot = AtomicSlot(Gate.idle)
   /// One allocation holding the mutex, then the ``State``.
   @usableFromInline let body: UnsafeMutableRawPointer
@@ -195,7 +197,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
   @usableFromInline let state: UnsafeMutablePointer<State>
   /// Who delivers: ``Gate/busy`` while someone does, ``Gate/announced`` once work or an
   /// observer-list change was queued for that deliverer (see ``Gate``).
-  @inlinable var gate: Gate { Gate(slot: 0, of: self) }
+  @inlinable var gate: Gate { Gate(Slots.gate, of: self) }
   /// Whether `.next` events may be delivered without the lock (see the type's comment).
   @usableFromInline let lockFreeNext: Bool
   @usableFromInline

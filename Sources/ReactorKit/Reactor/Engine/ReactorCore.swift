@@ -54,7 +54,12 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   // to its parts, `teardown`, `baseMutate` and `baseReduce` are immutable.
 
   // The storage of the atomic words below: `AtomicSlot`s, the first stored properties after
-  // `OwnedStorage`'s three words, so slots 3 to 9. Only accessed through their views.
+  // `OwnedStorage`'s three words (`storageOwner`, `storageKey`, `sweepMarkSlot`), in the
+  // order of `Slots`, the one place their indices are written. Only accessed through their
+  // views; `AtomicSlotLayoutTests` checks the layout.
+  @usableFromInline enum Slots: Int, AtomicSlotIndex {
+    case owner = 3, action, state, stubRecorder, stubObject, wiring, stubFlag
+  }
   @usableFromInline var ownerSlot = AtomicSlot(UInt(0))
   @usableFromInline var actionSlot = AtomicSlot(UInt(0))
   @usableFromInline var stateSlot = AtomicSlot(UInt(0))
@@ -65,7 +70,7 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
 
   /// The ``currentThreadIdentity()`` of the thread draining the queue, 0 when none. Written by
   /// that thread; read by others only to learn that they are not it.
-  @inlinable var owner: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 3, of: self) }
+  @inlinable var owner: UnsafeAtomic<UInt> { UnsafeAtomic(Slots.owner, of: self) }
   /// Everything the core keeps for its reactor, in one allocation (see ``Body``). Only the
   /// accessors below (``lock``, ``gate``, ``shared``, ``config``, ``owned``), the initialiser
   /// and ``destroyBody()`` touch it.
@@ -89,17 +94,17 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   // releases them to break the cycle. Typed `AnyObject`, so that the unspecialised
   // deinitialiser and ``ownerDidDeinitialize()`` release them without a metadata lookup; the
   // accessors downcast what they made.
-  @inlinable var actionReference: OnceReference<AnyObject> { OnceReference(slot: 4, of: self) }
-  @inlinable var stateReference: OnceReference<AnyObject> { OnceReference(slot: 5, of: self) }
+  @inlinable var actionReference: OnceReference<AnyObject> { OnceReference(Slots.action, of: self) }
+  @inlinable var stateReference: OnceReference<AnyObject> { OnceReference(Slots.state, of: self) }
   @inlinable var stubRecorderReference: OnceReference<AnyObject> {
-    OnceReference(slot: 6, of: self)
+    OnceReference(Slots.stubRecorder, of: self)
   }
   @inlinable var stubObjectReference: OnceReference<AnyObject> {
-    OnceReference(slot: 7, of: self)
+    OnceReference(Slots.stubObject, of: self)
   }
   /// ``Wiring`` state of the streams.
-  @inlinable var wiring: UnsafeAtomic<UInt8> { UnsafeAtomic(slot: 8, of: self) }
-  @inlinable var stubFlag: UnsafeAtomic<Bool> { UnsafeAtomic(slot: 9, of: self) }
+  @inlinable var wiring: UnsafeAtomic<UInt8> { UnsafeAtomic(Slots.wiring, of: self) }
+  @inlinable var stubFlag: UnsafeAtomic<Bool> { UnsafeAtomic(Slots.stubFlag, of: self) }
 
   /// The core's mutex (``Body/mutex``).
   @inlinable var lock: EmbeddedLock { EmbeddedLock(body.pointer(to: \.mutex)!) }

@@ -20,6 +20,7 @@ final class StoreCore<State>: @unchecked Sendable {
   // only accessed atomically, through `gate` and `fastOwner`.
   // Atomic slots first (see `AtomicSlot`).
   /// The storage of ``gate`` and ``fastOwner``.
+  @usableFromInline enum Slots: Int, AtomicSlotIndex { case gate, fastOwner }
   @usableFromInline var gateSlot = AtomicSlot(Gate.idle)
   @usableFromInline var fastOwnerSlot = AtomicSlot(UInt(0))
   @usableFromInline let reducer: Reducer<State>
@@ -37,11 +38,11 @@ final class StoreCore<State>: @unchecked Sendable {
   /// Whoever queues work, blocks for a round or defers a removal with the lock held first
   /// claims an idle gate or announces the work; a releasing compare-and-swap that succeeds
   /// has therefore left nothing behind, and one that fails takes the lock and drains.
-  @inlinable var gate: Gate { Gate(slot: 0, of: self) }
+  @inlinable var gate: Gate { Gate(Slots.gate, of: self) }
   /// The identity of the thread that claimed the turn without the lock, until the machine
   /// learns about it; 0 otherwise. Only that thread writes its own identity here and clears
   /// it, so a thread that reads its own identity holds the turn.
-  @inlinable var fastOwner: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 1, of: self) }
+  @inlinable var fastOwner: UnsafeAtomic<UInt> { UnsafeAtomic(Slots.fastOwner, of: self) }
 
   @inlinable
   init(reducer: Reducer<State>, state: State) {
