@@ -30,7 +30,9 @@ public final class ActionSubject<Element>: ObservableType, ObserverType, Subject
   /// The storage of ``subjectReference``, `observableReference`, ``counter`` and
   /// ``subscriptions``:
   /// ``AtomicSlot``s, so the first stored properties.
-  @usableFromInline enum Slots: Int, AtomicSlotIndex { case subject, observable, counter, subscriptions }
+  @usableFromInline enum Slots: Int, AtomicSlotIndex {
+    case subject, observable, counter, subscriptions
+  }
   @usableFromInline var subjectSlot = AtomicSlot(UInt(0))
   @usableFromInline var observableSlot = AtomicSlot(UInt(0))
   @usableFromInline var counterSlot = AtomicSlot(UInt(0))
@@ -40,9 +42,13 @@ public final class ActionSubject<Element>: ObservableType, ObserverType, Subject
   /// reactor nobody observes the actions of (the common case) carries no subject.
   /// (Typed `AnyObject`, so that the unspecialised deinitialiser releases them without looking
   /// up type metadata every time a reactor is freed; the accessors downcast what they made.)
-  @inlinable var subjectReference: OnceReference<AnyObject> { OnceReference(Slots.subject, of: self) }
+  @inlinable var subjectReference: OnceReference<AnyObject> {
+    OnceReference(Slots.subject, of: self)
+  }
   /// The observable of ``asObservable()``, created on first use.
-  private var observableReference: OnceReference<AnyObject> { OnceReference(Slots.observable, of: self) }
+  private var observableReference: OnceReference<AnyObject> {
+    OnceReference(Slots.observable, of: self)
+  }
   /// Each element carries the sequence number it was given when the subject accepted it; a
   /// subscription skips elements numbered before it subscribed, which were already in flight.
   @inlinable var counter: UnsafeAtomic<UInt> { UnsafeAtomic(Slots.counter, of: self) }

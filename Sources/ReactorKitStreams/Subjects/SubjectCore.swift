@@ -48,7 +48,10 @@ final class SubjectEntry<Element>: SubscriptionLink, Disposable, @unchecked Send
   // synchronises itself.
   /// The storage of ``disposed`` and ``coreBits``: ``AtomicSlot``s, so the first stored
   /// properties after the link's (slot 0, see ``SubscriptionLink``): slots 1 and 2.
-  @usableFromInline enum Slots: Int, AtomicSlotIndex { case disposed = 1, core }
+  @usableFromInline enum Slots: Int, AtomicSlotIndex {
+    case disposed = 1
+    case core
+  }
   @usableFromInline var disposedSlot = AtomicSlot(false)
   @usableFromInline var coreSlot: AtomicSlot
   @usableFromInline let observer: AnyObserver<Element>

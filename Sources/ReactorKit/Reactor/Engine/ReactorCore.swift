@@ -58,7 +58,8 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   // order of `Slots`, the one place their indices are written. Only accessed through their
   // views; `AtomicSlotLayoutTests` checks the layout.
   @usableFromInline enum Slots: Int, AtomicSlotIndex {
-    case owner = 3, action, state, stubRecorder, stubObject, wiring, stubFlag
+    case owner = 3
+    case action, state, stubRecorder, stubObject, wiring, stubFlag
   }
   @usableFromInline var ownerSlot = AtomicSlot(UInt(0))
   @usableFromInline var actionSlot = AtomicSlot(UInt(0))
