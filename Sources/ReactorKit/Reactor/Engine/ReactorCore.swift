@@ -27,6 +27,26 @@ import ReactorKitStreams
 /// current step: never recursively, never concurrently. Mutations are queued ahead of
 /// actions, so an action never overtakes a mutation that was already produced.
 ///
+/// ## Which word decides what
+///
+/// - ``Shared/lifecycle`` (under ``lock``, a ``ReactorLifecycle``): unwired, wired or
+///   disposed, and which streams have ended. The one record of where the core is in its life.
+/// - ``gate``: *whether* a drain holds the core (idle, busy, busy with work announced; closed
+///   until wired and once disposed). ``owner``: *which thread* that drain runs on.
+/// - ``wiring``: a lock-free latch that lets exactly one caller run the transforms; the
+///   lifecycle becomes wired at the end of that run.
+/// - ``Owned/isDelivering`` (owner thread only): the owner is inside a state delivery, so
+///   work it sends itself is queued instead of run inline.
+///
+/// ## The path of one action
+///
+/// `reactor.action.onNext` (ActionSubject.swift) → ``receive(_:)`` (ReactorCore+Drain.swift):
+/// an idle core on the trampoline is claimed and drained at once, otherwise the action is
+/// queued and a drain scheduled → `drain()` → `process(_:)` → ``run(_:)``
+/// (ReactorCore+Stages.swift): `mutate`, whose synchronous results are consumed in place →
+/// ``emit(_:)`` → ``apply(_:)``: `reduce` → ``publish(_:)``: `currentState`, then the state
+/// stream's subscribers (ReactorCore+Output.swift).
+///
 /// ## Performance
 ///
 /// The per-action path is `@inlinable`, so it is specialised for the reactor's types in the
@@ -45,7 +65,7 @@ import ReactorKitStreams
 @usableFromInline
 final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Sendable {
   // Safety: `shared` (with the current state) is guarded by `lock`. `config` is written in
-  // `wire` under `lock` before `shared.isWired` is set and the `gate` opened (releasing), and
+  // `wire` under `lock` before `shared.lifecycle` is wired and the `gate` opened (releasing), and
   // read by code that observed either (the drain, hence the owner thread, and `receive`'s
   // unlocked claim) or that `wire` itself started; afterwards only the owner thread rewrites
   // `config.hooks` (when it processes `.reconfigure`). `owned` belongs to the owner thread;
