@@ -29,7 +29,7 @@ import ReactorKitStreams
 /// `Store.dispatch(_:)` (Store.swift) → ``submitDispatch(_:tag:)`` here: an idle gate is
 /// claimed, otherwise `submitContended` queues or waits through the machine →
 /// ``processDispatch(_:tag:)`` (StoreCore+Processing.swift) → the middleware chain,
-/// `StoreChain.run` (StoreChainEnd.swift), whose final `next` is `StoreChainEnd.reduce` →
+/// `StoreChain.run` (StoreChain.swift), whose final `next` is `StoreChainEnd.reduce` →
 /// ``reduceAndPublish(_:)`` (StoreCore+Processing.swift): action subscribers, the reducer,
 /// `StoreStateStorage.replace(with:)`, then the state, selection (SelectionGroup.swift) and
 /// reduction subscribers (StoreRegistry.swift) → back here: the gate is released, or
