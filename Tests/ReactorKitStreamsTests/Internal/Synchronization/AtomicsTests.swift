@@ -1,3 +1,4 @@
+import ReactorKitTesting
 import XCTest
 
 @testable import ReactorKitStreams
