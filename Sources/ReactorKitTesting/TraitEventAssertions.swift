@@ -7,6 +7,8 @@ import XCTest
 /// - Parameters:
 ///   - lhs: The results received.
 ///   - rhs: The results expected.
+///   - file: The file reported on failure.
+///   - line: The line reported on failure.
 public func XCTAssertEqual<Element: Equatable>(
   _ lhs: [SingleEvent<Element>], _ rhs: [SingleEvent<Element>],
   file: StaticString = #filePath, line: UInt = #line
@@ -25,6 +27,8 @@ public func XCTAssertEqual<Element: Equatable>(
 /// - Parameters:
 ///   - lhs: The results received.
 ///   - rhs: The results expected.
+///   - file: The file reported on failure.
+///   - line: The line reported on failure.
 public func XCTAssertEqual<Element: Equatable>(
   _ lhs: [MaybeEvent<Element>], _ rhs: [MaybeEvent<Element>],
   file: StaticString = #filePath, line: UInt = #line
@@ -37,6 +41,8 @@ public func XCTAssertEqual<Element: Equatable>(
 /// - Parameters:
 ///   - lhs: The results received.
 ///   - rhs: The results expected.
+///   - file: The file reported on failure.
+///   - line: The line reported on failure.
 public func XCTAssertEqual(
   _ lhs: [CompletableEvent], _ rhs: [CompletableEvent],
   file: StaticString = #filePath, line: UInt = #line

@@ -21,6 +21,8 @@ public struct GroupedObservable<Key, Element>: ObservableType {
   public func asObservable() -> Observable<Element> { source }
 }
 
+extension GroupedObservable: Sendable where Key: Sendable {}
+
 extension ObservableType {
   /// Splits the sequence into groups of elements that share a key: emits a
   /// ``GroupedObservable`` the first time a key appears, and each element (that one

@@ -1,6 +1,13 @@
+import Foundation
 import ReactorKitStreams
 import ReactorKitTesting
 import XCTest
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 final class GroupByTests: ResourceTestCase {
   func test_groupBy_mergedGroupsKeepOrderAndSourceEndsWithIt() {
@@ -136,5 +143,41 @@ final class GroupByTests: ResourceTestCase {
     // then
     XCTAssertEqual(groups.map(\.key), [1, 0])
     XCTAssertEqual(late, [])
+  }
+
+  func test_groupBy_groupsSubscribedAndDisposedOnOtherThreadsWhileSourceEmits() {
+    // given
+    let subject = PublishSubject<Int>()
+    let groups = LockedValues<GroupedObservable<Int, Int>>()
+    let misrouted = LockedValues<Int>()
+    let outer = subject.groupBy { $0 % 4 }.subscribe(onNext: { groups.append($0) })
+    // when
+    runConcurrently(threads: 3) { index in
+      if index == 0 {
+        for value in 0..<StressConfiguration.iterations(2_000) {
+          subject.onNext(value)
+          if value % 50 == 0 { sched_yield() }
+        }
+        return
+      }
+      for round in 0..<StressConfiguration.iterations(300) {
+        let current = groups.all
+        guard !current.isEmpty else {
+          sched_yield()
+          continue
+        }
+        let group = current[(round + index) % current.count]
+        let subscription = group.subscribe(onNext: { value in
+          if value % 4 != group.key { misrouted.append(value) }
+        })
+        sched_yield()
+        subscription.dispose()
+      }
+    }
+    outer.dispose()
+    // then
+    XCTAssertEqual(groups.all.map(\.key), [0, 1, 2, 3])
+    XCTAssertEqual(misrouted.all, [])
+    XCTAssertFalse(subject.hasObservers, "The source is released with the last subscription.")
   }
 }
