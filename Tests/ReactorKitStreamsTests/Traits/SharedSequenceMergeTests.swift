@@ -124,4 +124,29 @@ final class SharedSequenceMergeTests: ResourceTestCase {
     XCTAssertEqual(driveWith.events.compactMap { $0.value.element }, [1, -2])
     XCTAssertEqual(recover.events.compactMap { $0.value.element }, [1, -3])
   }
+
+  func test_driverWithUnretained_pairsAndCompletesOnceObjectFreed() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let source = scheduler.createHotObservable([
+      .next(210, 1), .next(230, 2), .next(240, 3), .completed(300),
+    ])
+    var owner: Owner? = Owner()
+    weak let weakOwner = owner
+    var observer: TestableObserver<String>!
+    // when
+    SharingScheduler.mock(scheduler: scheduler) {
+      let driver = source.asDriver(onErrorJustReturn: 0).withUnretained(owner!)
+        .map { object, value in "\(object.name)\(value)" }
+      scheduler.scheduleAt(220) { owner = nil }
+      observer = scheduler.start { driver.asObservable() }
+    }
+    // then
+    XCTAssertNil(weakOwner)
+    XCTAssertEqual(observer.events, [.next(211, "o1"), .completed(231)])
+  }
+}
+
+private final class Owner {
+  let name = "o"
 }
