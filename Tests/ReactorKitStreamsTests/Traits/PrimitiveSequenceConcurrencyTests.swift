@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import ReactorKitStreams
 import ReactorKitTesting
 import XCTest
@@ -51,12 +53,8 @@ final class PrimitiveSequenceConcurrencyTests: ResourceTestCase {
     task.cancel()
     // then
     await fulfillment(of: [disposed], timeout: 5)
-    do {
-      _ = try await task.value
-      XCTFail("Expected CancellationError.")
-    } catch {
-      XCTAssertTrue(error is CancellationError, "Got \(error).")
-    }
+    let result = await finish(task)
+    XCTAssertTrue(result?.failure is CancellationError, "Got \(String(describing: result)).")
   }
 
   func test_maybeValue_inCancelledTaskThrowsWithoutWaiting() async {
@@ -66,12 +64,8 @@ final class PrimitiveSequenceConcurrencyTests: ResourceTestCase {
       return try await Maybe<Int>.never().value
     }
     // then
-    do {
-      _ = try await task.value
-      XCTFail("Expected CancellationError.")
-    } catch {
-      XCTAssertTrue(error is CancellationError, "Got \(error).")
-    }
+    let result = await finish(task)
+    XCTAssertTrue(result?.failure is CancellationError, "Got \(String(describing: result)).")
   }
 
   func test_singleCreateWork_emitsResultOrError() async throws {
@@ -113,5 +107,59 @@ final class PrimitiveSequenceConcurrencyTests: ResourceTestCase {
     // then
     await fulfillment(of: [cancelled], timeout: 5)
     XCTAssertTrue(received.isEmpty)
+  }
+
+  func test_singleValue_elementAndCancellationRacingFinishEveryAwait() async {
+    // given
+    let rounds = StressConfiguration.iterations(300)
+    var values = 0
+    var cancellations = 0
+    // when
+    for round in 0..<rounds {
+      // The element arrives on another thread, racing with the cancellation below.
+      let single = Single<Int>.create { observer in
+        let report = UncheckedSendable(observer)
+        DispatchQueue.global().async { report.value(.success(round)) }
+        return Disposables.create()
+      }
+      let task = Task { try await single.value }
+      if round % 2 == 0 { await Task.yield() }
+      task.cancel()
+      // then: each await ends, with the element or with CancellationError
+      switch await finish(task) {
+      case .success(let value)?:
+        XCTAssertEqual(value, round)
+        values += 1
+      case .failure(let error)?:
+        XCTAssertTrue(error is CancellationError, "Round \(round): got \(error).")
+        cancellations += 1
+      case nil:
+        return XCTFail("Round \(round): the await did not end.")
+      }
+    }
+    XCTAssertEqual(values + cancellations, rounds)
+  }
+
+  /// The result of `task`, or `nil` (after a failed expectation) when it has not finished
+  /// within `seconds`: a bounded wait, so an await that never ends fails the test instead
+  /// of hanging it.
+  private func finish<Value: Sendable>(
+    _ task: Task<Value, Swift.Error>, within seconds: TimeInterval = 5
+  ) async -> Result<Value, Swift.Error>? {
+    let finished = expectation(description: "the task finished")
+    let results = LockedValues<Result<Value, Swift.Error>>()
+    Task {
+      results.append(await task.result)
+      finished.fulfill()
+    }
+    await fulfillment(of: [finished], timeout: seconds)
+    return results.all.first
+  }
+}
+
+extension Result {
+  fileprivate var failure: Failure? {
+    if case .failure(let error) = self { return error }
+    return nil
   }
 }
