@@ -27,4 +27,8 @@ runBenchmarks(
     rxZip(),
     inspectorIdleDispatch(),
     inspectorDispatchOneClient(),
+    reSwiftFacadeDispatch(subscribers: 1),
+    reSwiftFacadeDispatch(subscribers: 1000),
+    reactiveReSwiftFacadeDispatch(subscribers: 1),
+    reactiveReSwiftFacadeDispatch(subscribers: 1000),
   ], options: options)
