@@ -44,7 +44,9 @@
 /// `Store` is `Sendable` whatever its `State`: states and actions are handed between threads
 /// under the store's locks. Keep them values (or immutable objects), as Redux expects.
 public final class Store<State>: @unchecked Sendable {
-  // Safety: the only stored property is the engine, which synchronises itself.
+  // Safety: the engine synchronises itself; the plugin slot is only accessed atomically.
+  /// The storage of the installed plugins (see `Store+Plugins.swift`): 0 until one is.
+  @usableFromInline var pluginSlotStorage = AtomicSlot(UInt(0))
   /// The engine: the turn, the dispatch queue, the state and the subscriptions.
   @usableFromInline let core: StoreCore<State>
 
@@ -75,6 +77,7 @@ public final class Store<State>: @unchecked Sendable {
 
   deinit {
     Resources.decrementTotal()
+    pluginSlot.releaseUnshared()
   }
 
   /// The current state: the state after the last reduction.
@@ -140,6 +143,26 @@ public final class Store<State>: @unchecked Sendable {
   @discardableResult
   public func dispatch(_ actions: Observable<any Action>) -> Disposable {
     actions.subscribe(onNext: { [weak self] action in self?.dispatch(action) })
+  }
+
+  /// Dispatches each element of a stream of one action type as it arrives (see
+  /// `dispatch(_:)`), such as an `Observable<TodoAction>`.
+  ///
+  /// The store is held weakly: elements arriving after it is freed are dropped. Errors and
+  /// completion end the subscription.
+  ///
+  /// ```swift
+  /// store.dispatch(refreshButton.taps.map { TodoAction.refresh })
+  ///   .disposed(by: disposeBag)
+  /// ```
+  ///
+  /// - Parameter actions: The actions to dispatch: any observable (or `Driver`, `Signal`)
+  ///   whose elements are of a type conforming to ``Action``.
+  /// - Returns: A disposable that stops dispatching.
+  @discardableResult
+  public func dispatch<Actions: ObservableConvertibleType>(_ actions: Actions) -> Disposable
+  where Actions.Element: Action {
+    actions.asObservable().subscribe(onNext: { [weak self] action in self?.dispatch(action) })
   }
 
   // MARK: - Package hooks
