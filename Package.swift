@@ -20,6 +20,7 @@ let package = Package(
     .library(name: "ReactorKitStreams", targets: ["ReactorKitStreams"]),
     .library(name: "ReactorKitTesting", targets: ["ReactorKitTesting"]),
     .library(name: "ReactorKitInspector", targets: ["ReactorKitInspector"]),
+    .library(name: "ReactorKitCompatibility", targets: ["ReactorKitCompatibility"]),
     .library(name: "ReactorKitReSwift", targets: ["ReactorKitReSwift"]),
     .library(name: "ReactorKitReactiveReSwift", targets: ["ReactorKitReactiveReSwift"]),
   ],
@@ -35,6 +36,10 @@ let package = Package(
       name: "ReactorKitTesting", dependencies: ["ReactorKit"], swiftSettings: swiftSettings),
     .target(
       name: "ReactorKitInspector", dependencies: ["ReactorKit"], swiftSettings: swiftSettings),
+    // ReactorKit's names that clash with SwiftUI (`View`, `StoryboardView`), for ported files.
+    .target(
+      name: "ReactorKitCompatibility", dependencies: ["ReactorKit"],
+      swiftSettings: swiftSettings),
     // Migration products: ReSwift's and ReactiveReSwift's APIs over a ReactorKit store (neither
     // re-exports ReactorKit).
     .target(
@@ -61,7 +66,7 @@ let package = Package(
       swiftSettings: swiftSettings),
     .testTarget(
       name: "ReactorKitTests",
-      dependencies: ["ReactorKit", "ReactorKitTesting"],
+      dependencies: ["ReactorKit", "ReactorKitTesting", "ReactorKitCompatibility"],
       swiftSettings: swiftSettings),
     .testTarget(
       name: "ReactorKitInspectorTests",

@@ -17,9 +17,9 @@ func reSwiftCounterReducer(action: any ReactorKit.Action, state: Counter?) -> Co
 private func nativeCounterStore(subscribers: Int) -> Measured {
   Measured {
     let store = ReactorKit.Store(
-      reducer: ReactorKit.Reducer(pure: { action, state in
+      reducer: ReactorKit.Reducer.pure { state, action in
         reSwiftCounterReducer(action: action, state: state)
-      }),
+      },
       state: Counter())
     let total = Tally()
     let bag = DisposeBag()
@@ -49,9 +49,9 @@ private final class NativeCountingSubscriber {
 private func nativeSubscriberObjectsStore(subscribers: Int) -> Measured {
   Measured {
     let store = ReactorKit.Store(
-      reducer: ReactorKit.Reducer(pure: { action, state in
+      reducer: ReactorKit.Reducer.pure { state, action in
         reSwiftCounterReducer(action: action, state: state)
-      }),
+      },
       state: Counter())
     let total = Tally()
     let objects = (0..<subscribers).map { _ in NativeCountingSubscriber(total: total) }

@@ -66,7 +66,7 @@ open class Store<State>: StoreType, @unchecked Sendable {
     let reduce = UncheckedSendable(reducer)
     let chain = MiddlewareChain<State>()
     let native = ReactorKit.Store(
-      reducer: ReactorKit.Reducer(pure: { action, state in reduce.value(action, state) }),
+      reducer: ReactorKit.Reducer.pure { state, action in reduce.value(action, state) },
       state: initialState,
       middleware: [chain.stage])
     self.chain = chain

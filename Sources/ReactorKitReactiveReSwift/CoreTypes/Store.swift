@@ -50,7 +50,7 @@ open class Store<ObservableProperty: ObservablePropertyType>: @unchecked Sendabl
     let reduce = UncheckedSendable(reducer)
     let stages = middleware.isIdentity ? [] : [MiddlewareStage.make(middleware)]
     reactorKitStore = ReactorKit.Store(
-      reducer: ReactorKit.Reducer(pure: { action, state in reduce.value(action, state) }),
+      reducer: ReactorKit.Reducer.pure { state, action in reduce.value(action, state) },
       state: observable.value, middleware: stages)
     let publisher = StatePublisher(observable)
     self.publisher = publisher
