@@ -42,4 +42,17 @@ final class RepeatElementTests: ResourceTestCase {
     XCTAssertEqual(received, [1, 1, 1, 1])
     XCTAssertLessThanOrEqual(produced, 5)
   }
+
+  func test_repeatElement_outsideATrampolineStopsAtTake() {
+    // given: a plain subscribe, as on the main thread (no trampoline running)
+    var received: [Int] = []
+    var produced = 0
+    // when: an infinite source; before the sources stopped on disposal this never returned
+    let subscription = Observable.repeatElement(1).do(onNext: { _ in produced += 1 }).take(4)
+      .subscribe(onNext: { received.append($0) })
+    subscription.dispose()
+    // then
+    XCTAssertEqual(received, [1, 1, 1, 1])
+    XCTAssertEqual(produced, 4)
+  }
 }
