@@ -11,7 +11,8 @@ struct EventRenderer {
   private var renderer: ValueRenderer {
     let redaction = self.redaction
     return ValueRenderer(
-      isRedacted: { redaction.isRedacted($0) }, redactedText: redaction.replacement)
+      isRedacted: { redaction.isRedacted($0) }, redactedText: redaction.replacement,
+      redactsWholeValues: redaction.redactsWholeValues)
   }
 
   var tree: StateTree {
@@ -63,7 +64,9 @@ struct EventRenderer {
           let changes = valueDifferences(
             from: prepared(before, source: event.source), to: preparedAfter,
             render: renderer.renderPart, isRedacted: { redaction.isRedacted($0) },
-            redactedText: redaction.replacement, skipsEqualValues: true)
+            redactedText: redaction.replacement,
+            renderSecret: redaction.redactsWholeValues ? nil : renderer.renderSecretPart,
+            skipsEqualValues: true, identifiesElements: true)
           json.key("diff")
           json.array { list in
             for change in changes.prefix(500) {

@@ -223,7 +223,8 @@ public final class LoggingPlugin: @unchecked Sendable {
   private var renderer: ValueRenderer {
     let redaction = self.redaction
     return ValueRenderer(
-      isRedacted: { [names] in names.isRedacted($0) }, redactedText: redaction.replacement)
+      isRedacted: { [names] in names.isRedacted($0) }, redactedText: redaction.replacement,
+      redactsWholeValues: redaction.redactsWholeValues)
   }
 
   private func prepared(_ value: Any) -> Any {
@@ -242,7 +243,8 @@ public final class LoggingPlugin: @unchecked Sendable {
     let (differences, omitted) = cappedValueDifferences(
       from: prepared(before), to: prepared(after), render: renderer.renderPart,
       isRedacted: { [names] in names.isRedacted($0) }, redactedText: redaction.replacement,
-      skipsEqualValues: true, maximumCount: maximumChangesPerEvent)
+      renderSecret: redaction.redactsWholeValues ? nil : renderer.renderSecretPart,
+      skipsEqualValues: true, identifiesElements: true, maximumCount: maximumChangesPerEvent)
     let changes = differences.map(LogEvent.Change.init)
     emit(
       source: source, kind: .state,
