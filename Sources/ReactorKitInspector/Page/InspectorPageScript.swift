@@ -365,7 +365,8 @@ enum InspectorPageScript {
         const source = $("dispatch-source").value;
         file.arrayBuffer().then((body) => api("/api/import" + (source ? "?source=" + encodeURIComponent(source) : ""),
           { method: "POST", headers: { "Content-Type": "application/x-ndjson" }, body }))
-          .then((result) => toast("Replayed " + result.replayed + " actions"))
+          .then((result) => toast("Replayed " + result.replayed + " actions"
+            + (result.warning ? ". " + result.warning : "")))
           .catch((error) => toast(error.message))
           .finally(() => { $("import-file").value = ""; });
       };
