@@ -17,6 +17,7 @@ public struct InspectorTimeTravel: Action, CustomReflectable {
 /// and after it, and time travel dispatches an ``InspectorTimeTravel`` through the store.
 final class StoreSource<State>: InspectedSource, @unchecked Sendable {
   // Safety: `getState`, `send` and `liveState` are guarded by `lock`; `jumped` is atomic;
+  // `sizes` is only used by the middleware, which the store runs for one action at a time;
   // the rest is immutable. The closures are the store's own thread-safe accessors.
   let info: SourceInfo
   private let core: InspectorCore
@@ -27,6 +28,10 @@ final class StoreSource<State>: InspectedSource, @unchecked Sendable {
   private var send: ((any Action) -> Void)?
   private var liveState: State?
   private let jumpedBox = AtomicBox<UInt64>(0)
+  /// The bytes each recorded state keeps alive (for the ring's byte budget); `nil` for a state
+  /// type without references, whose size is ``plainBytes``.
+  private var sizes: RetainedBytes?
+  private let plainBytes = RetainedBytes.plainEstimate(State.self)
   private var jumped: UnsafeAtomic<UInt64> { jumpedBox.atomic }
 
   init(name: String, core: InspectorCore, redactions: [Redaction<State>]) {
@@ -39,6 +44,13 @@ final class StoreSource<State>: InspectedSource, @unchecked Sendable {
       })
     self.core = core
     ring = Unmanaged.passUnretained(core.ring)
+    sizes = _isPOD(State.self) ? nil : RetainedBytes()
+  }
+
+  /// The bytes `state` keeps alive that the previous recorded state does not.
+  private func retainedBytes(_ state: State) -> Int {
+    guard sizes != nil else { return plainBytes }
+    return sizes!.estimate(state)
   }
 
   /// The middleware that records into this source.
@@ -50,8 +62,10 @@ final class StoreSource<State>: InspectedSource, @unchecked Sendable {
       }
       // The first entry: the state the store starts from (the first action's diff is taken
       // against it).
+      let initial = getState()
       record(
-        kind: .note, value: nil, before: nil, after: getState(), note: "\(name): initial state")
+        kind: .note, value: nil, before: nil, after: initial, note: "\(name): initial state",
+        bytes: retainedBytes(initial))
       return { next in
         { [self] action in handle(action, getState: getState, next: next) }
       }
@@ -69,7 +83,7 @@ final class StoreSource<State>: InspectedSource, @unchecked Sendable {
       record(
         kind: .jump, value: nil, before: nil, after: after,
         note: target.map { "\(name): jumped to the state after #\($0)" }
-          ?? "\(name): back to live")
+          ?? "\(name): back to live", bytes: retainedBytes(after))
       return
     }
     // No copy of the state before: the diff is taken from the previous entry of this store
@@ -78,16 +92,19 @@ final class StoreSource<State>: InspectedSource, @unchecked Sendable {
     next(action)
     let after = getState()
     if jumped.load(ordering: .relaxed) != 0 { continueFromPast() }
+    let bytes = retainedBytes(after)
     _ = ring._withUnsafeGuaranteedRef {
-      $0.append(kind: .action, source: info, value: action, after: after)
+      $0.append(kind: .action, source: info, value: action, after: after, bytes: bytes)
     }
   }
 
   private func record(
-    kind: InspectorEventKind, value: Any?, before: Any?, after: Any?, note: String?
+    kind: InspectorEventKind, value: Any?, before: Any?, after: Any?, note: String?,
+    bytes: Int
   ) {
     core.ring.append(
-      kind: kind, source: info, value: value, before: before, after: after, note: note)
+      kind: kind, source: info, value: value, before: before, after: after, note: note,
+      bytes: bytes)
   }
 
   /// An app action arrived while the store showed an earlier state: it was reduced on that
