@@ -27,4 +27,7 @@ runBenchmarks(
     rxZip(),
     inspectorIdleDispatch(),
     inspectorDispatchOneClient(),
-  ], options: options)
+  ] + listPluginWorkloads(), options: options)
+if let filter = options.filter, "inspector_catch_up".contains(filter) {
+  runCatchUpMeasurement()
+}

@@ -190,7 +190,13 @@ private struct DifferenceCollector {
       array.collectDifferences(to: new, into: &self, path: path, depth: depth, secrecy: secrecy)
       return
     }
-    if skipsEqualValues && areKnownEqual(old, new) { return }
+    // A value holding collections is compared part by part instead: its `==` would compare
+    // every element of a changed collection once more at each level above it.
+    if skipsEqualValues && !CollectionHolders.shared.holdsCollections(old)
+      && areKnownEqual(old, new)
+    {
+      return
+    }
     let oldMirror = Mirror(reflecting: old)
     let newMirror = Mirror(reflecting: new)
     guard depth < maximumDepth, let style = oldMirror.displayStyle,
@@ -441,51 +447,43 @@ private struct DifferenceCollector {
     return result
   }
 
-  /// How many elements at the start, and then at the end, `old` and `new` share bit for bit.
+  /// How many elements at the start, and then at the end, `old` and `new` share: the same
+  /// bytes, or (when skipping equal values) equal by the elements' `==`.
+  ///
+  /// Elements are compared a machine word at a time over their `size` bytes (a copy copies
+  /// fields, not the padding after them). An element whose bytes differ is then compared with
+  /// `==` when it is `Equatable` and equal values may be skipped (padding between fields, an
+  /// equal string in new storage); otherwise it ends the shared run.
   private func sharedEnds<Element>(_ old: [Element], _ new: [Element]) -> (Int, Int) {
-    let stride = MemoryLayout<Element>.stride
     let common = min(old.count, new.count)
-    guard stride > 0 else { return (common, 0) }
+    guard MemoryLayout<Element>.size > 0 else { return (common, 0) }
+    var isEqual: ((Int, Int) -> Bool)? = nil
+    if skipsEqualValues, let equatable = Element.self as? any Equatable.Type {
+      func equality<Value: Equatable>(_: Value.Type) -> (Int, Int) -> Bool {
+        let old = unsafeBitCast(old, to: [Value].self)
+        let new = unsafeBitCast(new, to: [Value].self)
+        return { old[$0] == new[$1] }
+      }
+      isEqual = equality(equatable)
+    }
     return old.withUnsafeBytes { oldBytes in
       new.withUnsafeBytes { newBytes in
         guard let oldBase = oldBytes.baseAddress, let newBase = newBytes.baseAddress else {
           return (0, 0)
         }
         if oldBase == newBase && old.count == new.count { return (common, 0) }
-        let prefix = Self.matchingElements(
-          oldBase, newBase, count: common, stride: stride, fromEnd: false)
-        let suffix = Self.matchingElements(
-          oldBase + (old.count - common + prefix) * stride,
-          newBase + (new.count - common + prefix) * stride, count: common - prefix,
-          stride: stride, fromEnd: true)
+        let compare = ElementBytes(Element.self)
+        let prefix = compare.matching(
+          oldBase, from: 0, newBase, from: 0, step: 1, count: common, isEqual: isEqual)
+        let suffix =
+          prefix == common
+          ? 0
+          : compare.matching(
+            oldBase, from: old.count - 1, newBase, from: new.count - 1, step: -1,
+            count: common - prefix, isEqual: isEqual)
         return (prefix, suffix)
       }
     }
-  }
-
-  /// How many of `count` elements of `stride` bytes at `old` and `new` are the same bytes,
-  /// from the start (or from the end), compared a block at a time.
-  private static func matchingElements(
-    _ old: UnsafeRawPointer, _ new: UnsafeRawPointer, count: Int, stride: Int, fromEnd: Bool
-  ) -> Int {
-    let block = max(1, 4_096 / stride)
-    var matched = 0
-    while matched < count {
-      let length = min(block, count - matched)
-      let first = fromEnd ? count - matched - length : matched
-      if memcmp(old + first * stride, new + first * stride, length * stride) == 0 {
-        matched += length
-        continue
-      }
-      // The difference is in this block: find its element.
-      for step in 0..<length {
-        let index = fromEnd ? first + length - 1 - step : first + step
-        if memcmp(old + index * stride, new + index * stride, stride) != 0 { return matched }
-        matched += 1
-      }
-      return matched
-    }
-    return matched
   }
 
   private mutating func collectEntries(
@@ -543,5 +541,117 @@ extension Array: ComparedArray {
   ) {
     guard let other = other as? [Element] else { return }
     collector.collectArray(self, other, path: path, depth: depth, secrecy: secrecy)
+  }
+}
+
+/// Compares array elements of one type by their bytes, a machine word at a time, leaving out
+/// the padding after the last field (which copies do not copy).
+private struct ElementBytes {
+  let stride: Int
+  let size: Int
+  /// For elements whose stride is a whole number of words: the mask of each word's
+  /// significant bytes; empty otherwise (then `size` bytes are compared with `memcmp`).
+  let masks: [UInt64]
+
+  init<Element>(_: Element.Type) {
+    let stride = MemoryLayout<Element>.stride
+    let size = MemoryLayout<Element>.size
+    self.stride = stride
+    self.size = size
+    guard stride % 8 == 0 else {
+      masks = []
+      return
+    }
+    masks = (0..<(stride / 8)).map { word in
+      let significant = min(8, max(0, size - word * 8))
+      return significant == 8 ? ~0 : (UInt64(1) << UInt64(significant * 8)) &- 1
+    }
+  }
+
+  /// How many elements from `oldIndex` and `newIndex` on (stepping by `step`, 1 or -1) have
+  /// the same significant bytes, at most `count`; `isEqual` (when given) is asked about a pair
+  /// whose bytes differ.
+  func matching(
+    _ old: UnsafeRawPointer, from oldIndex: Int, _ new: UnsafeRawPointer, from newIndex: Int,
+    step: Int, count: Int, isEqual: ((Int, Int) -> Bool)?
+  ) -> Int {
+    masks.withUnsafeBufferPointer { masks in
+      var matched = 0
+      var oldElement = old + oldIndex * stride
+      var newElement = new + newIndex * stride
+      let delta = step * stride
+      // Whole blocks first, with one `memcmp` each: their padding is usually the same too
+      // (zeroed pages), and where it is not the block is compared element by element.
+      let block = max(1, 4_096 / max(1, stride))
+      while matched + block <= count {
+        let start = step > 0 ? oldElement : oldElement - (block - 1) * stride
+        let other = step > 0 ? newElement : newElement - (block - 1) * stride
+        guard memcmp(start, other, block * stride) == 0 else { break }
+        matched += block
+        oldElement += block * delta
+        newElement += block * delta
+      }
+      while matched < count {
+        var same = true
+        if masks.isEmpty {
+          same = memcmp(oldElement, newElement, size) == 0
+        } else {
+          for word in 0..<masks.count {
+            let difference =
+              oldElement.loadUnaligned(fromByteOffset: word &* 8, as: UInt64.self)
+              ^ newElement.loadUnaligned(fromByteOffset: word &* 8, as: UInt64.self)
+            if difference & masks[word] != 0 {
+              same = false
+              break
+            }
+          }
+        }
+        if !same {
+          guard let isEqual,
+            isEqual(oldIndex + matched * step, newIndex + matched * step)
+          else { return matched }
+        }
+        matched += 1
+        oldElement += delta
+        newElement += delta
+      }
+      return matched
+    }
+  }
+}
+
+/// Which types hold an array, dictionary or set in their fields (looking a few levels deep),
+/// learned from the first value of each type seen.
+private final class CollectionHolders: @unchecked Sendable {
+  // Safety: `known` is guarded by `lock`.
+  static let shared = CollectionHolders()
+  private let lock = Lock()
+  private var known: [ObjectIdentifier: Bool] = [:]
+  /// Types beyond this many are reflected every time.
+  private static let capacity = 1_024
+
+  func holdsCollections(_ value: Any) -> Bool {
+    let key = ObjectIdentifier(type(of: value))
+    if let answer = lock.withLock({ known[key] }) { return answer }
+    let answer = Self.holds(value, depth: 0)
+    lock.withLock {
+      if known.count < Self.capacity { known[key] = answer }
+    }
+    return answer
+  }
+
+  private static func holds(_ value: Any, depth: Int) -> Bool {
+    let mirror = Mirror(reflecting: value)
+    switch mirror.displayStyle {
+    case .struct, .class, .tuple, .optional, .enum:
+      guard depth < 4 else { return false }
+      return mirror.children.contains { child in
+        let style = Mirror(reflecting: child.value).displayStyle
+        return style == .collection || style == .dictionary || style == .set
+          || holds(child.value, depth: depth + 1)
+      }
+    default:
+      return false
+    }
   }
 }
