@@ -188,8 +188,14 @@ enum EventStreamTiming {
     var firstScreen: Double?
     var last = start
     var previous: UInt8 = 0
+    // Reads until the server closes the stream (or nothing came for a minute).
     while true {
       let received = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, 1 << 16, 0) }
+      if received < 0 && (errno == EAGAIN || errno == EINTR)
+        && Double(nanoseconds() - last) / 1e9 < 60
+      {
+        continue
+      }
       guard received > 0 else { break }
       last = nanoseconds()
       bytes += received

@@ -146,12 +146,11 @@ final class EventRing: @unchecked Sendable {
     counters[3] = index + 1 == capacity ? 0 : counters[3] + 1
     let slot = slots + index
     // The displaced event's bytes leave the count, the new one's enter it.
-    counters[4] = counters[4] &- UInt64(costs[index]) &+ UInt64(max(0, bytes))
-    costs[index] = max(0, bytes)
-    if counters[5] < sequence &+ 1 &- UInt64(capacity), sequence >= UInt64(capacity) {
-      counters[5] = sequence &+ 1 &- UInt64(capacity)
-    }
-    if counters[4] > UInt64(byteBudget) {
+    let total =
+      counters[4] &- UInt64(bitPattern: Int64(costs[index])) &+ UInt64(bitPattern: Int64(bytes))
+    counters[4] = total
+    costs[index] = bytes
+    if total > UInt64(byteBudget) {
       return appendOverBudgetLocked(
         sequence: sequence, time: time, kind: kind, source: source, index: index,
         value: value, before: before, after: after, note: note)
@@ -225,6 +224,10 @@ final class EventRing: @unchecked Sendable {
     var released: [Any?] = [displaced]
     released.append(rendered[index] == nil ? nil : (rendered + index).move())
     if rendered[index] == nil { (rendered + index).initialize(to: nil) }
+    // Events older than the capacity are gone already: start after them.
+    if sequence >= UInt64(capacity), counters[5] < sequence + 1 - UInt64(capacity) {
+      counters[5] = sequence + 1 - UInt64(capacity)
+    }
     while counters[4] > UInt64(byteBudget), counters[5] < sequence {
       let place = slotLocked(counters[5])
       counters[5] += 1

@@ -9,8 +9,9 @@ final class ReactorSource<R: Reactor>: WatchedOnlySource, @unchecked Sendable {
   private let core: InspectorCore
   private let lock = Lock()
   private var lastState: R.State?
-  /// The bytes each recorded state keeps alive; `nil` for a state without references.
-  private var sizes: RetainedBytes? = _isPOD(R.State.self) ? nil : RetainedBytes()
+  /// The bytes each recorded state keeps alive, for a state with references.
+  private var sizes = RetainedBytes()
+  private let isPlain = _isPOD(R.State.self)
 
   init(name: String, core: InspectorCore, redactions: [Redaction<R.State>], initial: R.State) {
     let redacting = UncheckedRedactions(redactions)
@@ -37,7 +38,7 @@ final class ReactorSource<R: Reactor>: WatchedOnlySource, @unchecked Sendable {
         lock.withLock { lastState = newState }
         if core.isRecording {
           let bytes =
-            sizes == nil ? RetainedBytes.plainEstimate(R.State.self) : sizes!.estimate(newState)
+            isPlain ? RetainedBytes.plainEstimate(R.State.self) : sizes.estimate(newState)
           core.ring.append(
             kind: .mutation, source: info, value: mutation, before: state, after: newState,
             bytes: bytes)

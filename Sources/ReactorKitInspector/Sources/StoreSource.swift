@@ -28,10 +28,14 @@ final class StoreSource<State>: InspectedSource, @unchecked Sendable {
   private var send: ((any Action) -> Void)?
   private var liveState: State?
   private let jumpedBox = AtomicBox<UInt64>(0)
-  /// The bytes each recorded state keeps alive (for the ring's byte budget); `nil` for a state
-  /// type without references, whose size is ``plainBytes``.
-  private var sizes: RetainedBytes?
-  private let plainBytes = RetainedBytes.plainEstimate(State.self)
+  /// The bytes each recorded state keeps alive (for the ring's byte budget), for a state type
+  /// with references; a state without is counted as ``plainBytes``.
+  private var sizes = RetainedBytes()
+  private let isPlain = _isPOD(State.self)
+  /// What an event of a state without references counts: 0 for a small one (the capacity
+  /// bounds those), its size for a large one.
+  private let plainBytes =
+    MemoryLayout<State>.size > 1_024 ? RetainedBytes.plainEstimate(State.self) : 0
   private var jumped: UnsafeAtomic<UInt64> { jumpedBox.atomic }
 
   init(name: String, core: InspectorCore, redactions: [Redaction<State>]) {
@@ -44,13 +48,13 @@ final class StoreSource<State>: InspectedSource, @unchecked Sendable {
       })
     self.core = core
     ring = Unmanaged.passUnretained(core.ring)
-    sizes = _isPOD(State.self) ? nil : RetainedBytes()
   }
 
   /// The bytes `state` keeps alive that the previous recorded state does not.
+  @inline(__always)
   private func retainedBytes(_ state: State) -> Int {
-    guard sizes != nil else { return plainBytes }
-    return sizes!.estimate(state)
+    if isPlain { return plainBytes }
+    return sizes.estimate(state)
   }
 
   /// The middleware that records into this source.
