@@ -20,6 +20,9 @@ let package = Package(
     .library(name: "ReactorKitStreams", targets: ["ReactorKitStreams"]),
     .library(name: "ReactorKitTesting", targets: ["ReactorKitTesting"]),
     .library(name: "ReactorKitInspector", targets: ["ReactorKitInspector"]),
+    .library(name: "ReactorKitCompatibility", targets: ["ReactorKitCompatibility"]),
+    .library(name: "ReactorKitReSwift", targets: ["ReactorKitReSwift"]),
+    .library(name: "ReactorKitReactiveReSwift", targets: ["ReactorKitReactiveReSwift"]),
   ],
   targets: [
     // C11 atomics behind `UnsafeAtomic`, `AtomicSlot` and `AtomicBox`
@@ -33,10 +36,24 @@ let package = Package(
       name: "ReactorKitTesting", dependencies: ["ReactorKit"], swiftSettings: swiftSettings),
     .target(
       name: "ReactorKitInspector", dependencies: ["ReactorKit"], swiftSettings: swiftSettings),
+    // ReactorKit's names that clash with SwiftUI (`View`, `StoryboardView`), for ported files.
+    .target(
+      name: "ReactorKitCompatibility", dependencies: ["ReactorKit"],
+      swiftSettings: swiftSettings),
+    // Migration products: ReSwift's and ReactiveReSwift's APIs over a ReactorKit store (neither
+    // re-exports ReactorKit).
+    .target(
+      name: "ReactorKitReSwift", dependencies: ["ReactorKit"], swiftSettings: swiftSettings),
+    .target(
+      name: "ReactorKitReactiveReSwift", dependencies: ["ReactorKit"],
+      swiftSettings: swiftSettings),
     .target(name: "MallocCounter", path: "Benchmarks/MallocCounter"),
     .executableTarget(
       name: "ReactorKitBenchmarks",
-      dependencies: ["ReactorKit", "ReactorKitInspector", "MallocCounter"],
+      dependencies: [
+        "ReactorKit", "ReactorKitInspector", "ReactorKitReSwift", "ReactorKitReactiveReSwift",
+        "MallocCounter",
+      ],
       path: "Benchmarks/ReactorKitBenchmarks", swiftSettings: swiftSettings),
     // Coverage-guided fuzzing of the untrusted-input parsers (scripts/fuzz.sh builds it with
     // libFuzzer; a plain build checks the seed corpus and seeded mutations).
@@ -49,11 +66,19 @@ let package = Package(
       swiftSettings: swiftSettings),
     .testTarget(
       name: "ReactorKitTests",
-      dependencies: ["ReactorKit", "ReactorKitTesting"],
+      dependencies: ["ReactorKit", "ReactorKitTesting", "ReactorKitCompatibility"],
       swiftSettings: swiftSettings),
     .testTarget(
       name: "ReactorKitInspectorTests",
       dependencies: ["ReactorKitInspector", "ReactorKitTesting"],
+      swiftSettings: swiftSettings),
+    .testTarget(
+      name: "ReactorKitReSwiftTests",
+      dependencies: ["ReactorKitReSwift", "ReactorKit", "ReactorKitTesting"],
+      swiftSettings: swiftSettings),
+    .testTarget(
+      name: "ReactorKitReactiveReSwiftTests",
+      dependencies: ["ReactorKitReactiveReSwift", "ReactorKit", "ReactorKitTesting"],
       swiftSettings: swiftSettings),
     // Examples: a shared terminal layer, each app's logic in a library, thin executables.
     .target(name: "ExampleSupport", path: "Examples/ExampleSupport", swiftSettings: swiftSettings),
@@ -79,11 +104,18 @@ let package = Package(
       name: "Todos",
       dependencies: ["TodosKit", "ExampleSupport", "ReactorKit", "ReactorKitInspector"],
       path: "Examples/Todos/Todos", swiftSettings: swiftSettings),
+    // The ReSwift way, on the ReSwift facade (issue 24).
+    .target(
+      name: "ReSwiftCounterKit", dependencies: ["ReactorKitReSwift"],
+      path: "Examples/ReSwiftCounter/ReSwiftCounterKit", swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "ReSwiftCounter", dependencies: ["ReSwiftCounterKit", "ReactorKitReSwift"],
+      path: "Examples/ReSwiftCounter/ReSwiftCounter", swiftSettings: swiftSettings),
     .testTarget(
       name: "ExamplesTests",
       dependencies: [
         "ExampleSupport", "CounterKit", "GitHubSearchKit", "TodosKit", "ReactorKitTesting",
-        "Counter", "GitHubSearch", "Todos",
+        "Counter", "GitHubSearch", "Todos", "ReSwiftCounterKit", "ReSwiftCounter",
       ],
       swiftSettings: swiftSettings),
   ]

@@ -1,8 +1,10 @@
 """Drives the inspector's page in headless Chromium; see scripts/browser-test.sh."""
+import http.server
 import json
 import os
 import shutil
 import sys
+import threading
 import time
 import urllib.request
 
@@ -15,6 +17,8 @@ from selenium.webdriver.support.ui import WebDriverWait
 URL = os.environ["INSPECTOR_URL"]
 SCREEN = os.environ["APP_SCREEN"]
 SCREENSHOT = os.environ["SCREENSHOT"]
+OTHER_SCREENSHOT = os.environ.get("OTHER_SCREENSHOT", SCREENSHOT.replace(".png", "-other-port.png"))
+RELOAD_SCREENSHOT = SCREENSHOT.replace(".png", "-reloaded.png")
 BASE = URL.split("/#")[0]
 TOKEN = URL.split("#token=")[1]
 
@@ -47,11 +51,65 @@ def screen_after(marker, timeout=10):
     fail("the app did not print its screen after '%s'" % marker)
 
 
+class OtherPort(http.server.BaseHTTPRequestHandler):
+    """Another local web server (any app a developer runs): records every request it gets and
+    serves a page that shows, and reports back, what its script can see."""
+    requests = []
+    PAGE = b"""<!doctype html><title>other port</title>
+<body style="font: 20px sans-serif; padding: 2em">
+<h1>A page on another 127.0.0.1 port</h1>
+<p>document.cookie: <code id="cookie"></code></p>
+<p>localStorage keys: <code id="storage"></code></p>
+<script>
+  const cookie = document.cookie, storage = Object.keys(localStorage).join(",");
+  document.getElementById("cookie").textContent = JSON.stringify(cookie);
+  document.getElementById("storage").textContent = JSON.stringify(storage);
+  fetch("/report?cookie=" + encodeURIComponent(cookie))
+    .then(() => { document.title = "reported"; });
+</script>"""
+
+    def do_GET(self):
+        OtherPort.requests.append(self.requestline + "\n" + str(self.headers))
+        body = self.PAGE if self.path == "/" else b"ok"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *arguments):
+        pass
+
+
+def check_other_port(driver, other, label):
+    """Opens `other` and checks that nothing of the token reached it, from its script or in
+    the requests its server received."""
+    before = len(OtherPort.requests)
+    driver.get(other)
+    WebDriverWait(driver, 20).until(lambda d: d.title == "reported")
+    cookie = driver.execute_script("return document.cookie")
+    received = "\n".join(OtherPort.requests[before:])
+    if TOKEN in cookie or "rkinspector" in cookie:
+        fail("%s: a page on another port reads the token in document.cookie: %r" % (label, cookie))
+    if TOKEN in received or "rkinspector" in received:
+        fail("%s: the other port's server received the token:\n%s" % (label, received))
+    if "/report?cookie=" not in received:
+        fail("%s: the other port's page did not report back" % label)
+    print("browser-test: %s: the page on another port sees document.cookie=%r, and its server "
+          "got %d requests without the token" % (label, cookie, len(OtherPort.requests) - before))
+
+
+other_server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), OtherPort)
+threading.Thread(target=other_server.serve_forever, daemon=True).start()
+OTHER = "http://127.0.0.1:%d/" % other_server.server_address[1]
+
 options = webdriver.ChromeOptions()
 for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1440,900",
                  "--force-device-scale-factor=1", "--disable-dev-shm-usage"]:
     options.add_argument(argument)
 driver = webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
+driver.set_page_load_timeout(30)
+driver.set_script_timeout(10)
 wait = WebDriverWait(driver, 20)
 try:
     driver.get(URL)
@@ -110,9 +168,41 @@ try:
     if state.get("live") is not True or "Call the plumber" not in json.dumps(state):
         fail("back to live did not restore the newest state")
     print("browser-test: back to live")
+
+    # A page on another local port, in a second tab beside the inspector...
+    inspector_tab = driver.current_window_handle
+    driver.switch_to.new_window("tab")
+    check_other_port(driver, OTHER, "second tab")
+    driver.save_screenshot(OTHER_SCREENSHOT)
+    driver.close()
+    driver.switch_to.window(inspector_tab)
+
+    # The token stays in the page: no cookie, no storage; the event stream works without one.
+    own_cookie = driver.execute_script("return document.cookie")
+    stored = driver.execute_script(
+        "return JSON.stringify([Object.entries(localStorage), Object.entries(sessionStorage)])")
+    if TOKEN in own_cookie or TOKEN in stored:
+        fail("the page keeps the token in a cookie or storage: %r %r" % (own_cookie, stored))
+    command("add Streamed live")
+    wait.until(lambda d: any("Streamed live" in row.text for row in
+                             d.find_elements(By.CSS_SELECTOR, ".row[data-kind='action']")))
+    print("browser-test: a new action arrives over the authenticated event stream")
+
+    # A reload recovers the token from the URL's fragment.
+    if "#token=" + TOKEN not in driver.current_url:
+        fail("the page's address lost the token's fragment: " + driver.current_url)
+    driver.refresh()
+    wait.until(store_rows)
+    wait.until(EC.text_to_be_present_in_element((By.ID, "status-text"), "live"))
+    print("browser-test: after a reload the page reads the timeline and the live stream again")
+    driver.save_screenshot(RELOAD_SCREENSHOT)
+
+    # ...and, last, a page on another port in the same tab.
+    check_other_port(driver, OTHER, "same tab")
 except BaseException:
     driver.save_screenshot(SCREENSHOT)
     print("browser-test: the page at the failure is in " + SCREENSHOT)
     raise
 finally:
     driver.quit()
+    other_server.shutdown()

@@ -3,7 +3,11 @@
 # the inspector's page in headless Chromium (Selenium), checks that the timeline shows the
 # dispatched actions, opens one and sees its diff, jumps back and checks through the app (its
 # own screen and GET /api/state) that the store holds the old state, goes back to live, and
-# saves a screenshot to .build/inspector-screenshot.png.
+# saves a screenshot to .build/inspector-screenshot.png. Then the token: the page keeps it out
+# of cookies and storage, a new action arrives over its authenticated event stream, a reload
+# recovers the token from the fragment (.build/inspector-screenshot-reloaded.png), and a page
+# served on a second local port (in another tab, then in the same tab) reads nothing of it in
+# document.cookie, nor does its server receive it (.build/inspector-other-port.png).
 #
 # Installs what is missing: Debian's chromium and chromium-driver, selenium from PyPI.
 # Exits non-zero on any failure.
@@ -51,5 +55,6 @@ echo "browser-test: $url"
 
 mkdir -p .build
 INSPECTOR_URL="$url" APP_SCREEN="$work/screen.txt" COMMANDS_FD=3 \
-  SCREENSHOT=".build/inspector-screenshot.png" timeout 300 python3 scripts/browser-test.py
+  SCREENSHOT=".build/inspector-screenshot.png" OTHER_SCREENSHOT=".build/inspector-other-port.png" \
+  timeout 300 python3 scripts/browser-test.py
 echo "browser-test: passed; screenshot at .build/inspector-screenshot.png"

@@ -33,6 +33,8 @@ echo "doc-check: $count snippets from ${#guides[@]} guides"
 # The modules the snippets import; a no-op when `swift build` already ran.
 swift build --target ReactorKitTesting 2>&1 | grep -E "error:|warning:" && exit 1
 swift build --target ReactorKitInspector 2>&1 | grep -E "error:|warning:" && exit 1
+swift build --target ReactorKitReSwift 2>&1 | grep -E "error:|warning:" && exit 1
+swift build --target ReactorKitReactiveReSwift 2>&1 | grep -E "error:|warning:" && exit 1
 bin=$(swift build --show-bin-path)
 modules="$bin/Modules"
 [ -d "$modules" ] || modules="$bin"

@@ -27,6 +27,10 @@ runBenchmarks(
     rxZip(),
     inspectorIdleDispatch(),
     inspectorDispatchOneClient(),
+    reSwiftFacadeDispatch(subscribers: 1),
+    reSwiftFacadeDispatch(subscribers: 1000),
+    reactiveReSwiftFacadeDispatch(subscribers: 1),
+    reactiveReSwiftFacadeDispatch(subscribers: 1000),
   ] + listPluginWorkloads(), options: options)
 if let filter = options.filter, "inspector_catch_up".contains(filter) {
   runCatchUpMeasurement()

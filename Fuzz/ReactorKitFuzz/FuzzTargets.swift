@@ -20,7 +20,9 @@ enum FuzzTarget: String, CaseIterable {
 }
 
 /// What the request parser must hold for any bytes: no crash, an outcome within its bounds,
-/// and the same answer whether the bytes arrive at once or cut at any point.
+/// and the same answer whether the bytes arrive at once or cut at any point; and what the
+/// server answers a parsed request with (with and without the token) holds only the header
+/// lines it means to write.
 enum HTTPParserProperties {
   static let parser = HTTPRequestParser(
     maximumHeaderBytes: 1_024, maximumHeaderCount: 16, maximumBodyBytes: 1_024)
@@ -35,6 +37,7 @@ enum HTTPParserProperties {
       precondition(request.body.count <= 1_024, "body of \(request.body.count) bytes")
       // The request's own bytes parse to the same request (what follows is the next one).
       precondition(parser.parse(Array(bytes[..<consumed])) == whole, "not self-delimiting")
+      ResponseProperties.check(request)
     case .incomplete:
       precondition(bytes.count <= 1_028 + 1_024, "\(bytes.count) bytes pending past the limits")
     case .failure(let status, _):
@@ -51,6 +54,85 @@ enum HTTPParserProperties {
       precondition(early == late, "a cut changed the status from \(late) to \(early)")
     default: preconditionFailure("cut at \(cut): \(partial), whole: \(whole)")
     }
+  }
+}
+
+/// What the server writes in answer to any request: a status line, then only header lines it
+/// means to write (names from ``ResponseProbe/headerNames``, each once, no CR, LF or NUL but
+/// the line ends), then the blank line; a download's file name from the safe alphabet.
+enum ResponseProperties {
+  static let probe = ResponseProbe(registry: RecordingProperties.registry)
+
+  static func check(_ request: HTTPRequest) {
+    for authorize in [false, true] {
+      let bytes = probe.response(to: request, authorize: authorize)
+      guard let end = headEnd(bytes) else { preconditionFailure("no end of the head") }
+      let head = bytes[..<end]
+      precondition(!head.contains(0), "a NUL in the head")
+      let lines = split(head)
+      precondition(
+        lines.allSatisfy { !$0.contains(13) && !$0.contains(10) },
+        "a bare CR or LF in the head")
+      let status = String(decoding: lines[0], as: UTF8.self)
+      precondition(status.hasPrefix("HTTP/1.1 ") && status.count >= 12, "status line \(status)")
+      var seen: Set<String> = []
+      for line in lines.dropFirst() {
+        let text = String(decoding: line, as: UTF8.self)
+        guard let colon = text.firstIndex(of: ":") else { preconditionFailure("line \(text)") }
+        let name = text[..<colon].lowercased()
+        precondition(ResponseProbe.headerNames.contains(name), "an unexpected header: \(text)")
+        precondition(seen.insert(name).inserted, "a repeated header: \(text)")
+        if name == "content-disposition" { checkDisposition(text) }
+      }
+    }
+  }
+
+  private static func checkDisposition(_ line: String) {
+    let parts = line.components(separatedBy: "; ")
+    precondition(parts.count == 3, "content-disposition: \(line)")
+    let fallback = parts[1].dropFirst(#"filename=""#.count).dropLast()
+    precondition(fallback.utf8.allSatisfy(isSafe), "an unsafe file name: \(line)")
+  }
+
+  private static func isSafe(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+      UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "."), UInt8(ascii: "_"),
+      UInt8(ascii: "-"):
+      return true
+    default:
+      return false
+    }
+  }
+
+  /// The index of the blank line's CR LF CR LF.
+  private static func headEnd(_ bytes: [UInt8]) -> Int? {
+    guard bytes.count >= 4 else { return nil }
+    for index in 0...(bytes.count - 4)
+    where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13
+      && bytes[index + 3] == 10
+    {
+      return index
+    }
+    return nil
+  }
+
+  /// The head's lines, split at CR LF.
+  private static func split(_ head: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
+    var lines: [ArraySlice<UInt8>] = []
+    var start = head.startIndex
+    var index = head.startIndex
+    while index < head.endIndex {
+      if head[index] == 13, index + 1 < head.endIndex, head[index + 1] == 10 {
+        lines.append(head[start..<index])
+        index += 2
+        start = index
+      } else {
+        index += 1
+      }
+    }
+    lines.append(head[start..<head.endIndex])
+    return lines
   }
 }
 

@@ -56,9 +56,10 @@ public final class Inspector: Sendable {
       capacity: capacity, redaction: redaction, registry: registry, limits: limits)
     let page = InspectorPage.bytes
     let routerBox = RouterBox()
-    let server = try HTTPServer(port: port, limits: limits) { request in
-      routerBox.router!.handle(request, server: nil)
-    }
+    let server = try HTTPServer(
+      port: port, limits: limits,
+      authenticate: { routerBox.router!.authorization.hasToken($0) },
+      handler: { routerBox.router!.handle($0, server: nil) })
     routerBox.router = InspectorRouter(
       core: core, authorization: RequestAuthorization(token: token, port: server.port),
       page: page)

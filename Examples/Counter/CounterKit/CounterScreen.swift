@@ -52,9 +52,9 @@ public final class CounterScreen: ReactorView, TerminalScreen {
     clearMessages()
     switch command.name {
     case "increase", "inc", "+":
-      reactor?.action.onNext(.increase)
+      reactor?.send(.increase)
     case "decrease", "dec", "-":
-      reactor?.action.onNext(.decrease)
+      reactor?.send(.decrease)
     case "help":
       message = Self.help
     default:
@@ -67,9 +67,9 @@ public final class CounterScreen: ReactorView, TerminalScreen {
     clearMessages()
     switch key {
     case .character("+"), .character("="), .up, .right:
-      reactor?.action.onNext(.increase)
+      reactor?.send(.increase)
     case .character("-"), .character("_"), .down, .left:
-      reactor?.action.onNext(.decrease)
+      reactor?.send(.decrease)
     case .character("?"):
       showsHelp.toggle()
     case .character("q"), .escape:

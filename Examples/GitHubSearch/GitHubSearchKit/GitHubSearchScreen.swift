@@ -161,7 +161,7 @@ public final class GitHubSearchScreen: ReactorView, TerminalScreen {
   }
 
   private func send(_ action: GitHubSearchReactor.Action) {
-    reactor?.action.onNext(action)
+    reactor?.send(action)
   }
 
   private func showDetails(ofRow index: Int?) {

@@ -27,8 +27,15 @@ public protocol DeferredReactorView: ReactorView {
   var isViewLoaded: Bool { get }
 }
 
-/// The former name of ``DeferredReactorView``, kept for code written for earlier ReactorKit
-/// versions.
+/// ReactorKit's former name of ``DeferredReactorView``, which lives in the
+/// `ReactorKitCompatibility` module with `View`.
+///
+/// Declared unavailable here only so that a ported file saying `StoryboardView` gets a fix-it
+/// (rename to ``DeferredReactorView``, or import `ReactorKitCompatibility`).
+@available(
+  *, unavailable, renamed: "DeferredReactorView",
+  message: "import ReactorKitCompatibility to keep ReactorKit's name StoryboardView"
+)
 public typealias StoryboardView = DeferredReactorView
 
 extension DeferredReactorView {

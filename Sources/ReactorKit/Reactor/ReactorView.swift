@@ -43,8 +43,16 @@ public protocol ReactorView: AnyObject {
   func bind(reactor: Reactor)
 }
 
-/// The former name of ``ReactorView``, kept for code written for earlier ReactorKit versions.
-/// Prefer ``ReactorView``, which does not clash with SwiftUI's `View`.
+/// ReactorKit's former name of ``ReactorView``, which lives in the `ReactorKitCompatibility`
+/// module so that a file importing ReactorKit and SwiftUI never meets two `View`s.
+///
+/// Declared unavailable here only so that a ported file saying `View` gets a fix-it (rename
+/// to ``ReactorView``, or import `ReactorKitCompatibility`); an unavailable declaration takes
+/// no part in name lookup next to SwiftUI's `View`.
+@available(
+  *, unavailable, renamed: "ReactorView",
+  message: "import ReactorKitCompatibility to keep ReactorKit's name View"
+)
 public typealias View = ReactorView
 
 extension ReactorView {

@@ -50,13 +50,51 @@ public struct Reducer<State> {
     body = reduce
   }
 
-  /// Creates a reducer from a function that returns the new state (ReactiveReSwift style).
+  /// Catches a closure whose single expression has a value, which a reducer would drop:
+  /// usually one written in ReSwift's order, `{ action, state in state }`.
+  @available(
+    *, deprecated,
+    message:
+      "a reducer's closure takes (state, action), mutates the state in place and returns nothing; this one's value is dropped, so the state does not change. Write { state, action in ... } and mutate `state`, use Reducer.pure { state, action in ... } to return a new state, or write `_ = ...` to drop a value on purpose"
+  )
+  @inlinable
+  public init<Ignored>(_ reduce: @escaping @Sendable (inout State, any Action) -> Ignored) {
+    body = { state, action in _ = reduce(&state, action) }
+  }
+
+  /// Creates a reducer from a function that returns the new state, with its parameters in
+  /// ReactiveReSwift's order, `(action, state)`.
   ///
-  /// - Parameter reduce: Returns the state after `action`; return the state unchanged for
-  ///   actions you don't handle.
+  /// Every other reducer form takes `(state, action)`; use ``pure(_:)``.
+  @available(
+    *, deprecated, renamed: "pure(_:)",
+    message: "use Reducer.pure { state, action in ... }: its parameters are (state, action)"
+  )
   @inlinable
   public init(pure reduce: @escaping @Sendable (any Action, State) -> State) {
     body = { state, action in state = reduce(action, state) }
+  }
+
+  /// A reducer made of a function that returns the new state.
+  ///
+  /// Its parameters come in the same order as every other reducer form's, `(state, action)`;
+  /// a closure written in ReSwift's order, `{ action, state in … }`, does not compile.
+  ///
+  /// ```swift
+  /// let session = Reducer<Session>.pure { session, action in
+  ///   guard case SessionAction.logIn(let user) = action else { return session }
+  ///   return Session(user: user)
+  /// }
+  /// ```
+  ///
+  /// - Parameter reduce: Returns the state after `action`; return the state unchanged for
+  ///   actions you don't handle.
+  /// - Returns: A reducer that replaces the state with what `reduce` returns.
+  @inlinable
+  public static func pure(_ reduce: @escaping @Sendable (State, any Action) -> State)
+    -> Reducer<State>
+  {
+    Reducer(unchecked: { state, action in state = reduce(state, action) }, ())
   }
 
   /// Applies `action` to `state`.

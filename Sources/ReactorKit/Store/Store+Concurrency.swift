@@ -30,11 +30,31 @@ extension Store where State: Sendable {
   /// }
   /// ```
   public var states: AsyncStream<State> {
-    AsyncStream(bufferingPolicy: .unbounded) { continuation in
-      let subscription = UncheckedSendable(
-        state.subscribe(
-          onNext: { continuation.yield($0) }, onCompleted: { continuation.finish() }))
-      continuation.onTermination = { _ in subscription.value.dispose() }
-    }
+    state.nonFailingValues
+  }
+}
+
+extension Store {
+  /// The value at `path` as an asynchronous sequence that cannot fail: the current value
+  /// first, then each new value when a reduction changes it (by `==`).
+  ///
+  /// The asynchronous form of ``slice(_:)``, and shares its evaluation: the value is read and
+  /// compared once per reduction for every subscriber of the same key path. A store's states
+  /// never fail, so, unlike `store.slice(\.path).values`, the loop needs no `try`. Values are
+  /// buffered without limit; iteration ends when the store is freed or the iterating task is
+  /// cancelled, and the sequence does not hold the store.
+  ///
+  /// ```swift
+  /// for await user in store.values(\.session.user) {
+  ///   render(user)
+  /// }
+  /// ```
+  ///
+  /// - Parameter path: The part of the state to follow.
+  /// - Returns: The values at `path`.
+  public func values<Value: Equatable & Sendable>(_ path: KeyPath<State, Value>)
+    -> AsyncStream<Value>
+  {
+    slice(path).nonFailingValues
   }
 }

@@ -92,3 +92,16 @@ extension Store {
     select(selector, isDuplicate: { $0 == $1 })
   }
 }
+
+extension Store {
+  /// The value at `path`, shared per key path: the same as ``slice(_:)``.
+  ///
+  /// A key path given to `select(_:)` used to make a new, unshared selection per call;
+  /// it now shares one evaluation per reduction with every other subscriber of `path`, as
+  /// ``slice(_:)`` does. Call ``slice(_:)``.
+  @available(*, deprecated, renamed: "slice(_:)")
+  @inlinable
+  public func select<Value: Equatable>(_ path: KeyPath<State, Value>) -> Observable<Value> {
+    slice(path)
+  }
+}

@@ -142,6 +142,26 @@ public final class Store<State>: @unchecked Sendable {
     actions.subscribe(onNext: { [weak self] action in self?.dispatch(action) })
   }
 
+  /// Dispatches each element of a stream of one action type as it arrives (see
+  /// `dispatch(_:)`), such as an `Observable<TodoAction>`.
+  ///
+  /// The store is held weakly: elements arriving after it is freed are dropped. Errors and
+  /// completion end the subscription.
+  ///
+  /// ```swift
+  /// store.dispatch(refreshButton.taps.map { TodoAction.refresh })
+  ///   .disposed(by: disposeBag)
+  /// ```
+  ///
+  /// - Parameter actions: The actions to dispatch: any observable (or `Driver`, `Signal`)
+  ///   whose elements are of a type conforming to ``Action``.
+  /// - Returns: A disposable that stops dispatching.
+  @discardableResult
+  public func dispatch<Actions: ObservableConvertibleType>(_ actions: Actions) -> Disposable
+  where Actions.Element: Action {
+    actions.asObservable().subscribe(onNext: { [weak self] action in self?.dispatch(action) })
+  }
+
   // MARK: - Package hooks
 
   /// Dispatches `action` with a `tag` that reduction observers see (see ``StoreReduction``).

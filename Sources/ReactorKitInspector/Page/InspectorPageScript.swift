@@ -6,16 +6,12 @@ enum InspectorPageScript {
     (function () {
       const $ = (id) => document.getElementById(id);
       const port = location.port || "80";
-      let token = "";
-      const hash = new URLSearchParams(location.hash.slice(1));
-      if (hash.get("token")) {
-        token = hash.get("token");
-        sessionStorage.setItem("rkinspector-token", token);
-        history.replaceState(null, "", location.pathname);
-      } else {
-        token = sessionStorage.getItem("rkinspector-token") || "";
-      }
-      document.cookie = "rkinspector_" + port + "=" + token + "; path=/; SameSite=Strict";
+      // The token lives in this variable and in the address's fragment, which browsers send to
+      // no server and which a reload reads again; never in a cookie (every other 127.0.0.1 port
+      // would read it and receive it) or in storage.
+      const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
+      // Removes the cookie an earlier version of this page set.
+      document.cookie = "rkinspector_" + port + "=; Max-Age=0; path=/; SameSite=Strict";
 
       const KINDS = ["action", "mutation", "jump", "note"];
       const MAX_EVENTS = 20000, MAX_ROWS = 2000;
@@ -423,20 +419,47 @@ enum InspectorPageScript {
 
       // MARK: - Live stream
 
+      // The event stream is read with fetch, which sends the token as a bearer header
+      // (EventSource can't send headers); it resumes after the last event it saw.
       function connect() {
-        const stream = new EventSource("/api/events?since=" + state.last + "&token=" + encodeURIComponent(token));
-        stream.onopen = () => { state.connected = true; setStatus(); };
-        stream.onmessage = (message) => {
-          try { addEvent(JSON.parse(message.data)); } catch (e) { /* ignore a malformed entry */ }
-        };
-        stream.onerror = () => {
+        const controller = new AbortController();
+        let retried = false;
+        const retry = () => {
+          if (retried) return;
+          retried = true;
           state.connected = false;
           setStatus();
-          stream.close();
+          controller.abort();
           setTimeout(connect, 1500);
         };
+        fetch("/api/events?since=" + state.last, {
+          headers: { "Authorization": "Bearer " + token }, signal: controller.signal, cache: "no-store",
+        }).then((response) => {
+          if (!response.ok || !response.body) throw new Error("HTTP " + response.status);
+          state.connected = true;
+          setStatus();
+          const reader = response.body.getReader();
+          const decoder = new TextDecoder();
+          let buffer = "";
+          const pump = () => reader.read().then((chunk) => {
+            if (chunk.done) throw new Error("the event stream ended");
+            buffer += decoder.decode(chunk.value, { stream: true });
+            let end;
+            while ((end = buffer.indexOf("\n\n")) >= 0) {
+              const block = buffer.slice(0, end);
+              buffer = buffer.slice(end + 2);
+              const data = block.split("\n").filter((line) => line.startsWith("data: "))
+                .map((line) => line.slice(6)).join("\n");
+              if (!data) continue;
+              try { addEvent(JSON.parse(data)); } catch (e) { /* ignore a malformed entry */ }
+            }
+            return pump();
+          });
+          return pump();
+        }).catch(retry);
       }
 
+      if (!token) toast("Open the address the app printed: it ends with #token=…");
       refreshSources();
       setInterval(refreshSources, 2000);
       connect();

@@ -29,38 +29,59 @@ struct StreamWriter: Sendable {
 }
 
 /// An HTTP/1.1 server on the loopback interface: one thread accepts, one thread serves each
-/// connection (at most ``InspectorLimits/maximumConnections``; more are refused with 503).
+/// connection. Who may hold a connection is ``ConnectionSlots``' decision: clients without
+/// the token share a small quota with a short deadline, event streams a bounded number of
+/// slots, and a request with the token always finds one.
 final class HTTPServer: @unchecked Sendable {
-  // Safety: `open` is guarded by `lock`; `stopped` and `activeConnections` are atomic; the
-  // rest is immutable.
+  // Safety: `open` and `slots` are guarded by `lock`; `stopped` and `activeConnections` are
+  // atomic; the rest is immutable.
   let port: UInt16
   let limits: InspectorLimits
   private let listener: Int32
   private let handler: @Sendable (HTTPRequest) -> RouteResult
+  private let authenticate: @Sendable (HTTPRequest) -> Bool
   private let parser: HTTPRequestParser
   private let stoppedBox = AtomicBox<Bool>(false)
   private var stopped: UnsafeAtomic<Bool> { stoppedBox.atomic }
   private let acceptorExitedBox = AtomicBox<Bool>(false)
   private var acceptorExited: UnsafeAtomic<Bool> { acceptorExitedBox.atomic }
+  /// The connection threads running (those closed to make room included, until they exit).
   let activeConnectionsBox = AtomicBox<Int>(0)
   var activeConnections: UnsafeAtomic<Int> { activeConnectionsBox.atomic }
   private let lock = Lock()
   private var open: Set<Int32> = []
+  private var slots: ConnectionSlots
+  /// The most connection threads at once: every slot, and as many again closed to make room
+  /// and still exiting.
+  private let maximumThreads: Int
 
+  /// - Parameters:
+  ///   - authenticate: Whether a request carries the token (its connection then leaves the
+  ///     unauthenticated quota).
+  ///   - handler: The answer to a request.
   init(
     port requestedPort: UInt16, limits: InspectorLimits,
+    authenticate: @escaping @Sendable (HTTPRequest) -> Bool,
     handler: @escaping @Sendable (HTTPRequest) -> RouteResult
   ) throws(InspectorError) {
     let (descriptor, port) = try Socket.listenOnLoopback(port: requestedPort)
     self.listener = descriptor
     self.port = port
     self.limits = limits
+    self.authenticate = authenticate
     self.handler = handler
+    slots = ConnectionSlots(limits: limits)
+    maximumThreads = 2 * slots.maximumConnections
     parser = HTTPRequestParser(
       maximumHeaderBytes: limits.maximumHeaderBytes, maximumBodyBytes: limits.maximumBodyBytes)
   }
 
   var isStopped: Bool { stopped.load(ordering: .acquiring) }
+
+  /// How many connections of `kind` hold a slot now.
+  func connectionCount(_ kind: ConnectionSlots.Kind) -> Int {
+    lock.withLock { slots.count(kind) }
+  }
 
   func start() {
     let thread = Thread { [self] in acceptLoop() }
@@ -71,8 +92,8 @@ final class HTTPServer: @unchecked Sendable {
   /// Stops accepting, ends every connection, and waits (briefly) for the acceptor to exit.
   func stop() {
     guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
-    let descriptors = lock.withLock { open }
-    for descriptor in descriptors { Socket.shutdownBoth(descriptor) }
+    // Under the lock: a descriptor in `open` is not closed yet (nor reused).
+    lock.withLock { for descriptor in open { Socket.shutdownBoth(descriptor) } }
     let deadline = ContinuousClock.now + .seconds(2)
     while !acceptorExited.load(ordering: .acquiring) && ContinuousClock.now < deadline {
       usleep(1_000)
@@ -92,17 +113,38 @@ final class HTTPServer: @unchecked Sendable {
         Socket.close(descriptor)
         return
       }
-      if activeConnections.add(1, ordering: .acquiringAndReleasing).newValue
-        > limits.maximumConnections
-      {
-        activeConnections.wrappingSubtract(1, ordering: .acquiringAndReleasing)
+      if activeConnections.load(ordering: .acquiring) >= maximumThreads {
         refuse(descriptor)
         continue
       }
-      lock.withLock { _ = open.insert(descriptor) }
+      let admission = lock.withLock { () -> ConnectionSlots.Admission in
+        let admission = slots.admit(descriptor)
+        guard case .admitted(_, let closing, let interrupting) = admission else {
+          return admission
+        }
+        open.insert(descriptor)
+        // Wakes their threads, which answer a request that already arrived and close; the
+        // slots are already free. Under the lock: a descriptor in `open` is not closed yet.
+        for victim in closing where open.contains(victim) {
+          if interrupting.contains(victim) {
+            Socket.shutdownBoth(victim)
+          } else {
+            Socket.shutdownReading(victim)
+          }
+        }
+        return admission
+      }
+      guard case .admitted(let id, _, _) = admission else {
+        refuse(descriptor)
+        continue
+      }
+      activeConnections.add(1, ordering: .acquiringAndReleasing)
       let thread = Thread { [self] in
-        serve(descriptor)
-        lock.withLock { _ = open.remove(descriptor) }
+        serve(descriptor, id: id)
+        lock.withLock {
+          slots.remove(id)
+          _ = open.remove(descriptor)
+        }
         Socket.close(descriptor)
         activeConnections.wrappingSubtract(1, ordering: .acquiringAndReleasing)
       }
@@ -123,10 +165,22 @@ final class HTTPServer: @unchecked Sendable {
 
   // MARK: - One connection
 
-  private func serve(_ descriptor: Int32) {
+  private func update(_ id: Int, busy: Bool, partialRequest: Bool) {
+    lock.withLock { slots.update(id, busy: busy, partialRequest: partialRequest) }
+  }
+
+  private func holdsSlot(_ id: Int) -> Bool {
+    lock.withLock { slots.holds(id) }
+  }
+
+  /// Serves `descriptor` until it closes, times out, or loses its slot (then it answers a
+  /// request that already arrived, and closes).
+  private func serve(_ descriptor: Int32, id: Int) {
     Socket.setSendTimeout(descriptor, milliseconds: limits.writeTimeout.milliseconds)
     var buffer: [UInt8] = []
     var peerClosed = false
+    var lostSlot = false
+    var authenticated = false
     var requestStart: ContinuousClock.Instant?
     var idleStart = ContinuousClock.now
     while !isStopped {
@@ -134,7 +188,12 @@ final class HTTPServer: @unchecked Sendable {
       case .request(let request, let consumed):
         buffer.removeFirst(consumed)
         requestStart = buffer.isEmpty ? nil : .now
-        let keepAlive = request.keepsAlive && !peerClosed
+        if !authenticated && authenticate(request) {
+          authenticated = true
+          lock.withLock { slots.authenticate(id) }
+        }
+        update(id, busy: true, partialRequest: false)
+        let keepAlive = request.keepsAlive && !peerClosed && !lostSlot && holdsSlot(id)
         switch handler(request) {
         case .response(let response):
           let bytes = response.serialized(
@@ -142,11 +201,16 @@ final class HTTPServer: @unchecked Sendable {
           guard Socket.write(descriptor, bytes), keepAlive
           else { return }
           idleStart = .now
+          update(id, busy: false, partialRequest: !buffer.isEmpty)
         case .stream(let headers, let body):
-          var head = "HTTP/1.1 200 OK\r\n"
-          for (name, value) in headers { head += "\(name): \(value)\r\n" }
-          head += "Connection: close\r\n" + HTTPResponse.commonHeaders + "\r\n"
-          guard Socket.write(descriptor, Array(head.utf8)) else { return }
+          guard lock.withLock({ slots.beginStream(id) }) else {
+            let response = HTTPResponse.error(503, "too many event streams")
+            Socket.write(descriptor, response.serialized(keepAlive: false))
+            return
+          }
+          guard Socket.write(descriptor, HTTPResponse.streamHead(headers: headers)) else {
+            return
+          }
           body(StreamWriter(descriptor: descriptor, server: self))
           return
         }
@@ -158,11 +222,25 @@ final class HTTPServer: @unchecked Sendable {
       case .incomplete:
         break
       }
-      if peerClosed { return }  // half-closed with an incomplete request: nothing more comes
+      if peerClosed || lostSlot { return }  // an incomplete request: nothing more is read
+      if !holdsSlot(id) {
+        // Closed to make room: reads what already arrived, answers it if it is a request.
+        lostSlot = true
+        if Socket.waitReadable(descriptor, milliseconds: 0) != .timedOut {
+          _ = Socket.read(descriptor, into: &buffer, limit: 16_384)
+        }
+        continue
+      }
+      // A connection without the token gets the short deadline, for a request and idle alike.
+      let requestTimeout =
+        authenticated
+        ? limits.requestTimeout : min(limits.requestTimeout, limits.unauthenticatedTimeout)
+      let idleTimeout =
+        authenticated ? limits.idleTimeout : min(limits.idleTimeout, limits.unauthenticatedTimeout)
       let now = ContinuousClock.now
       let remaining: Duration
       if let requestStart {
-        remaining = limits.requestTimeout - (now - requestStart)
+        remaining = requestTimeout - (now - requestStart)
         if remaining <= .zero {
           Socket.write(
             descriptor,
@@ -170,7 +248,7 @@ final class HTTPServer: @unchecked Sendable {
           return
         }
       } else {
-        remaining = limits.idleTimeout - (now - idleStart)
+        remaining = idleTimeout - (now - idleStart)
         if remaining <= .zero { return }
       }
       switch Socket.waitReadable(descriptor, milliseconds: min(100, max(1, remaining.milliseconds)))
@@ -183,6 +261,7 @@ final class HTTPServer: @unchecked Sendable {
           peerClosed = true
         } else if requestStart == nil {
           requestStart = .now
+          update(id, busy: false, partialRequest: true)
         }
       }
     }

@@ -79,7 +79,6 @@ struct InspectorRouter: Sendable {
       json.field("paused", core.isPaused)
       json.field("latest", core.ring.latestSequence)
       json.field("capacity", core.ring.capacity)
-      json.field("cookie", authorization.cookieName)
       json.key("sources")
       json.array { list in
         for source in core.allSources {
@@ -232,13 +231,15 @@ struct InspectorRouter: Sendable {
     else {
       return .error(404, "no store is attached")
     }
+    // The name's first 100 scalars, so the suffix survives the file name's bound.
+    let fileName = String(String.UnicodeScalarView(name.unicodeScalars.prefix(100)))
     let exporter = RecordingExporter(core: core, registry: registry)
     let (bytes, skipped) = exporter.export(source: name)
     return HTTPResponse(
       status: 200,
       headers: [
         ("Content-Type", "application/x-ndjson; charset=utf-8"),
-        ("Content-Disposition", "attachment; filename=\"\(name)-recording.jsonl\""),
+        ("Content-Disposition", HTTPResponse.attachment(filename: "\(fileName)-recording.jsonl")),
         ("X-Skipped-Actions", String(skipped)),
       ], body: bytes)
   }

@@ -3,17 +3,15 @@
 /// 1. `Host` must name the loopback interface with the server's port (`127.0.0.1:PORT`,
 ///    `localhost:PORT` or `[::1]:PORT`), so a page on another site can't reach the server
 ///    through a DNS name rebound to 127.0.0.1: otherwise 403.
-/// 2. Everything under `/api/` needs the token: `Authorization: Bearer TOKEN`, a `token`
-///    query parameter (for `EventSource`, which can't send headers), or the cookie the page
-///    sets: otherwise 401. The comparison takes the same time wherever the first difference is.
+/// 2. Everything under `/api/` needs the token: `Authorization: Bearer TOKEN` or a `token`
+///    query parameter: otherwise 401. Never a cookie: cookies don't separate ports, so every
+///    page and server on another 127.0.0.1 port would see it. The comparison takes the same
+///    time wherever the first difference is.
 /// 3. Requests that change something (every `POST`) need an `Origin` naming the server itself,
 ///    so another site can't make the browser send them: otherwise 403.
 struct RequestAuthorization: Sendable {
   let token: String
   let port: UInt16
-
-  /// The name of the cookie the page sets (per port: cookies don't separate ports).
-  var cookieName: String { "rkinspector_\(port)" }
 
   enum Verdict: Equatable {
     case allowed
@@ -49,9 +47,6 @@ struct RequestAuthorization: Sendable {
       }
     }
     if let query = request.query["token"], Self.constantTimeEquals(query, token) { return true }
-    if let cookie = request.cookie(cookieName), Self.constantTimeEquals(cookie, token) {
-      return true
-    }
     return false
   }
 

@@ -134,6 +134,12 @@ enum Socket {
     _ = shutdown(descriptor, Int32(SHUT_RDWR))
   }
 
+  /// Stops the receiving direction: a thread waiting to read wakes, reads what already
+  /// arrived, then the end of the stream; writing still works.
+  static func shutdownReading(_ descriptor: Int32) {
+    _ = shutdown(descriptor, Int32(SHUT_RD))
+  }
+
   static func close(_ descriptor: Int32) {
     #if canImport(Darwin)
       _ = Darwin.close(descriptor)

@@ -69,6 +69,13 @@ final class RawClient {
   @discardableResult
   func send(_ text: String) -> Bool { send(Array(text.utf8)) }
 
+  /// Makes closing send a reset instead of an orderly close (a peer that vanished).
+  func resetOnClose() {
+    var option = linger(l_onoff: 1, l_linger: 0)
+    _ = setsockopt(
+      descriptor, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+  }
+
   /// Closes the sending direction (a half-close).
   func finishSending() { shutdown(descriptor, Int32(SHUT_WR)) }
 

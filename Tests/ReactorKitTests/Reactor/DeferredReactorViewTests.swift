@@ -87,17 +87,6 @@ final class DeferredReactorViewTests: ResourceTestCase {
     XCTAssertNil(weakScreen)
     XCTAssertNil(weakReactor)
   }
-
-  func test_storyboardViewAlias_isDeferredReactorView() {
-    // given
-    let screen = LegacyScreen()
-    screen.reactor = ScreenReactor()
-    // when
-    screen.isViewLoaded = true
-    screen.performBinding()
-    // then
-    XCTAssertEqual(screen.bindCount, 1)
-  }
 }
 
 // MARK: - Fakes
@@ -122,12 +111,4 @@ private final class Screen: DeferredReactorView {
   func bind(reactor: ScreenReactor) {
     boundReactors.append(reactor)
   }
-}
-
-private final class LegacyScreen: StoryboardView {
-  var disposeBag = DisposeBag()
-  var isViewLoaded = false
-  var bindCount = 0
-
-  func bind(reactor: ScreenReactor) { bindCount += 1 }
 }

@@ -98,15 +98,6 @@ final class ReactorViewTests: ResourceTestCase {
     XCTAssertNil(weakView)
     XCTAssertNil(weakReactor)
   }
-
-  func test_viewAlias_isReactorView() {
-    // given
-    let view = LegacyView()
-    // when
-    view.reactor = ViewReactor()
-    // then
-    XCTAssertEqual(view.bindCount, 1)
-  }
 }
 
 // MARK: - Fakes
@@ -130,11 +121,4 @@ private final class CounterView: ReactorView {
       .subscribe(onNext: { [weak self] in self?.rendered.append($0) })
       .disposed(by: disposeBag)
   }
-}
-
-private final class LegacyView: View {
-  var disposeBag = DisposeBag()
-  var bindCount = 0
-
-  func bind(reactor: ViewReactor) { bindCount += 1 }
 }

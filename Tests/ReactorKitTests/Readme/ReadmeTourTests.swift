@@ -101,7 +101,7 @@ final class ReadmeTourTests: ResourceTestCase {
       .subscribe(onNext: { printed.append("value: \($0)") })
       .disposed(by: bag)
     // when
-    reactor.action.onNext(.increase)
+    reactor.send(.increase)
     // then
     XCTAssertEqual(printed, ["value: 0", "value: 1"])
   }
@@ -147,7 +147,7 @@ final class ReadmeTourTests: ResourceTestCase {
 
   func test_readmeCounter_increases() {
     let reactor = Tour.CounterReactor()
-    reactor.action.onNext(.increase)
+    reactor.send(.increase)
     XCTAssertEqual(reactor.currentState.value, 1)
   }
 }

@@ -118,7 +118,7 @@ private var fuzzReducer: Reducer<FuzzState> {
         counter.resets += 1
       }
     }.lift(\.counter),
-    Reducer<FuzzState.List>(pure: { action, list in
+    Reducer<FuzzState.List>.pure({ list, action in
       var list = list
       switch action {
       case FuzzListAction.append(let value): list.items.append(value)

@@ -16,7 +16,7 @@ final class ReducerTests: ResourceTestCase {
 
   func test_reducer_pureFormReturnsNewState() {
     // given
-    let reducer = Reducer<Int>(pure: { action, state in
+    let reducer = Reducer<Int>.pure({ state, action in
       guard case StoreCounterAction.add(let amount) = action else { return state }
       return state + amount
     })
@@ -24,6 +24,20 @@ final class ReducerTests: ResourceTestCase {
     // when
     reducer.reduce(&state, StoreCounterAction.add(2))
     reducer.reduce(&state, StoreLogAction(text: "ignored"))
+    // then
+    XCTAssertEqual(state, 3)
+  }
+
+  @available(*, deprecated)
+  func test_reducer_deprecatedPureInitializerKeepsReactiveReSwiftOrder() {
+    // given
+    let reducer = Reducer<Int>(pure: { action, state in
+      guard case StoreCounterAction.add(let amount) = action else { return state }
+      return state + amount
+    })
+    var state = 1
+    // when
+    reducer.reduce(&state, StoreCounterAction.add(2))
     // then
     XCTAssertEqual(state, 3)
   }
@@ -181,6 +195,22 @@ final class ReducerTests: ResourceTestCase {
     let after = state.items.withUnsafeBufferPointer { $0.baseAddress }
     XCTAssertEqual(before, after, "Lifting must mutate the child in place (no copy-on-write).")
     XCTAssertEqual(state.items.count, 1_001)
+  }
+
+  /// The form a ReSwift-order closure binds to (scripts/check-traps.sh shows its warning):
+  /// a closure whose value is dropped on purpose still mutates the state.
+  @available(*, deprecated)
+  func test_reducer_closureWithAValueStillMutatesInPlace() {
+    // given
+    let reducer = Reducer<Set<Int>> { set, _ in set.insert(1) }
+    let typed = Reducer<Set<Int>>.on(StoreCounterAction.self) { set, _ in set.insert(2) }
+    var state: Set<Int> = []
+    // when
+    reducer.reduce(&state, StoreLogAction(text: "a"))
+    typed.reduce(&state, StoreCounterAction.increment)
+    typed.reduce(&state, StoreLogAction(text: "not handled"))
+    // then
+    XCTAssertEqual(state, [1, 2])
   }
 }
 

@@ -169,6 +169,26 @@ final class StoreSelectionTests: ResourceTestCase {
     second.dispose()
   }
 
+  /// Failed before the fix: a key path given to `select` converted to a closure and made one
+  /// unshared selection per call (11 evaluations for two calls and five dispatches).
+  @available(*, deprecated)
+  func test_select_keyPathSharesOneEvaluationWithSlice() {
+    // given: a computed key path counts its evaluations
+    let evaluations = StoreLockedBox(0)
+    let store = Store(reducer: trackedReducer, state: TrackedState(evaluations: evaluations))
+    let bag = DisposeBag()
+    var selected: [Int] = []
+    var sliced: [Int] = []
+    store.select(\.tracked).subscribe(onNext: { selected.append($0) }).disposed(by: bag)
+    store.slice(\.tracked).subscribe(onNext: { sliced.append($0) }).disposed(by: bag)
+    // when
+    for _ in 0..<5 { store.dispatch(StoreCounterAction.increment) }
+    // then
+    XCTAssertEqual(evaluations.current, 6)
+    XCTAssertEqual(selected, [0, 1, 2, 3, 4, 5])
+    XCTAssertEqual(sliced, selected)
+  }
+
   func test_slice_tenThousandSubscribersOnlyChangedSlicesAreCalled() {
     // given: 100 key paths × 100 subscribers
     let store = Store(

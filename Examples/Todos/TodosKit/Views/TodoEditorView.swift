@@ -25,13 +25,13 @@ public final class TodoEditorView: ReactorView {
     guard let reactor else { return }
     switch key {
     case .enter:
-      reactor.action.onNext(.submit)
+      reactor.send(.submit)
     case .escape:
-      reactor.action.onNext(.cancel)
+      reactor.send(.cancel)
     default:
       let before = field.text
       field.handle(key)
-      if field.text != before { reactor.action.onNext(.updateTitle(field.text)) }
+      if field.text != before { reactor.send(.updateTitle(field.text)) }
     }
   }
 

@@ -108,28 +108,28 @@ public final class TodosScreen: TerminalScreen {
       runEditor(.edit(todo), title: rest)
     case "toggle", "done", "x":
       if let row = row(first, for: command.name) {
-        listView.reactor?.action.onNext(.toggle(row: row))
+        listView.reactor?.send(.toggle(row: row))
       }
     case "delete", "rm":
       if let row = row(first, for: command.name) {
-        listView.reactor?.action.onNext(.delete(row: row))
+        listView.reactor?.send(.delete(row: row))
       }
     case "clear":
-      listView.reactor?.action.onNext(.deleteDone)
+      listView.reactor?.send(.deleteDone)
     case "filter":
       if let filter = TodoFilter(rawValue: command.argument.lowercased()) {
-        listView.reactor?.action.onNext(.setFilter(filter))
+        listView.reactor?.send(.setFilter(filter))
       } else {
         message = ["filter takes one of: all, active, done."]
       }
     case "login":
-      sessionView.reactor?.action.onNext(.logIn(name: command.argument))
+      sessionView.reactor?.send(.logIn(name: command.argument))
     case "logout":
-      sessionView.reactor?.action.onNext(.logOut)
+      sessionView.reactor?.send(.logOut)
     case "undo":
-      listView.reactor?.action.onNext(.undo)
+      listView.reactor?.send(.undo)
     case "redo":
-      listView.reactor?.action.onNext(.redo)
+      listView.reactor?.send(.redo)
     case "list", "show":
       break
     case "help":
@@ -150,8 +150,8 @@ public final class TodosScreen: TerminalScreen {
 
   private func runEditor(_ mode: TodoEditorReactor.Mode, title: String) {
     let editor = logged(TodoEditorReactor(provider: provider, mode: mode))
-    editor.action.onNext(.updateTitle(title))
-    editor.action.onNext(.submit)
+    editor.send(.updateTitle(title))
+    editor.send(.submit)
     if let failure = editor.currentState.validationMessage { message = [failure] }
   }
 
@@ -172,29 +172,29 @@ public final class TodosScreen: TerminalScreen {
     let selected = list.currentState.visibleTodos[safe: list.currentState.selectedRow]
     switch key {
     case .up, .character("k"):
-      list.action.onNext(.moveSelection(by: -1))
+      list.send(.moveSelection(by: -1))
     case .down, .character("j"):
-      list.action.onNext(.moveSelection(by: 1))
+      list.send(.moveSelection(by: 1))
     case .character(" "), .character("x"), .enter:
-      list.action.onNext(.toggle(row: list.currentState.selectedRow))
+      list.send(.toggle(row: list.currentState.selectedRow))
     case .character("d"), .delete, .backspace:
-      list.action.onNext(.delete(row: list.currentState.selectedRow))
+      list.send(.delete(row: list.currentState.selectedRow))
     case .character("a"):
       openEditor(.add)
     case .character("e"):
       if let selected { openEditor(.edit(selected)) }
     case .character("f"), .tab:
-      list.action.onNext(.cycleFilter)
+      list.send(.cycleFilter)
     case .character("c"):
-      list.action.onNext(.deleteDone)
+      list.send(.deleteDone)
     case .character("u"):
-      list.action.onNext(.undo)
+      list.send(.undo)
     case .character("r"):
-      list.action.onNext(.redo)
+      list.send(.redo)
     case .character("l"):
       prompt = Prompt(kind: .logIn)
     case .character("o"):
-      sessionView.reactor?.action.onNext(.logOut)
+      sessionView.reactor?.send(.logOut)
     case .character(":"):
       prompt = Prompt(kind: .command)
     case .character("?"):
@@ -215,7 +215,7 @@ public final class TodosScreen: TerminalScreen {
       prompt = nil
       switch current.kind {
       case .logIn:
-        sessionView.reactor?.action.onNext(.logIn(name: current.field.text))
+        sessionView.reactor?.send(.logIn(name: current.field.text))
       case .command:
         if let command = ScriptCommand(current.field.text) { _ = perform(command) }
       }

@@ -1,0 +1,67 @@
+extension Reducer where State: Identifiable {
+  /// This reducer applied to one element of an identified collection in a larger state:
+  /// the element an ``ElementAction`` names.
+  ///
+  /// Each feature row owns its reducer; the app lifts it over the collection. The reducer
+  /// receives the wrapped action of an ``ElementAction`` whose `id` matches an element, and
+  /// mutates that element in place. Other actions, and element actions for an identifier
+  /// not in the collection (a row removed meanwhile), are ignored.
+  ///
+  /// ```swift
+  /// let todo = Reducer<Todo>.on(TodoAction.self) { todo, action in
+  ///   switch action {
+  ///   case .toggle: todo.isDone.toggle()
+  ///   case .rename(let title): todo.title = title
+  ///   }
+  /// }
+  /// let app = Reducer<AppState>.combine {
+  ///   todo.forEach(\.todos)
+  ///   listReducer.lift(\.todos)
+  /// }
+  /// store.dispatch(ElementAction(id: todo.id, action: TodoAction.toggle))
+  /// ```
+  ///
+  /// - Parameter path: Where the collection lives in the parent state: an array, or any
+  ///   mutable random-access collection of `State`.
+  /// - Returns: A reducer of the parent state.
+  /// - Complexity: An element action costs a linear search of the collection by `id`; other
+  ///   actions cost one type check.
+  public func forEach<Root, Elements>(_ path: WritableKeyPath<Root, Elements>) -> Reducer<Root>
+  where Elements: MutableCollection & RandomAccessCollection, Elements.Element == State {
+    let body = self.body
+    let misses = ActionCastMisses()
+    return Reducer<Root>(
+      unchecked: { root, action in
+        guard
+          let carrier = castAction(action, to: (any ElementActionCarrier).self, misses: misses),
+          let element = carrier.element(identifiedBy: State.ID.self),
+          let index = root[keyPath: path].firstIndex(where: { $0.id == element.id })
+        else { return }
+        body(&root[keyPath: path][index], element.action)
+      }, ())
+  }
+
+  /// This reducer applied to one value of a dictionary keyed by identifier in a larger state:
+  /// the value an ``ElementAction`` names.
+  ///
+  /// The same as the collection form of `forEach(_:)` for a dictionary from each
+  /// element's `id` to the element.
+  ///
+  /// - Parameter path: Where the dictionary lives in the parent state.
+  /// - Returns: A reducer of the parent state.
+  /// - Complexity: An element action costs one dictionary lookup; other actions cost one type
+  ///   check.
+  public func forEach<Root>(_ path: WritableKeyPath<Root, [State.ID: State]>) -> Reducer<Root> {
+    let body = self.body
+    let misses = ActionCastMisses()
+    return Reducer<Root>(
+      unchecked: { root, action in
+        guard
+          let carrier = castAction(action, to: (any ElementActionCarrier).self, misses: misses),
+          let element = carrier.element(identifiedBy: State.ID.self),
+          root[keyPath: path][element.id] != nil
+        else { return }
+        body(&root[keyPath: path][element.id]!, element.action)
+      }, ())
+  }
+}

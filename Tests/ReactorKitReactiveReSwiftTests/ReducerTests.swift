@@ -1,0 +1,39 @@
+import ReactorKitReactiveReSwift
+import XCTest
+
+/// `Reducer` and `concatReducers` (ReactiveReSwift's ReducerTests).
+final class ReducerTests: XCTestCase {
+  func test_concatReducers_callsEachReducerOnceWithTheAction() {
+    // given
+    var calls: [String] = []
+    let first: Reducer<CounterState> = { action, state in
+      calls.append("first \(type(of: action))")
+      return state
+    }
+    let second: Reducer<CounterState> = { action, state in
+      calls.append("second \(type(of: action))")
+      return state
+    }
+
+    // when
+    _ = concatReducers(first, second)(Noop(), CounterState())
+
+    // then
+    XCTAssertEqual(calls, ["first Noop", "second Noop"])
+  }
+
+  func test_concatReducers_feedsEachResultToTheNext() {
+    // given
+    let combined = concatReducers(increaseBy(1), increaseBy(2), increaseBy(10))
+
+    // when
+    let state = combined(Noop(), CounterState())
+
+    // then
+    XCTAssertEqual(state.count, 13)
+  }
+
+  func test_concatReducers_single_isTheReducer() {
+    XCTAssertEqual(concatReducers(increaseBy(4))(Noop(), CounterState()).count, 4)
+  }
+}
