@@ -8,14 +8,12 @@ import ReactorKitInspector
   import Darwin
 #endif
 
-/// A counter store with one `state` subscriber, optionally instrumented by `inspector` (its
-/// middleware and its time-travel reducer); one op is one dispatch.
+/// A counter store with one `state` subscriber, optionally instrumented by `inspector` (installed
+/// as a plugin: its middleware and its time-travel reducer); one op is one dispatch.
 private func counterStore(inspector: Inspector?) -> Measured {
   Measured {
-    let reducer = inspector.map { $0.reducer(counterReducer()) } ?? counterReducer()
     let store = Store(
-      reducer: reducer, state: Counter(),
-      middleware: inspector.map { [$0.middleware(source: "store")] } ?? [])
+      reducer: counterReducer(), state: Counter(), plugins: [inspector?.forStore()])
     var total = 0
     let subscription = store.state.subscribe(onNext: { total &+= $0.count })
     return { count in

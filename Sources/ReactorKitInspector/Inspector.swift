@@ -7,14 +7,19 @@ import ReactorKit
 ///
 /// ```swift
 /// #if DEBUG
-/// let inspector = try Inspector(registry: registry)
-/// print("Inspector:", inspector.url)           // http://127.0.0.1:PORT/#token=…
-/// let store = Store(
-///   reducer: inspector.reducer(AppState.reducer), state: AppState(),
-///   middleware: [inspector.middleware(source: "store")])
-/// inspector.attach(to: todoListReactor)
+/// let inspector: Inspector? = try Inspector(registry: registry)
+/// #else
+/// let inspector: Inspector? = nil
 /// #endif
+/// if let inspector { print("Inspector:", inspector.url) }   // http://127.0.0.1:PORT/#token=…
+/// let store = Store(
+///   reducer: AppState.reducer, state: AppState(),
+///   plugins: [logger.forStore(), inspector?.forStore()])   // nil installs nothing
+/// if let inspector { todoListReactor.install(inspector) }
 /// ```
+///
+/// In a store, ``forStore(source:redacting:)`` records the timeline and enables time travel in
+/// one step; on a reactor, `reactor.install(inspector)` records its actions and mutations.
 ///
 /// The app never waits for a browser: events go into a bounded ring (``capacity``) and are
 /// rendered (by reflection, with secrets redacted) on the server's threads when a page reads
@@ -90,18 +95,65 @@ public final class Inspector: Sendable {
 
   // MARK: - Stores
 
-  /// A middleware that records each action the store reduces, with the states before and after
-  /// it, as one timeline entry of `source`.
+  /// The plugin that shows a store in the inspector: each action the store reduces, with the
+  /// states before and after it, as one timeline entry of `source`, and time travel to any
+  /// recorded state.
   ///
-  /// Put it last in the store's middleware array, so it records exactly the actions that reach
-  /// the reducer. Add ``reducer(_:source:)`` too for time travel.
+  /// ```swift
+  /// let store = Store(
+  ///   reducer: AppState.reducer, state: AppState(), plugins: [inspector.forStore()])
+  /// ```
+  ///
+  /// List it last among the store's plugins, so that it records exactly the actions that
+  /// reach the reducer and its time travel wraps every other plugin's reducer (a jump then
+  /// bypasses an undo history instead of being recorded by it).
+  ///
+  /// A jump dispatches an ``InspectorTimeTravel`` action through the store: the plugin's
+  /// reducer replaces the state with the recorded one (without calling the store's reducer),
+  /// and the store publishes it like any new state, so subscribers and reactors that consume
+  /// slices follow. Middleware and side effects don't run again; see the Inspector guide.
   ///
   /// - Parameters:
   ///   - source: The store's name in the timeline.
   ///   - redactions: Redactions of parts of the state, applied to what is shown.
+  /// - Returns: The plugin, for `Store(reducer:state:middleware:plugins:)`.
+  public func forStore<State>(
+    source: String = "store", redacting redactions: [Redaction<State>] = []
+  ) -> ForStore<State> {
+    ForStore(inspector: self, source: source, redactions: redactions)
+  }
+
+  /// An ``Inspector`` installed in a store (``Inspector/forStore(source:redacting:)``).
+  public struct ForStore<State>: StorePlugin {
+    let inspector: Inspector
+    let source: String
+    let redactions: [Redaction<State>]
+
+    public func install(in setup: inout StorePluginSetup<State>) {
+      let inspector = self.inspector
+      let source = self.source
+      setup.wrapReducer { base in inspector.timeTravelReducer(base, source: source) }
+      setup.addMiddleware(inspector.recordingMiddleware(source: source, redacting: redactions))
+    }
+  }
+
+  /// A middleware that records each action the store reduces.
+  @available(
+    *, deprecated,
+    message:
+      "Install the inspector in the store, which records and time travels in one step: 'Store(reducer:state:plugins: [inspector.forStore(source:)])'."
+  )
   public func middleware<State>(
     source: String = "store", redacting redactions: [Redaction<State>] = []
   ) -> Middleware<State> {
+    recordingMiddleware(source: source, redacting: redactions)
+  }
+
+  /// The middleware that records each action the store reduces, with the states before and
+  /// after it, as one timeline entry of `source`.
+  func recordingMiddleware<State>(source: String, redacting redactions: [Redaction<State>])
+    -> Middleware<State>
+  {
     let bridge = StoreSource(name: source, core: core, redactions: redactions)
     core.register(bridge)
     return bridge.middleware()
@@ -109,16 +161,36 @@ public final class Inspector: Sendable {
 
   /// `base`, able to move the store to an earlier state when the page asks (time travel).
   ///
-  /// A jump dispatches an ``InspectorTimeTravel`` action through the store: this reducer
-  /// replaces the state with the recorded one (without calling `base`), and the store
-  /// publishes it like any new state, so subscribers and reactors that consume slices follow.
-  /// Middleware and side effects don't run again; see the Inspector guide.
-  ///
-  /// - Parameters:
-  ///   - base: The store's reducer.
-  ///   - source: The name given to ``middleware(source:redacting:)``.
-  @inlinable
+  /// Without ``middleware(source:redacting:)`` in the same store, the store never appears in
+  /// the timeline: its first action then adds a note to the timeline that names the missing
+  /// step.
+  @available(
+    *, deprecated,
+    message:
+      "Install the inspector in the store, which records and time travels in one step: 'Store(reducer:state:plugins: [inspector.forStore(source:)])'."
+  )
   public func reducer<State>(_ base: Reducer<State>, source: String = "store") -> Reducer<State> {
+    let wrapped = timeTravelReducer(base, source: source)
+    let checked = AtomicBox<Bool>(false)
+    let core = self.core
+    return Reducer { state, action in
+      if !checked.load(ordering: .relaxed) {
+        checked.store(true, ordering: .relaxed)
+        if core.source(named: source) == nil {
+          core.note(
+            "\(source): its reducer is wrapped for time travel, but the inspector's middleware "
+              + "is not in the store, so the store is not recorded. Install the inspector in the "
+              + "store instead: 'plugins: [inspector.forStore(source: \"\(source)\")]'.")
+        }
+      }
+      wrapped.reduce(&state, action)
+    }
+  }
+
+  /// `base`, handling ``InspectorTimeTravel`` actions by replacing the state with the
+  /// recorded one (without calling `base`).
+  @inlinable
+  func timeTravelReducer<State>(_ base: Reducer<State>, source: String) -> Reducer<State> {
     markJumpable(source)
     // Inlinable so that the check each action pays is specialised in the app's module.
     return Reducer { state, action in
@@ -137,24 +209,17 @@ public final class Inspector: Sendable {
 
   // MARK: - Reactors
 
-  /// Records `reactor`'s actions, and its mutations with the states before and after them,
-  /// as a source of its own, through a `ReactorHook`.
-  ///
-  /// - Parameters:
-  ///   - reactor: The reactor to watch.
-  ///   - source: Its name in the timeline; its type name by default.
-  ///   - redactions: Redactions of parts of its state.
-  /// - Returns: A disposable that stops recording it. Recording also stops when the reactor
-  ///   is released.
+  /// Records `reactor`'s actions, and its mutations with the states before and after them.
+  @available(
+    *, deprecated,
+    message:
+      "Install the inspector on the reactor: 'reactor.install(inspector, source:redacting:)'."
+  )
   @discardableResult
   public func attach<R: Reactor>(
     to reactor: R, source: String? = nil, redacting redactions: [Redaction<R.State>] = []
   ) -> Disposable {
-    let bridge = ReactorSource<R>(
-      name: source ?? String(describing: R.self), core: core, redactions: redactions,
-      initial: reactor.currentState)
-    core.register(bridge)
-    return reactor.addHook(bridge.hook())
+    install(on: reactor, source: source ?? String(describing: R.self), redacting: redactions)
   }
 
   // MARK: - Token
@@ -166,6 +231,26 @@ public final class Inspector: Sendable {
       let hex = String(word, radix: 16)
       return String(repeating: "0", count: 16 - hex.count) + hex
     }.joined()
+  }
+}
+
+extension Inspector: ReactorPlugin {
+  /// Records `reactor`'s actions, and its mutations with the states before and after them,
+  /// as a source of its own, through a `ReactorHook` (`reactor.install(inspector)` calls it).
+  ///
+  /// - Parameters:
+  ///   - reactor: The reactor to watch.
+  ///   - source: Its name in the timeline.
+  ///   - redactions: Redactions of parts of its state.
+  /// - Returns: A disposable that stops recording it. Recording also stops when the reactor
+  ///   is released.
+  public func install<R: Reactor>(
+    on reactor: R, source: String, redacting redactions: [Redaction<R.State>]
+  ) -> Disposable {
+    let bridge = ReactorSource<R>(
+      name: source, core: core, redactions: redactions, initial: reactor.currentState)
+    core.register(bridge)
+    return reactor.addHook(bridge.hook())
   }
 }
 

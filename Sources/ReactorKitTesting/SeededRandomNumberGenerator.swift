@@ -1,15 +1,18 @@
 /// A deterministic random number generator (SplitMix64) for reproducible property and fuzz
 /// tests: the same seed always yields the same sequence.
-public struct SeededRandomNumberGenerator: RandomNumberGenerator, Sendable {
+///
+/// The package's own test support, not API (`package`): the guide's fuzz tests bring their
+/// own generator.
+package struct SeededRandomNumberGenerator: RandomNumberGenerator, Sendable {
   private var state: UInt64
 
   /// Creates a generator from `seed`.
-  public init(seed: UInt64) {
+  package init(seed: UInt64) {
     state = seed
   }
 
   /// The next 64 random bits.
-  public mutating func next() -> UInt64 {
+  package mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var mixed = state
     mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -27,9 +30,11 @@ public struct SeededRandomNumberGenerator: RandomNumberGenerator, Sendable {
 ///   ``seeds(_:)``, `STRESS_SEED ... STRESS_SEED + n × multiplier - 1`, and stress tests derive
 ///   their per-thread generators from ``seed``. Defaults to 1, the seeds CI runs. A fuzz
 ///   failure names its seed; rerun it with `STRESS_SEED=<seed> STRESS_ITERATIONS=1`.
-public enum StressConfiguration {
+///
+/// The package's own test support, not API (`package`).
+package enum StressConfiguration {
   /// The multiplier from `STRESS_ITERATIONS`, at least 1.
-  public static var multiplier: Int {
+  package static var multiplier: Int {
     guard let text = getenvString("STRESS_ITERATIONS"), let value = Int(text), value > 0 else {
       return 1
     }
@@ -37,17 +42,17 @@ public enum StressConfiguration {
   }
 
   /// `base` scaled by ``multiplier``.
-  public static func iterations(_ base: Int) -> Int { base * multiplier }
+  package static func iterations(_ base: Int) -> Int { base * multiplier }
 
   /// The first seed, from `STRESS_SEED` (a decimal `UInt64`); 1 when it is unset or invalid.
-  public static var seed: UInt64 {
+  package static var seed: UInt64 {
     guard let text = getenvString("STRESS_SEED"), let value = UInt64(text) else { return 1 }
     return value
   }
 
   /// ``iterations(_:)`` consecutive seeds starting at ``seed`` (moved down if they would pass
   /// `UInt64.max`), one per fuzz round.
-  public static func seeds(_ base: Int) -> ClosedRange<UInt64> {
+  package static func seeds(_ base: Int) -> ClosedRange<UInt64> {
     let count = UInt64(max(iterations(base), 1))
     let first = min(seed, UInt64.max - (count - 1))
     return first...(first + (count - 1))

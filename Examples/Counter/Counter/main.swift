@@ -42,7 +42,7 @@ if inspects {
     FileHandle.standardError.write(Data("Counter: \(error)\n".utf8))
     exit(1)
   }
-  inspector?.attach(to: reactor, source: "counter")
+  reactor.install(inspector, source: "counter")
   FileHandle.standardError.write(Data("Inspector: \(inspector!.url)\n".utf8))
 } else {
   inspector = nil

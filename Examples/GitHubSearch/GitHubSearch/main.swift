@@ -74,7 +74,7 @@ if inspects {
   } catch {
     fail("\(error)", status: 1)
   }
-  inspector?.attach(to: reactor, source: "search")
+  reactor.install(inspector, source: "search")
   FileHandle.standardError.write(Data("Inspector: \(inspector!.url)\n".utf8))
 } else {
   inspector = nil

@@ -80,25 +80,18 @@ func makeInspector() -> Inspector {
   }
 }
 let inspector = inspects ? makeInspector() : nil
-func inspect<R: Reactor>(_ reactor: R) {
-  inspector?.attach(to: reactor)
-}
+// One list of plugins for the store (the provider adds the todos' undo history first), one for
+// every reactor; an absent inspector installs nothing.
 let provider = ServiceProvider(
-  state: restored.state,
-  middleware: [logger.middleware()] + (inspector.map { [$0.middleware(source: "store")] } ?? []),
-  wrapReducer: { reducer in inspector?.reducer(reducer) ?? reducer })
-persistence.attach(to: provider.store)
-let screen = TodosScreen(
-  provider: provider, logger: logger, notice: notice,
-  onReactor: { reactor in inspect(reactor) })
+  state: restored.state, plugins: [logger.forStore(), persistence, inspector?.forStore()])
+let screen = TodosScreen(provider: provider, reactorPlugins: [logger, inspector], notice: notice)
 TerminalRunner(
   screen: screen, keepsRunningAfterInput: inspects,
   onExit: {
     do {
-      try persistence.flush()
+      try provider.store.flushPlugins()  // the state file and the log
     } catch {
       FileHandle.standardError.write(Data("Todos: \(error)\n".utf8))
     }
-    logger.flush()
   }
 ).run()

@@ -44,7 +44,9 @@
 /// `Store` is `Sendable` whatever its `State`: states and actions are handed between threads
 /// under the store's locks. Keep them values (or immutable objects), as Redux expects.
 public final class Store<State>: @unchecked Sendable {
-  // Safety: the only stored property is the engine, which synchronises itself.
+  // Safety: the engine synchronises itself; the plugin slot is only accessed atomically.
+  /// The storage of the installed plugins (see `Store+Plugins.swift`): 0 until one is.
+  @usableFromInline var pluginSlotStorage = AtomicSlot(UInt(0))
   /// The engine: the turn, the dispatch queue, the state and the subscriptions.
   @usableFromInline let core: StoreCore<State>
 
@@ -75,6 +77,7 @@ public final class Store<State>: @unchecked Sendable {
 
   deinit {
     Resources.decrementTotal()
+    pluginSlot.releaseUnshared()
   }
 
   /// The current state: the state after the last reduction.

@@ -169,7 +169,9 @@ struct InspectorRouter: Sendable {
     }
     guard source.canJump else {
       return .error(
-        409, "\(name) can't time travel: wrap its reducer with inspector.reducer(_:source:)")
+        409,
+        "\(name) can't time travel: install the inspector in the store with "
+          + "'plugins: [inspector.forStore(source:)]', which also wraps its reducer")
     }
     if body.live == true {
       _ = source.goLive()

@@ -1,8 +1,9 @@
 import ReactorKit
 
-/// The action an inspector dispatches to move a store to a recorded state; the reducer that
-/// ``Inspector/reducer(_:source:)`` wraps handles it by replacing the state. Other middleware
-/// and loggers see it as an ordinary action (it reflects as its target only, never the state).
+/// The action an inspector dispatches to move a store to a recorded state; the reducer wrapper
+/// that ``Inspector/forStore(source:redacting:)`` installs handles it by replacing the state.
+/// Other middleware and loggers see it as an ordinary action (it reflects as its target only,
+/// never the state).
 public struct InspectorTimeTravel: Action, CustomReflectable {
   let state: UncheckedState
   /// The timeline entry whose state is restored; `nil` when going back to live.

@@ -7,12 +7,16 @@ import CReactorKitAtomics
 /// mean no subscription leaked. Counting is always on and costs one relaxed atomic add per
 /// resource, never per element. Observables that hold only constant values (`just`, `empty`)
 /// are not counted: they own nothing to release, and a reactor makes one per action.
-public enum Resources {
+///
+/// Not API: the package's own test support (`ResourceTestCase`) reads it; apps check leaks
+/// with `ResourceTestCase`.
+@usableFromInline
+package enum Resources {
   /// A process-wide word of the C atomics target: no lazy initialiser to check per access.
   @inlinable static var counter: UnsafeAtomic<Int> { UnsafeAtomic(at: rk_atomic_global_word(0)) }
 
   /// The number of live resources right now.
-  public static var total: Int { counter.load(ordering: .relaxed) }
+  package static var total: Int { counter.load(ordering: .relaxed) }
 
   /// Records that a resource was created. Call once per resource, balanced by
   /// ``decrementTotal()``. For the package's own resources only.

@@ -34,6 +34,15 @@ public enum VirtualTimeComparison: Sendable {
   case greaterThan
 }
 
+/// A scheduler on virtual time. `delay` and `observe(on:)` schedule one action per event on
+/// such a scheduler, as RxSwift always does, so marble tests see RxSwift's times (on
+/// `TestScheduler` each action runs one unit after the previous); on real schedulers they
+/// deliver all events due at once in one action, which is cheaper.
+@usableFromInline
+protocol VirtualTimeScheduling: SchedulerType {}
+
+extension VirtualTimeScheduler: VirtualTimeScheduling {}
+
 /// A scheduler whose clock moves only while it runs work: the base of test schedulers
 /// (`TestScheduler` in ReactorKitTesting), with RxSwift's names and semantics.
 ///

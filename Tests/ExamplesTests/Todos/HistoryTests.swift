@@ -1,3 +1,5 @@
+import ExampleSupport
+import Foundation
 import ReactorKit
 import ReactorKitTesting
 import TodosKit
@@ -98,5 +100,58 @@ final class HistoryTests: ResourceTestCase {
     // then
     XCTAssertTrue(editor.currentState.isDismissed)
     binding.dispose()
+  }
+}
+
+/// The composition root's shape: the app's plugins go to the provider in one list, after the
+/// history it installs itself; reactors get theirs from the screen.
+final class CompositionTests: ResourceTestCase {
+  func test_provider_installsTheAppPlugins_andFlushPluginsSavesTheState() throws {
+    // given
+    let directory = try makeTemporaryDirectory(for: self)
+    let persistence = StatePersistence<AppState>(url: directory.appendingPathComponent("s.json"))
+    let restored = try persistence.restore(initialState: AppState())
+    let lines = LockedLines()
+    let logger = LoggingPlugin(sink: .lines { line in lines.append(line) })
+    let provider = ServiceProvider(
+      state: restored.state, plugins: [logger.forStore(), persistence, Inspectorless.none])
+    // when
+    provider.store.dispatch(TodoAction.add(title: "a"))
+    _ = try provider.historyService.undo().toBlocking().first()
+    try provider.store.flushPlugins()
+    // then: the undo went through the scoped history, the logger saw both, the file has it
+    XCTAssertEqual(provider.store.currentState.todos, TodosState())
+    XCTAssertEqual(lines.count(containing: "[store] action"), 2)
+    let saved = StatePersistence<AppState>(url: persistence.url)
+    XCTAssertEqual(try saved.restore(initialState: AppState()).state, provider.store.currentState)
+  }
+
+  func test_screen_installsItsReactorPluginsOnEveryReactor() {
+    // given
+    let lines = LockedLines()
+    let logger = LoggingPlugin(sink: .lines { line in lines.append(line) })
+    let absent: LoggingPlugin? = nil
+    // when
+    let screen = TodosScreen(provider: ServiceProvider(), reactorPlugins: [logger, absent])
+    XCTAssertEqual(screen.perform(ScriptCommand("add Milk")!), .continue)
+    logger.flush()
+    // then: the list reactor logged its action, and the others their states
+    XCTAssertGreaterThan(lines.count(containing: "[TodoListReactor]"), 0)
+    XCTAssertGreaterThan(lines.count(containing: "[StatsReactor]"), 0)
+  }
+}
+
+/// A plugin type that is absent (`nil`) in these tests.
+private typealias Inspectorless = LoggingPlugin.ForStore<AppState>?
+
+private final class LockedLines: @unchecked Sendable {
+  // Safety: `lines` is guarded by `lock`.
+  private let lock = NSLock()
+  private var lines: [String] = []
+
+  func append(_ line: String) { lock.withLock { lines.append(line) } }
+
+  func count(containing text: String) -> Int {
+    lock.withLock { lines.filter { $0.contains(text) }.count }
   }
 }

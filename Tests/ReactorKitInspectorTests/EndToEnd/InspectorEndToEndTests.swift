@@ -149,7 +149,7 @@ final class InspectorEndToEndTests: XCTestCase {
     let inspector = try Inspector(limits: .testing)
     let client = HTTPClient(inspector: inspector)
     let reactor = TallyReactor()
-    inspector.attach(to: reactor, source: "tally")
+    reactor.install(inspector, source: "tally")
     // when
     reactor.action.onNext(.add(2))
     // then

@@ -1,5 +1,6 @@
 import Foundation
 import ReactorKit
+import ReactorKitTesting
 import XCTest
 
 @testable import ReactorKitInspector
@@ -88,6 +89,9 @@ final class InspectorServerTests: XCTestCase {
       client.send("DELETE", "/api/events", headers: ["Origin": client.base])?.status, 405)
   }
 
+  /// The deprecated half-wiring (a middleware without the time-travel reducer) is refused
+  /// with a message that names the missing step.
+  @available(*, deprecated)
   func test_jump_withoutTimeTravelReducer_is409() throws {
     let inspector = try Inspector(limits: .testing)
     let store = Store(
@@ -97,6 +101,21 @@ final class InspectorServerTests: XCTestCase {
     let response = HTTPClient(inspector: inspector).post(
       "/api/jump", json: #"{"source":"plain","seq":2}"#)
     XCTAssertEqual(response?.status, 409)
+    XCTAssertTrue(
+      String(decoding: response?.body ?? Data(), as: UTF8.self).contains("inspector.forStore"))
+  }
+
+  /// The other deprecated half-wiring (the time-travel reducer without the middleware) says
+  /// so in the timeline at the store's first action.
+  @available(*, deprecated)
+  func test_timeTravelReducerWithoutMiddleware_notesTheMissingStep() throws {
+    let inspector = try Inspector(limits: .testing)
+    let store = Store(
+      reducer: inspector.reducer(NotesState.reducer, source: "half"), state: NotesState())
+    store.dispatch(NotesAction.increment)
+    store.dispatch(NotesAction.increment)
+    let notes = HTTPClient(inspector: inspector).events().compactMap { $0["note"] as? String }
+    XCTAssertEqual(notes.filter { $0.contains("inspector.forStore(source: \"half\")") }.count, 1)
   }
 
   func test_jump_toAnEventNoLongerInTheRing_is404() throws {

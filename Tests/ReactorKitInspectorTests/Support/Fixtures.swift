@@ -38,14 +38,13 @@ var notesRegistry: ActionRegistry {
   return registry
 }
 
-/// An inspector with short timeouts, and a store wired to it for time travel.
+/// An inspector with short timeouts, and a store it is installed in (recording and time travel).
 func makeInspectedStore(
   capacity: Int = 10_000, limits: InspectorLimits = .testing
 ) throws -> (Inspector, Store<NotesState>) {
   let inspector = try Inspector(capacity: capacity, registry: notesRegistry, limits: limits)
   let store = Store(
-    reducer: inspector.reducer(NotesState.reducer), state: NotesState(),
-    middleware: [inspector.middleware(source: "store")])
+    reducer: NotesState.reducer, state: NotesState(), plugins: [inspector.forStore()])
   return (inspector, store)
 }
 

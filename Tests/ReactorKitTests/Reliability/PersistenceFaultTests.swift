@@ -105,8 +105,7 @@ final class PersistenceFaultTests: ResourceTestCase {
     let errors = StoreLockedBox<[PersistenceError]>([])
     let persistence = self.persistence { error in errors.withLock { $0.append(error) } }
     do {
-      let store = Store(reducer: DemoState.reducer, state: DemoState())
-      persistence.attach(to: store)
+      let store = Store(reducer: DemoState.reducer, state: DemoState(), plugins: [persistence])
       store.dispatch(DemoAction.add("Bread"))
       persistence.simulateFailureOfNextWrite(at: .partialWrite)
     }

@@ -101,7 +101,7 @@ final class PluginLimitsTests: ResourceTestCase {
     }
     // when
     for levels in 20...40 { recorder.record(DeepAction(nest: DeepState(levels: levels).nest)) }
-    recorder.sync()
+    recorder.flush()
     // then: the file loads, with every action that was not refused
     let loaded = try ActionRecording(contentsOf: url, registry: registry)
     let depths = (loaded.actions as? [DeepAction])?.map(\.nest.levels) ?? []
@@ -140,7 +140,7 @@ final class PluginLimitsTests: ResourceTestCase {
     }
     // when
     for index in 0..<40 { recorder.record(DemoAction.add("item \(index)")) }
-    recorder.sync()
+    recorder.flush()
     // then: the file loads with the same limits, and the refused actions were reported
     let loaded = try ActionRecording(contentsOf: url, registry: DemoState.registry, limits: limits)
     XCTAssertGreaterThan(loaded.actions.count, 0)

@@ -17,21 +17,10 @@ public struct AppState: Codable, Equatable, Sendable {
 }
 
 extension AppState {
-  /// The app's reducer: each feature's reducer lifted to its field, combined.
-  public static let reducer = combined(todos: TodosState.reducer)
-
-  /// The app's reducer with the todos recorded in `history`, so that they can be undone and
-  /// redone (the session and the settings are not part of the history).
-  public static func reducer(recordingTodosIn history: StateHistory<TodosState>)
-    -> Reducer<AppState>
-  {
-    combined(todos: history.reducer(TodosState.reducer))
-  }
-
-  private static func combined(todos: Reducer<TodosState>) -> Reducer<AppState> {
-    .combine(
-      SessionState.reducer.lift(\.session),
-      SettingsState.reducer.lift(\.settings),
-      todos.lift(\.todos))
-  }
+  /// The app's reducer: each feature's reducer lifted to its field, combined. (The todos'
+  /// undo history is a plugin the `ServiceProvider` installs, scoped to `\.todos`.)
+  public static let reducer = Reducer<AppState>.combine(
+    SessionState.reducer.lift(\.session),
+    SettingsState.reducer.lift(\.settings),
+    TodosState.reducer.lift(\.todos))
 }

@@ -23,7 +23,7 @@ open class Service {
   }
 }
 
-/// The app's service provider: the store (with the todos' undo history wired in) plus one
+/// The app's service provider: the store (with the todos' undo history installed) plus one
 /// instance of each service, made lazily.
 public final class ServiceProvider: ServiceProviderType {
   public let store: Store<AppState>
@@ -38,17 +38,16 @@ public final class ServiceProvider: ServiceProviderType {
   ///
   /// - Parameters:
   ///   - state: The state to start from (for example one restored from a file).
-  ///   - middleware: The app's middleware, such as a logger; it runs after the history's.
+  ///   - plugins: The app's plugins, such as a logger, a persistence and an inspector,
+  ///     installed after the todos' undo history (list an inspector last).
   ///   - historyCapacity: How many versions of the todos undo can go back through.
-  ///   - wrapReducer: Wraps the app's reducer (for example for an inspector's time travel).
   public init(
-    state: AppState = AppState(), middleware: [Middleware<AppState>] = [],
-    historyCapacity: Int = 100,
-    wrapReducer: (Reducer<AppState>) -> Reducer<AppState> = { $0 }
+    state: AppState = AppState(), plugins: [any StorePlugin<AppState>] = [],
+    historyCapacity: Int = 100
   ) {
     history = StateHistory<TodosState>(name: "todos", capacity: historyCapacity)
     store = Store(
-      reducer: wrapReducer(AppState.reducer(recordingTodosIn: history)), state: state,
-      middleware: [history.middleware()] + middleware)
+      reducer: AppState.reducer, state: state,
+      plugins: [history.scoped(to: \.todos)] + plugins)
   }
 }

@@ -10,8 +10,7 @@ import ReactorKit
 public final class TodosScreen: TerminalScreen {
   public var onChange: (() -> Void)?
   private let provider: ServiceProviderType
-  private let logger: LoggingPlugin?
-  private let onReactor: ((any Reactor) -> Void)?
+  private let reactorPlugins: [any ReactorPlugin]
   private let sessionView = SessionView()
   private let listView = TodoListView()
   private let statsView = StatsView()
@@ -35,16 +34,15 @@ public final class TodosScreen: TerminalScreen {
   ///
   /// - Parameters:
   ///   - provider: The app's one service provider.
-  ///   - logger: Logs every reactor the screen creates, when given.
+  ///   - reactorPlugins: Installed on every reactor the screen creates (a logger, an
+  ///     inspector).
   ///   - notice: A message to show until the first input, such as a startup warning.
-  ///   - onReactor: Called with every reactor the screen creates (to attach an inspector).
   public init(
-    provider: ServiceProviderType, logger: LoggingPlugin? = nil, notice: String? = nil,
-    onReactor: ((any Reactor) -> Void)? = nil
+    provider: ServiceProviderType, reactorPlugins: [any ReactorPlugin] = [],
+    notice: String? = nil
   ) {
     self.provider = provider
-    self.logger = logger
-    self.onReactor = onReactor
+    self.reactorPlugins = reactorPlugins
     message = notice.map { [$0] } ?? []
     sessionView.reactor = logged(SessionReactor(provider: provider))
     listView.reactor = logged(TodoListReactor(provider: provider))
@@ -58,9 +56,9 @@ public final class TodosScreen: TerminalScreen {
   /// Every command runs synchronously through the store, so the screen is always idle.
   public var isIdle: Bool { true }
 
+  /// `reactor`, with the screen's reactor plugins installed.
   private func logged<R: Reactor>(_ reactor: R) -> R {
-    logger?.attach(to: reactor)
-    onReactor?(reactor)
+    reactor.install(reactorPlugins)
     return reactor
   }
 

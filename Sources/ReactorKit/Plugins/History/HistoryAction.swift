@@ -25,3 +25,15 @@ public struct HistoryAction: Action, Codable, Equatable, Sendable {
     self.command = command
   }
 }
+
+extension HistoryAction {
+  /// Whether `action` is a ``HistoryAction``: the existential is opened and its type compared
+  /// by identity (a few instructions, where a cast looks the dynamic type up in the runtime on
+  /// every action the history's reducer sees).
+  static func isHistoryAction(_ action: any Action) -> Bool {
+    func check<Opened: Action>(_: Opened) -> Bool {
+      ObjectIdentifier(Opened.self) == ObjectIdentifier(HistoryAction.self)
+    }
+    return check(action)
+  }
+}

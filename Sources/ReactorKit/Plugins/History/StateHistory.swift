@@ -1,20 +1,24 @@
 /// A bounded history of a state, for time travel and undo/redo: it records the state after
 /// each action and can step back, step forward and jump to any recorded state.
 ///
-/// Wrap the reducer of the state to record (the whole app state, or one feature's state
-/// lifted into it), and connect the history to the store with its middleware:
+/// Install it in the store whose state it records: for the whole state, `plugins: [history]`;
+/// for one feature's state, scoped to it:
 ///
 /// ```swift
 /// let history = StateHistory<TodosState>(capacity: 100)
-/// let reducer = Reducer<AppState>.combine(
-///   SessionState.reducer.lift(\.session),
-///   history.reducer(TodosState.reducer).lift(\.todos))   // undo covers the todos only
-/// let store = Store(reducer: reducer, state: AppState(), middleware: [history.middleware()])
+/// let store = Store(
+///   reducer: AppState.reducer, state: AppState(),
+///   plugins: [history.scoped(to: \.todos)])   // undo covers the todos only
 ///
 /// history.stepBack()      // undo: the store publishes the previous todos
 /// history.stepForward()   // redo
 /// history.jump(to: 0)     // the oldest recorded state
 /// ```
+///
+/// Installing does both things a history needs: it wraps the store's reducer (to record states
+/// and restore them) and connects the history to the store (so that navigation can dispatch).
+/// Navigating a history that is not installed in a store stops the program with a message
+/// that says so, instead of doing nothing.
 ///
 /// ## Recording
 ///
@@ -54,6 +58,8 @@ public final class StateHistory<State>: @unchecked Sendable {
   private var entries: [State] = []
   private var index = 0
   private var dispatch: ((any Action) -> Void)?
+  /// How many reducers ``reducer(_:)`` wrapped (the deprecated two-step wiring).
+  private var wrappedReducers = 0
 
   /// Creates a history.
   ///
@@ -75,9 +81,21 @@ public final class StateHistory<State>: @unchecked Sendable {
 
   /// `base`, recording the state after each action, and handling this history's
   /// ``HistoryAction``s by restoring a recorded state (without calling `base`).
+  @available(
+    *, deprecated,
+    message:
+      "Install the history, which wraps the reducer and connects the history in one step: 'Store(reducer:state:plugins: [history])', or 'history.scoped(to: \\.part)' for a part of the state."
+  )
   public func reducer(_ base: Reducer<State>) -> Reducer<State> {
+    lock.withLock { wrappedReducers += 1 }
+    return recording(base)
+  }
+
+  /// `base`, recording the state after each action, and handling this history's
+  /// ``HistoryAction``s by restoring a recorded state (without calling `base`).
+  private func recording(_ base: Reducer<State>) -> Reducer<State> {
     Reducer { [self] state, action in
-      if let navigation = action as? HistoryAction {
+      if HistoryAction.isHistoryAction(action), let navigation = action as? HistoryAction {
         if navigation.history == name {
           if let restored = move(navigation.command) { state = restored }
           return
@@ -91,17 +109,34 @@ public final class StateHistory<State>: @unchecked Sendable {
 
   /// A middleware that connects the history to its store, so that the navigation methods can
   /// dispatch to it. It lets every action through.
+  ///
+  /// - Precondition: A reducer was wrapped with ``reducer(_:)`` before the store is created;
+  ///   otherwise nothing would record or restore states.
+  @available(
+    *, deprecated,
+    message:
+      "Install the history, which wraps the reducer and connects the history in one step: 'Store(reducer:state:plugins: [history])', or 'history.scoped(to: \\.part)' for a part of the state."
+  )
   public func middleware<Root>() -> Middleware<Root> {
     .redux { [self] _, dispatch in
-      lock.withLock { self.dispatch = dispatch }
+      let hasReducer = lock.withLock {
+        self.dispatch = dispatch
+        return wrappedReducers > 0
+      }
+      precondition(
+        hasReducer,
+        "StateHistory \"\(name)\": its middleware is in a store whose reducer it doesn't wrap, "
+          + "so it would record nothing. Install the history instead of adding its middleware: "
+          + "'Store(reducer:state:plugins: [history])' (or 'history.scoped(to: \\.part)').")
       return { next in next }
     }
   }
 
   // MARK: - Navigation
 
-  /// Dispatches a step back by `steps` entries (undo). Does nothing before the history is
-  /// connected to a store.
+  /// Dispatches a step back by `steps` entries (undo).
+  ///
+  /// - Precondition: The history is installed in a store (see the type's discussion).
   public func stepBack(_ steps: Int = 1) {
     send(.stepBack(steps))
   }
@@ -123,8 +158,13 @@ public final class StateHistory<State>: @unchecked Sendable {
   }
 
   private func send(_ command: HistoryAction.Command) {
-    let dispatch = lock.withLock { self.dispatch }
-    dispatch?(action(command))
+    guard let dispatch = lock.withLock({ self.dispatch }) else {
+      preconditionFailure(
+        "StateHistory \"\(name)\": \(command) on a history that is not installed in a store, "
+          + "which would do nothing. Install it: 'Store(reducer:state:plugins: [history])' "
+          + "(or 'history.scoped(to: \\.part)' for a part of the state).")
+    }
+    dispatch(action(command))
   }
 
   // MARK: - Reading
@@ -191,5 +231,95 @@ extension StateHistory where State: Equatable {
   ///   - capacity: The most entries kept, at least 1.
   public convenience init(name: String = "history", capacity: Int = 100) {
     self.init(name: name, capacity: capacity, isDuplicate: ==)
+  }
+}
+
+extension StateHistory {
+  /// This history, recording the part at `path` of a store's larger state: undo covers that
+  /// part only.
+  ///
+  /// ```swift
+  /// let store = Store(
+  ///   reducer: AppState.reducer, state: AppState(), plugins: [history.scoped(to: \.todos)])
+  /// ```
+  ///
+  /// The store's reducer runs on the whole state; the history records the part after each
+  /// action that changes it (whichever reducer changed it) and restores the part alone, so
+  /// the rest of the state stays as it is. The whole state is never copied; the part is read
+  /// before and after each action.
+  ///
+  /// - Parameter path: Where the recorded part is in the store's state.
+  /// - Returns: A plugin for stores of `Root`.
+  @inlinable
+  public func scoped<Root>(to path: WritableKeyPath<Root, State>) -> ScopedHistory<Root, State> {
+    // Inlinable, so that the part's accessors are specialised where the key path is written:
+    // the history's reducer runs unspecialised (it is made through the plugin protocol), and
+    // a key path projected there would cost a runtime walk twice per action.
+    ScopedHistory(
+      history: self, read: { root in root[keyPath: path] },
+      write: { root, part in root[keyPath: path] = part })
+  }
+
+  /// A reducer of a larger state that records and restores the part `read` and `write` reach.
+  fileprivate func recording<Root>(
+    _ base: Reducer<Root>, read: @escaping (Root) -> State,
+    write: @escaping (inout Root, State) -> Void
+  ) -> Reducer<Root> {
+    Reducer(
+      unchecked: { [self] root, action in
+        if HistoryAction.isHistoryAction(action), let navigation = action as? HistoryAction,
+          navigation.history == name
+        {
+          if let restored = move(navigation.command) { write(&root, restored) }
+          return
+        }
+        let before = read(root)
+        base.reduce(&root, action)
+        record(before: before, after: read(root))
+      }, ())
+  }
+
+  /// Connects the history to the store of `context`, so that navigation dispatches there.
+  fileprivate func connect<Root>(_ context: StorePluginContext<Root>) -> Disposable {
+    let dispatch = context.dispatch
+    lock.withLock { self.dispatch = dispatch }
+    return Disposables.create()
+  }
+}
+
+/// A ``StateHistory`` of one part of a store's state (``StateHistory/scoped(to:)``).
+public struct ScopedHistory<Root, Part>: StorePlugin {
+  public typealias State = Root
+  @usableFromInline let history: StateHistory<Part>
+  @usableFromInline let read: (Root) -> Part
+  @usableFromInline let write: (inout Root, Part) -> Void
+
+  @inlinable
+  init(
+    history: StateHistory<Part>, read: @escaping (Root) -> Part,
+    write: @escaping (inout Root, Part) -> Void
+  ) {
+    self.history = history
+    self.read = read
+    self.write = write
+  }
+
+  public func install(in setup: inout StorePluginSetup<Root>) {
+    let history = self.history
+    let read = self.read
+    let write = self.write
+    setup.wrapReducer { base in history.recording(base, read: read, write: write) }
+    setup.onStart { store in history.connect(store) }
+  }
+}
+
+extension StateHistory: StorePlugin {
+  /// Wraps the store's reducer to record each state and restore recorded ones, and connects
+  /// the history to the store so that its navigation methods dispatch there
+  /// (``Store/init(reducer:state:middleware:plugins:)`` calls it). For a part of a larger
+  /// state, install ``StorePlugin/scoped(to:)``.
+  public func install(in setup: inout StorePluginSetup<State>) {
+    setup.wrapReducer { [self] base in recording(base) }
+    setup.onStart { [self] store in connect(store) }
   }
 }

@@ -9,13 +9,13 @@ import Dispatch
 /// Writes one ordered log of what happens in a store and in any number of reactors: actions,
 /// mutations, and the state changes they cause, with timings.
 ///
-/// Attach it in one line to a store (as middleware) and to each reactor (as a hook); every
-/// event goes to one ``LogSink`` in one sequence:
+/// Install it in one line in a store and on each reactor; every event goes to one ``LogSink``
+/// in one sequence:
 ///
 /// ```swift
 /// let logger = LoggingPlugin(sink: .standardError())
-/// let store = Store(reducer: app, state: AppState(), middleware: [logger.middleware()])
-/// logger.attach(to: todoListReactor)
+/// let store = Store(reducer: app, state: AppState(), plugins: [logger.forStore()])
+/// todoListReactor.install(logger)
 /// ```
 ///
 /// ```text
@@ -108,7 +108,46 @@ public final class LoggingPlugin: @unchecked Sendable {
 
   // MARK: - Store
 
-  /// A middleware that logs each action it receives and the state change it causes.
+  /// The plugin that logs a store: each action that reaches the reducer and the state change
+  /// it causes; the store's ``Store/flushPlugins()`` flushes the log, and so does freeing the
+  /// store.
+  ///
+  /// ```swift
+  /// let store = Store(reducer: app, state: AppState(), plugins: [logger.forStore()])
+  /// ```
+  ///
+  /// Its middleware runs after the store's own and after the middleware of plugins listed
+  /// before it; list it last to log exactly what is reduced. The duration of a state event is
+  /// the reduction plus the synchronous notification of the store's subscribers (reactors
+  /// that consume slices log their own events in between).
+  ///
+  /// - Parameters:
+  ///   - source: The name of the store in the log.
+  ///   - redactions: Redactions applied to copies of the state before they are compared.
+  /// - Returns: The plugin, for ``Store/init(reducer:state:middleware:plugins:)``.
+  public func forStore<State>(
+    source: String = "store", redacting redactions: [Redaction<State>] = []
+  ) -> ForStore<State> {
+    ForStore(logger: self, source: source, redactions: redactions)
+  }
+
+  /// A ``LoggingPlugin`` installed in a store (``LoggingPlugin/forStore(source:redacting:)``).
+  public struct ForStore<State>: StorePlugin {
+    let logger: LoggingPlugin
+    let source: String
+    let redactions: [Redaction<State>]
+
+    public func install(in setup: inout StorePluginSetup<State>) {
+      let logger = self.logger
+      setup.addMiddleware(logger.middleware(source: source, redacting: redactions))
+      setup.onFlush { logger.flush() }
+      setup.onClose { logger.flush() }
+    }
+  }
+
+  /// A middleware that logs each action it receives and the state change it causes: the
+  /// low-level form of ``forStore(source:redacting:)``, for a logger at a chosen place in a
+  /// middleware array.
   ///
   /// Put it last in the store's middleware array: it then logs exactly the actions that
   /// reach the reducer, and the duration of a state event is the reduction plus the
@@ -147,22 +186,35 @@ public final class LoggingPlugin: @unchecked Sendable {
 
   // MARK: - Reactors
 
-  /// Logs `reactor`'s actions, mutations and state changes, through a ``ReactorHook``.
+  /// Logs `reactor`'s actions, mutations and state changes.
+  @available(
+    *, deprecated,
+    message: "Install the logger on the reactor: 'reactor.install(logger, source:redacting:)'."
+  )
+  @discardableResult
+  public func attach<R: Reactor>(
+    to reactor: R, source: String? = nil, redacting redactions: [Redaction<R.State>] = []
+  ) -> Disposable {
+    install(on: reactor, source: source ?? String(describing: R.self), redacting: redactions)
+  }
+}
+
+extension LoggingPlugin: ReactorPlugin {
+  /// Logs `reactor`'s actions, mutations and state changes, through a ``ReactorHook``
+  /// (``Reactor/install(_:source:redacting:)-(ReactorPlugin,_,_)`` calls it).
   ///
   /// The reactor keeps working as before; nothing in it needs to change. The duration of a
   /// state event is the time `reduce(state:mutation:)` took.
   ///
   /// - Parameters:
   ///   - reactor: The reactor to log.
-  ///   - source: The name of the reactor in the log; its type name by default.
+  ///   - source: The name of the reactor in the log.
   ///   - redactions: Redactions applied to copies of the reactor's states.
   /// - Returns: A disposable that stops logging the reactor. Logging also stops when the
   ///   reactor is released.
-  @discardableResult
-  public func attach<R: Reactor>(
-    to reactor: R, source: String? = nil, redacting redactions: [Redaction<R.State>] = []
+  public func install<R: Reactor>(
+    on reactor: R, source: String, redacting redactions: [Redaction<R.State>]
   ) -> Disposable {
-    let source = source ?? String(describing: R.self)
     let logsActions = filter.includes(source: source, kind: .action)
     let logsMutations = filter.includes(source: source, kind: .mutation)
     let logsStates = filter.includes(source: source, kind: .state)
@@ -186,7 +238,9 @@ public final class LoggingPlugin: @unchecked Sendable {
             return newState
           } : nil))
   }
+}
 
+extension LoggingPlugin {
   // MARK: - Custom events
 
   /// Logs an event of your own, for example a note from a service.

@@ -41,11 +41,15 @@ public struct RestoredState<State> {
 /// ```swift
 /// let persistence = StatePersistence<AppState>(url: stateURL, schemaVersion: 3)
 /// let restored = try persistence.restore(initialState: AppState(), recovery: .startFresh)
-/// let store = Store(reducer: app, state: restored.state)
-/// persistence.attach(to: store)
+/// let store = Store(reducer: app, state: restored.state, plugins: [persistence])
 /// // … before the app exits:
-/// try persistence.flush()
+/// try persistence.flush()   // or try store.flushPlugins()
 /// ```
+///
+/// The three steps can't be half-done silently: installing a persistence whose file exists
+/// without restoring it first (its first save would overwrite the saved state), and flushing
+/// one that was never installed (nothing would ever be saved), stop the program with a message
+/// that names the missing step.
 ///
 /// ## Writing
 ///
@@ -122,6 +126,12 @@ public final class StatePersistence<State: Codable & Sendable>: @unchecked Senda
   /// the next change or ``flush()``.
   static var retryLimit: Int { 3 }
 
+  /// Whether ``restore(initialState:recovery:)`` ran.
+  private var hasRestored = false
+  /// Whether states reach the persistence: installed in a store, attached, or given states
+  /// by ``submit(_:)`` or ``save(_:)``.
+  private var isConnected = false
+
   private let writeLock = Lock()
   private var lastWrittenGeneration: UInt64 = 0
   private var failNextWrite: SecureFiles.WriteStage?
@@ -172,6 +182,7 @@ public final class StatePersistence<State: Codable & Sendable>: @unchecked Senda
   public func restore(initialState: @autoclosure () -> State, recovery: RecoveryPolicy = .fail)
     throws(PersistenceError) -> RestoredState<State>
   {
+    lock.withLock { hasRestored = true }
     SecureFiles.removeStaleTemporaryFiles(for: path)
     let bytes: [UInt8]
     do {
@@ -276,30 +287,48 @@ public final class StatePersistence<State: Codable & Sendable>: @unchecked Senda
 
   // MARK: - Saving
 
-  /// Saves every new state of `store`, throttled; flushes when the store is freed (a failed
-  /// flush is reported to `onError`).
-  ///
-  /// The store's current state is not written (it was just restored or is the initial
-  /// state); each later state is. The subscription does not keep the store alive.
-  ///
-  /// - Returns: A disposable that stops saving (a pending state is still written later; call
-  ///   ``flush()`` to write it at once).
+  /// Saves every new state of `store`, throttled; flushes when the store is freed.
+  @available(
+    *, deprecated,
+    message:
+      "Install the persistence when creating the store: 'Store(reducer:state:plugins: [persistence])'."
+  )
   @discardableResult
   public func attach(to store: Store<State>) -> Disposable {
-    store.state.skip(1).subscribe(
+    checkRestoredBeforeSaving()
+    return store.state.skip(1).subscribe(
       onNext: { [self] state in submit(state) },
-      onCompleted: { [self] in
-        do throws(PersistenceError) {
-          try flush()
-        } catch {
-          onError(error)
-        }
-      })
+      onCompleted: { [self] in flushReportingErrors() })
+  }
+
+  /// Flushes, reporting a failure to `onError`: what the store's end does.
+  private func flushReportingErrors() {
+    do throws(PersistenceError) {
+      try flush()
+    } catch {
+      onError(error)
+    }
+  }
+
+  /// Stops the program when the persistence is connected to a store that was not started from
+  /// the saved state: the store's first save would overwrite the file.
+  private func checkRestoredBeforeSaving() {
+    let restored = lock.withLock { () -> Bool in
+      isConnected = true
+      return hasRestored
+    }
+    guard !restored, SecureFiles.permissions(of: path) != nil else { return }
+    preconditionFailure(
+      "StatePersistence(\(path)): installed in a store that was not started from "
+        + "restore(initialState:recovery:), so its first save would overwrite the saved state. "
+        + "Create the store with 'state: try persistence.restore(initialState:recovery:).state', "
+        + "or remove the file to start over.")
   }
 
   /// Schedules `state` to be written, throttled (see the type's discussion).
   public func submit(_ state: State) {
     lock.lock()
+    isConnected = true
     generation += 1
     pending = (state, generation)
     failedAttempts = 0
@@ -360,8 +389,17 @@ public final class StatePersistence<State: Codable & Sendable>: @unchecked Senda
   ///
   /// - Throws: ``PersistenceError`` when writing the pending state failed. The state then
   ///   stays pending: the next flush, or the next throttled write, tries again.
+  /// - Precondition: The persistence is installed in a store (or was given states with
+  ///   ``submit(_:)`` or ``save(_:)``): flushing one that nothing feeds would silently save
+  ///   nothing.
   public func flush() throws(PersistenceError) {
     lock.lock()
+    guard isConnected else {
+      lock.unlock()
+      preconditionFailure(
+        "StatePersistence(\(path)).flush(): the persistence is not installed in a store, so "
+          + "nothing is ever saved. Install it: 'Store(reducer:state:plugins: [persistence])'.")
+    }
     while inFlight > 0 { idle.wait(lock) }
     let next = pending
     pending = nil
@@ -384,6 +422,7 @@ public final class StatePersistence<State: Codable & Sendable>: @unchecked Senda
   /// - Throws: ``PersistenceError`` when the state could not be encoded or written.
   public func save(_ state: State) throws(PersistenceError) {
     lock.lock()
+    isConnected = true
     generation += 1
     let current = generation
     pending = nil
@@ -447,5 +486,23 @@ public final class StatePersistence<State: Codable & Sendable>: @unchecked Senda
   /// Makes the next write fail at `stage`, as a crash or a full disk would (tests only).
   package func simulateFailureOfNextWrite(at stage: SecureFiles.WriteStage) {
     writeLock.withLock { failNextWrite = stage }
+  }
+}
+
+extension StatePersistence: StorePlugin {
+  /// Saves every new state of the store, throttled (``Store/init(reducer:state:middleware:plugins:)``
+  /// calls it): the store's current state is not written (it was just restored, or is the
+  /// initial state); each later state is. ``Store/flushPlugins()`` flushes, and so does freeing
+  /// the store (a failure then goes to `onError`).
+  ///
+  /// - Precondition: When the state file exists, ``restore(initialState:recovery:)`` ran
+  ///   first: otherwise the store's first save would overwrite the saved state.
+  public func install(in setup: inout StorePluginSetup<State>) {
+    setup.onStart { [self] store in
+      checkRestoredBeforeSaving()
+      return store.state.skip(1).subscribe(onNext: { [self] state in submit(state) })
+    }
+    setup.onFlush { [self] in try flush() }
+    setup.onClose { [self] in flushReportingErrors() }
   }
 }

@@ -9,7 +9,9 @@
 ///
 /// ```swift
 /// let recorder = try ActionRecorder(registry: registry, url: sessionURL)
-/// recorder.attach(to: store)
+/// let store = Store(reducer: app, state: AppState(), plugins: [recorder.forStore()])
+/// // or, to start recording a running store later:
+/// let recording = store.install(recorder.forStore())
 /// ```
 ///
 /// The recorder subscribes to the store's `actions`: it records each action as it reaches the
@@ -105,12 +107,36 @@ public final class ActionRecorder: @unchecked Sendable {
   deinit { SecureFiles.closeDescriptor(descriptor) }
 
   /// Records every action `store` reduces from now on.
-  ///
-  /// - Returns: A disposable that stops recording. The subscription does not keep the store
-  ///   alive.
+  @available(
+    *, deprecated,
+    message:
+      "Install the recorder: 'Store(reducer:state:plugins: [recorder.forStore()])', or 'store.install(recorder.forStore())' for a running store."
+  )
   @discardableResult
   public func attach<State>(to store: Store<State>) -> Disposable {
     store.actions.subscribe(onNext: { [self] action in record(action) })
+  }
+
+  /// The plugin that records every action a store reduces, from the moment it is installed:
+  /// in ``Store/init(reducer:state:middleware:plugins:)``, or in a running store with
+  /// ``Store/install(_:)`` (whose disposable stops recording). ``Store/flushPlugins()``
+  /// and freeing the store flush the recording file.
+  public func forStore<State>() -> ForStore<State> {
+    ForStore(recorder: self)
+  }
+
+  /// An ``ActionRecorder`` installed in a store (``ActionRecorder/forStore()``).
+  public struct ForStore<State>: StorePlugin {
+    let recorder: ActionRecorder
+
+    public func install(in setup: inout StorePluginSetup<State>) {
+      let recorder = self.recorder
+      setup.onStart { store in
+        store.actions.subscribe(onNext: { action in recorder.record(action) })
+      }
+      setup.onFlush { recorder.flush() }
+      setup.onClose { recorder.flush() }
+    }
   }
 
   /// Records `action`.
@@ -160,8 +186,15 @@ public final class ActionRecorder: @unchecked Sendable {
     lock.withLock { skipped }
   }
 
-  /// Syncs the recording file to disk.
-  public func sync() {
+  /// Writes the recording file through to disk (`fsync`); each action is already handed to
+  /// the system as it is recorded. Does nothing for a recorder in memory.
+  public func flush() {
     lock.withLock { SecureFiles.syncDescriptor(descriptor) }
+  }
+
+  /// Syncs the recording file to disk.
+  @available(*, deprecated, renamed: "flush()")
+  public func sync() {
+    flush()
   }
 }

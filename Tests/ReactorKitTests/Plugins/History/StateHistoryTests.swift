@@ -6,9 +6,7 @@ import XCTest
 
 final class StateHistoryTests: ResourceTestCase {
   private func makeStore(history: StateHistory<DemoState>) -> Store<DemoState> {
-    Store(
-      reducer: history.reducer(DemoState.reducer), state: DemoState(),
-      middleware: [history.middleware()])
+    Store(reducer: DemoState.reducer, state: DemoState(), plugins: [history])
   }
 
   private func titles(_ state: DemoState) -> [String] { state.todos.map(\.title) }
@@ -110,20 +108,11 @@ final class StateHistoryTests: ResourceTestCase {
     XCTAssertEqual(history.count, 2)
   }
 
-  func test_history_liftedToOneFeature_undoesOnlyThatFeature() {
+  func test_history_scopedToOneFeature_undoesOnlyThatFeature() {
     // given
     let history = StateHistory<[DemoTodo]>(name: "todos")
-    let todos = Reducer<[DemoTodo]> { todos, action in
-      if case DemoAction.add(let title) = action {
-        todos.append(DemoTodo(id: todos.count, title: title))
-      }
-    }
-    let session = Reducer<DemoState>.on(DemoAction.self) { state, action in
-      if action.isSession { DemoState.reducer.reduce(&state, action) }
-    }
     let store = Store(
-      reducer: .combine(session, history.reducer(todos).lift(\DemoState.todos)),
-      state: DemoState(), middleware: [history.middleware()])
+      reducer: DemoState.reducer, state: DemoState(), plugins: [history.scoped(to: \.todos)])
     store.dispatch(DemoAction.add("a"))
     store.dispatch(DemoAction.logIn(name: "ann", password: "pw"))
     store.dispatch(DemoAction.add("b"))
@@ -136,21 +125,67 @@ final class StateHistoryTests: ResourceTestCase {
     XCTAssertEqual(history.count, 3)
   }
 
-  func test_history_ignoresNavigationForOtherHistories_andWorksWithoutConnection() {
+  func test_history_scopedTwiceInOneStore_eachUndoesItsOwnPart() {
+    // given
+    let todos = StateHistory<[DemoTodo]>(name: "todos")
+    let account = StateHistory<DemoAccount?>(name: "account", isDuplicate: { $0 == $1 })
+    let store = Store(
+      reducer: DemoState.reducer, state: DemoState(),
+      plugins: [todos.scoped(to: \.todos), account.scoped(to: \.account)])
+    store.dispatch(DemoAction.add("a"))
+    store.dispatch(DemoAction.logIn(name: "ann", password: "pw"))
+    // when
+    todos.stepBack()
+    let afterTodos = (titles(store.currentState), store.currentState.account?.name)
+    account.stepBack()
+    // then
+    XCTAssertEqual(afterTodos.0, [])
+    XCTAssertEqual(afterTodos.1, "ann")
+    XCTAssertEqual(titles(store.currentState), [])
+    XCTAssertNil(store.currentState.account)
+  }
+
+  func test_history_ignoresNavigationForOtherHistories() {
     // given
     let history = StateHistory<DemoState>(name: "main")
-    let store = Store(reducer: history.reducer(DemoState.reducer), state: DemoState())
+    let store = makeStore(history: history)
     store.dispatch(DemoAction.add("a"))
     // when
-    history.stepBack()  // not connected: nothing happens
-    let afterUnconnected = titles(store.currentState)
     store.dispatch(HistoryAction(history: "other", command: .stepBack(1)))
     let afterOther = titles(store.currentState)
     store.dispatch(history.action(.stepBack(1)))
     // then
-    XCTAssertEqual(afterUnconnected, ["a"])
     XCTAssertEqual(afterOther, ["a"])
     XCTAssertEqual(titles(store.currentState), [])
+  }
+
+  @available(*, deprecated)
+  func test_history_deprecatedTwoStepWiring_stillWorks() {
+    // given
+    let history = StateHistory<DemoState>()
+    let store = Store(
+      reducer: history.reducer(DemoState.reducer), state: DemoState(),
+      middleware: [history.middleware()])
+    store.dispatch(DemoAction.add("a"))
+    // when
+    history.stepBack()
+    // then
+    XCTAssertEqual(titles(store.currentState), [])
+    XCTAssertTrue(history.canStepForward)
+  }
+
+  func test_history_outlivesItsStore_navigationDoesNothing() {
+    // given
+    let history = StateHistory<DemoState>()
+    var store: Store<DemoState>? = makeStore(history: history)
+    store?.dispatch(DemoAction.add("a"))
+    weak let released = store
+    // when
+    store = nil
+    history.stepBack()
+    // then
+    XCTAssertNil(released)
+    XCTAssertTrue(history.canStepBack, "nothing moved: there is no store to restore into")
   }
 
   func test_history_undoRedoFromAReactor_throughDispatchEffect() {

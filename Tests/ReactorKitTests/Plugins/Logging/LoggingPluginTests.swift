@@ -16,7 +16,7 @@ final class LoggingPluginTests: ResourceTestCase {
       reducer: DemoState.reducer, state: DemoState(),
       middleware: [logger.middleware(source: "store")])
     let reactor = DemoCounterReactor()
-    logger.attach(to: reactor, source: "counter")
+    reactor.install(logger, source: "counter")
     store.dispatch(DemoAction.logIn(name: "ann", password: "hunter2"))
     store.dispatch(DemoAction.add("Milk"))
     reactor.action.onNext(.increase)
@@ -74,7 +74,7 @@ final class LoggingPluginTests: ResourceTestCase {
       reducer: DemoState.reducer, state: DemoState(),
       middleware: [logger.middleware(source: "hidden")])
     let reactor = DemoCounterReactor()
-    logger.attach(to: reactor, source: "counter")
+    reactor.install(logger, source: "counter")
     // when
     store.dispatch(DemoAction.add("a"))
     hidden.dispatch(DemoAction.add("b"))
@@ -97,7 +97,7 @@ final class LoggingPluginTests: ResourceTestCase {
     let store = Store(
       reducer: DemoState.reducer, state: DemoState(), middleware: [logger.middleware()])
     let reactor = DemoCounterReactor()
-    logger.attach(to: reactor, source: "counter")
+    reactor.install(logger, source: "counter")
     // when
     store.dispatch(DemoAction.add("a"))
     reactor.action.onNext(.rename("x"))
@@ -205,7 +205,7 @@ final class LoggingPluginTests: ResourceTestCase {
     let lines = LinesBox()
     let logger = LoggingPlugin(sink: lines.sink())
     let reactor = DemoCounterReactor()
-    let subscription = logger.attach(to: reactor)
+    let subscription = reactor.install(logger)
     reactor.action.onNext(.increase)
     // when
     subscription.dispose()
@@ -225,7 +225,7 @@ final class LoggingPluginTests: ResourceTestCase {
       reducer: DemoState.reducer, state: DemoState(), middleware: [logger.middleware()])
     let reactors = UncheckedBox((0..<4).map { _ in DemoCounterReactor() })
     for (index, reactor) in reactors.value.enumerated() {
-      logger.attach(to: reactor, source: "reactor\(index)")
+      reactor.install(logger, source: "reactor\(index)")
     }
     let perThread = 200
     // when

@@ -126,12 +126,12 @@ final class StatePersistenceTests: ResourceTestCase {
     XCTAssertEqual(try self.persistence().restore(initialState: DemoState()).state.nextID, 5)
   }
 
-  func test_persistence_attach_savesLaterStates_andFlushesWhenTheStoreIsFreed() throws {
+  func test_persistence_installed_savesLaterStates_andFlushesWhenTheStoreIsFreed() throws {
     // given
     let scheduler = TestScheduler(initialClock: 0)
     let persistence = self.persistence(scheduler: scheduler)
-    var store: Store<DemoState>? = Store(reducer: DemoState.reducer, state: DemoState())
-    let subscription = persistence.attach(to: store!)
+    var store: Store<DemoState>? = Store(
+      reducer: DemoState.reducer, state: DemoState(), plugins: [persistence])
     // when
     scheduler.start()
     let afterAttach = FileManager.default.fileExists(atPath: url.path)
@@ -142,7 +142,55 @@ final class StatePersistenceTests: ResourceTestCase {
     XCTAssertFalse(afterAttach, "the current state must not be written")
     let restored = try self.persistence().restore(initialState: DemoState())
     XCTAssertEqual(restored.state.todos.map(\.title), ["a", "b"])
+  }
+
+  @available(*, deprecated)
+  func test_persistence_deprecatedAttach_savesLaterStates_andFlushesWhenTheStoreIsFreed() throws {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let persistence = self.persistence(scheduler: scheduler)
+    var store: Store<DemoState>? = Store(reducer: DemoState.reducer, state: DemoState())
+    let subscription = persistence.attach(to: store!)
+    // when
+    scheduler.start()
+    store?.dispatch(DemoAction.add("a"))
+    store = nil
+    // then
+    let restored = try self.persistence().restore(initialState: DemoState())
+    XCTAssertEqual(restored.state.todos.map(\.title), ["a"])
     subscription.dispose()
+  }
+
+  func test_persistence_flushPlugins_writesThePendingStateNow() throws {
+    // given: a throttle that never fires on its own
+    let scheduler = TestScheduler(initialClock: 0)
+    let persistence = self.persistence(scheduler: scheduler)
+    let restored = try persistence.restore(initialState: DemoState())
+    let store = Store(reducer: DemoState.reducer, state: restored.state, plugins: [persistence])
+    store.dispatch(DemoAction.add("a"))
+    // when
+    try store.flushPlugins()
+    // then
+    XCTAssertEqual(
+      try self.persistence().restore(initialState: DemoState()).state.todos.map(\.title), ["a"])
+  }
+
+  func test_persistence_scopedToAPart_savesThePart() throws {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let partURL = directory.file("todos.json")
+    let persistence = StatePersistence<[DemoTodo]>(url: partURL, scheduler: scheduler)
+    _ = try persistence.restore(initialState: [])
+    let store = Store(
+      reducer: DemoState.reducer, state: DemoState(),
+      plugins: [persistence.scoped(to: \.todos)])
+    // when
+    store.dispatch(DemoAction.add("a"))
+    store.dispatch(DemoAction.logIn(name: "ann", password: "pw"))
+    try store.flushPlugins()
+    // then
+    let reloaded = StatePersistence<[DemoTodo]>(url: partURL)
+    XCTAssertEqual(try reloaded.restore(initialState: []).state.map(\.title), ["a"])
   }
 
   func test_persistence_onRealScheduler_writesEventually() throws {

@@ -52,11 +52,11 @@ final class ActionRecordingTests: ResourceTestCase {
     var generator = SeededRandomNumberGenerator(seed: StressConfiguration.seed &+ 2_023)
     let store = Store(reducer: DemoState.reducer, state: DemoState(), middleware: [teaMiddleware])
     let recorder = try ActionRecorder(registry: DemoState.registry, url: url)
-    let subscription = recorder.attach(to: store)
+    let subscription = store.install(recorder.forStore())
     let count = StressConfiguration.iterations(2_000)
     for _ in 0..<count { store.dispatch(randomDemoAction(using: &generator)) }
     subscription.dispose()
-    recorder.sync()
+    recorder.flush()
     // when
     let recording = try ActionRecording(contentsOf: url, registry: DemoState.registry)
     let replayed = Store(
@@ -80,9 +80,9 @@ final class ActionRecordingTests: ResourceTestCase {
 
   func test_recorder_writesAHeaderAndOneLinePerAction_ownerOnly() throws {
     // given
-    let store = Store(reducer: DemoState.reducer, state: DemoState())
     let recorder = try ActionRecorder(registry: DemoState.registry, url: url)
-    recorder.attach(to: store)
+    let store = Store(
+      reducer: DemoState.reducer, state: DemoState(), plugins: [recorder.forStore()])
     // when
     store.dispatch(DemoAction.add("Milk"))
     store.dispatch(DemoRename(id: 1, title: "Oat milk"))
@@ -103,7 +103,7 @@ final class ActionRecordingTests: ResourceTestCase {
     // given
     let store = Store(reducer: DemoState.reducer, state: DemoState())
     let recorder = ActionRecorder(registry: DemoState.registry)
-    recorder.attach(to: store)
+    store.install(recorder.forStore())
     store.dispatch(DemoAction.logIn(name: "ann", password: "pw"))
     store.dispatch(DemoAction.add("x"))
     // when
@@ -122,7 +122,7 @@ final class ActionRecordingTests: ResourceTestCase {
     let recorder = ActionRecorder(registry: DemoState.registry) { error in
       errors.withLock { $0.append(error) }
     }
-    recorder.attach(to: store)
+    store.install(recorder.forStore())
     // when
     store.dispatch(DemoAction.add("x"))
     store.dispatch(DemoUnregistered(value: 3))
@@ -160,14 +160,12 @@ final class ActionRecordingTests: ResourceTestCase {
     registry.register(HistoryAction.self)
     func makeStore() -> (Store<DemoState>, StateHistory<DemoState>) {
       let history = StateHistory<DemoState>(capacity: 4)
-      let store = Store(
-        reducer: history.reducer(DemoState.reducer), state: DemoState(),
-        middleware: [history.middleware()])
+      let store = Store(reducer: DemoState.reducer, state: DemoState(), plugins: [history])
       return (store, history)
     }
     let (store, history) = makeStore()
     let recorder = ActionRecorder(registry: registry)
-    recorder.attach(to: store)
+    store.install(recorder.forStore())
     var generator = SeededRandomNumberGenerator(seed: 99)
     for step in 0..<300 {
       switch step % 7 {
