@@ -54,8 +54,7 @@ enum ListPlugin {
 /// one dispatch that toggles one item.
 private func listStore(count: Int, plugin: ListPlugin) -> Measured {
   Measured {
-    var middleware: [Middleware<ListState>] = []
-    var reducer = listReducer()
+    var plugins: [any StorePlugin<ListState>] = []
     var keepAlive: AnyObject?
     switch plugin {
     case .none:
@@ -64,18 +63,17 @@ private func listStore(count: Int, plugin: ListPlugin) -> Measured {
       // Events are formatted as text, as a file sink would write them, and discarded.
       let logger = LoggingPlugin(
         sink: LogSink { event in blackHole(event.formatted(as: .text).utf8.count) })
-      middleware.append(logger.middleware())
+      plugins.append(logger.forStore())
       keepAlive = logger
     case .inspector(let page):
       let inspector = try? Inspector()
       if let inspector {
-        reducer = inspector.reducer(reducer)
-        middleware.append(inspector.middleware(source: "store"))
+        plugins.append(inspector.forStore(source: "store"))
         if page { EventStreamReader.start(port: inspector.port, token: inspector.token) }
       }
       keepAlive = inspector
     }
-    let store = Store(reducer: reducer, state: ListState(count: count), middleware: middleware)
+    let store = Store(reducer: listReducer(), state: ListState(count: count), plugins: plugins)
     var total = 0
     let subscription = store.state.subscribe(onNext: { total &+= $0.revision &+ 1 })
     var next = 0
@@ -130,8 +128,8 @@ func runCatchUpMeasurement() {
     // shared by every event, and the ring keeps all 10,000.
     guard let inspector = try? Inspector(capacity: 10_000) else { return }
     let store = Store(
-      reducer: inspector.reducer(listReducer()), state: ListState(count: 10_000),
-      middleware: [inspector.middleware(source: "store")])
+      reducer: listReducer(), state: ListState(count: 10_000),
+      plugins: [inspector.forStore(source: "store")])
     for index in 0..<10_000 {
       if changesList {
         store.dispatch(ToggleItem(index: index &* 7_919))

@@ -81,9 +81,12 @@ extension Store {
     pluginSlot.getOrMake { StorePluginHost() }
   }
 
+  /// The store's atomic slots: ``pluginSlotStorage``, its first stored property.
+  enum PluginSlots: Int, AtomicSlotIndex { case host = 0 }
+
   /// The reference kept in the store's ``pluginSlotStorage``.
   var pluginSlot: OnceReference<StorePluginHost> {
-    OnceReference(slot: 0, of: self)
+    OnceReference(PluginSlots.host, of: self)
   }
 }
 

@@ -97,7 +97,7 @@ final class EventRingBudgetTests: XCTestCase {
     let store = Store(
       reducer: Reducer<[Int]> { state, _ in state[0] += 1 },
       state: Array(repeating: 0, count: 100_000),
-      middleware: [inspector.middleware(source: "list")])
+      plugins: [inspector.forStore(source: "list")])
     // when
     for _ in 0..<60 { store.dispatch(BudgetAction.bump) }
     // then
@@ -116,7 +116,7 @@ final class EventRingBudgetTests: XCTestCase {
     let store = Store(
       reducer: Reducer<SharedList> { state, _ in state.count += 1 },
       state: SharedList(),
-      middleware: [inspector.middleware(source: "list")])
+      plugins: [inspector.forStore(source: "list")])
     // when
     for _ in 0..<1_000 { store.dispatch(BudgetAction.bump) }
     // then: the list's 800 KB once, then about the event overhead per event

@@ -106,11 +106,12 @@ final class LogRedactionTests: ResourceTestCase {
     let lines = LinesBox()
     let logger = LoggingPlugin(sink: lines.sink(format: .text))
     let reactor = PulsingReactor()
-    logger.attach(to: reactor, source: "pulsing")
+    let installed = reactor.install(logger, source: "pulsing")
     // when
     reactor.action.onNext("boom")
     reactor.action.onNext("boom")
     logger.flush()
+    installed.dispose()
     // then
     let log = lines.lines.joined(separator: "\n")
     XCTAssertTrue(log.contains(#"\.errorMessage: nil → "boom""#), log)
