@@ -81,12 +81,9 @@ extension Store {
     pluginSlot.getOrMake { StorePluginHost() }
   }
 
-  /// The store's atomic slots: ``pluginSlotStorage``, its first stored property.
-  enum PluginSlots: Int, AtomicSlotIndex { case host = 0 }
-
-  /// The reference kept in the store's ``pluginSlotStorage``.
+  /// The reference kept in the store's ``pluginHostSlot``.
   var pluginSlot: OnceReference<StorePluginHost> {
-    OnceReference(PluginSlots.host, of: self)
+    OnceReference(Slots.pluginHost, of: self)
   }
 }
 

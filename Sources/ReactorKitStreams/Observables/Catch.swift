@@ -83,7 +83,7 @@ extension ObservableType {
     let source = asObservable()
     return Observable { observer in
       SequentialSink(
-        observer, sources: repeatElement(source, count: maxAttemptCount), mode: .retry
+        observer, sources: Swift.repeatElement(source, count: maxAttemptCount), mode: .retry
       ).run()
     }
   }

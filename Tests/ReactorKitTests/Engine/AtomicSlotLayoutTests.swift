@@ -13,6 +13,7 @@ final class AtomicSlotLayoutTests: XCTestCase {
     assertLayout(
       ReactorCore<String, [Int], Double>.self, ReactorCore<String, [Int], Double>.Slots.self)
     assertLayout(ActionSubject<Int>.self, ActionSubject<Int>.Slots.self)
+    assertLayout(Store<Int>.self, Store<Int>.Slots.self)
     assertLayout(StoreCore<Int>.self, StoreCore<Int>.Slots.self)
     assertLayout(StoreStateStorage<[String]>.self, StoreStateStorage<[String]>.Slots.self)
     assertLayout(StoreChainEnd<Int>.self, StoreChainEnd<Int>.Slots.self)
