@@ -1,10 +1,12 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
 
 /// Settings shared by every target. Tools version 6 implies the Swift 6 language mode with
-/// complete concurrency checking.
+/// complete concurrency checking; strict memory safety marks every unsafe use at its site
+/// (`unsafe` expressions, `@safe` on the types that encapsulate unsafe storage).
 let swiftSettings: [SwiftSetting] = [
-  .enableExperimentalFeature("StrictConcurrency")
+  .enableExperimentalFeature("StrictConcurrency"),
+  .strictMemorySafety(),
 ]
 
 let package = Package(

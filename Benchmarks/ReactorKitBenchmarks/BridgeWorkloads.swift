@@ -53,6 +53,7 @@ func bridgeSliceToReactor() -> Workload {
       }
     },
     baseline: Measured {
+      @safe
       struct ReactorFloor {
         let lock = BaselineLock()
         let state = UnsafeMutablePointer<FieldReactor.State>.allocate(capacity: 1)
@@ -61,22 +62,22 @@ func bridgeSliceToReactor() -> Workload {
       let lock = BaselineLock()
       let offsets = HundredFields.offsets
       let state = UnsafeMutablePointer<HundredFields>.allocate(capacity: 1)
-      state.initialize(to: HundredFields())
+      unsafe state.initialize(to: HundredFields())
       let total = Tally()
       let lasts = UnsafeMutablePointer<Int>.allocate(capacity: offsets.count)
-      lasts.initialize(repeating: 0, count: offsets.count)
-      var slices: [(UnsafePointer<HundredFields>) -> Void] = []
+      unsafe lasts.initialize(repeating: 0, count: offsets.count)
+      var slices: [(UnsafePointer<HundredFields>) -> Void] = unsafe []
       for (field, offset) in offsets.enumerated() {
         let reactor = ReactorFloor(subscriber: { total.add($0.value) })
-        reactor.state.initialize(to: FieldReactor.State())
-        let last = lasts + field
-        slices.append { state in
-          let value = readField(state, offset: offset)
-          guard value != last.pointee else { return }
-          last.pointee = value
+        unsafe reactor.state.initialize(to: FieldReactor.State())
+        let last = unsafe lasts + field
+        unsafe slices.append { state in
+          let value = unsafe readField(state, offset: offset)
+          guard unsafe value != last.pointee else { return }
+          unsafe last.pointee = value
           reactor.lock.lock()
-          reactor.state.pointee.value = value
-          let published = reactor.state.pointee
+          unsafe reactor.state.pointee.value = value
+          let published = unsafe reactor.state.pointee
           reactor.lock.unlock()
           reactor.subscriber(published)
         }
@@ -85,9 +86,9 @@ func bridgeSliceToReactor() -> Workload {
         let start = total.value
         for index in 0..<count {
           lock.lock()
-          incrementField(&state.pointee, offset: offsets[index % 100])
+          unsafe incrementField(&state.pointee, offset: offsets[index % 100])
           lock.unlock()
-          for slice in slices { slice(state) }
+          for index in unsafe slices.indices { unsafe slices[index](state) }
         }
         return total.value &- start
       }

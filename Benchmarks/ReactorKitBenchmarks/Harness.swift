@@ -12,7 +12,7 @@ nonisolated(unsafe) var blackHoleSink = 0
 
 @inline(never)
 func blackHole(_ value: Int) {
-  blackHoleSink &+= value
+  unsafe blackHoleSink &+= value
 }
 
 /// Returns `body` through a call the optimiser cannot see into, so a baseline calls its closures
@@ -49,7 +49,7 @@ func withoutCountingAllocations<Result>(_ body: () -> Result) -> Result {
 @inline(__always)
 func nanoseconds() -> UInt64 {
   var spec = timespec()
-  clock_gettime(CLOCK_MONOTONIC, &spec)
+  unsafe clock_gettime(CLOCK_MONOTONIC, &spec)
   return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
 }
 
@@ -189,14 +189,14 @@ nonisolated(unsafe) var measuredSide = 0
 /// Runs the library's side of a measurement; a separate symbol for profilers.
 @inline(never)
 func measuredSubject(_ run: (Int) -> Int, _ count: Int) -> Int {
-  measuredSide = 1
+  unsafe measuredSide = 1
   return run(count)
 }
 
 /// Runs the baseline's side of a measurement; a separate symbol for profilers.
 @inline(never)
 func measuredBaseline(_ run: (Int) -> Int, _ count: Int) -> Int {
-  measuredSide = 2
+  unsafe measuredSide = 2
   return run(count)
 }
 
@@ -388,36 +388,38 @@ func evaluateTargets(_ workloads: [Workload], results: [Result]) -> [TargetResul
 /// instructions (a captured `var` would pay a dynamic exclusivity check), so workloads with
 /// many subscribers measure the library rather than the subscribers. Both sides of a workload
 /// that use it use it the same way.
+@safe
 final class Tally {
   let pointer = UnsafeMutablePointer<Int>.allocate(capacity: 1)
 
-  init() { pointer.initialize(to: 0) }
+  init() { unsafe pointer.initialize(to: 0) }
 
-  deinit { pointer.deallocate() }
+  deinit { unsafe pointer.deallocate() }
 
-  var value: Int { pointer.pointee }
+  var value: Int { unsafe pointer.pointee }
 
-  @inline(__always) func add(_ amount: Int) { pointer.pointee &+= amount }
+  @inline(__always) func add(_ amount: Int) { unsafe pointer.pointee &+= amount }
 }
 
 /// A pthread mutex for the hand-written baselines.
+@safe
 final class BaselineLock: @unchecked Sendable {
   // Safety: the mutex is the synchronisation primitive.
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
   init() {
-    mutex = .allocate(capacity: 1)
-    mutex.initialize(to: pthread_mutex_t())
-    pthread_mutex_init(mutex, nil)
+    unsafe mutex = .allocate(capacity: 1)
+    unsafe mutex.initialize(to: pthread_mutex_t())
+    unsafe pthread_mutex_init(mutex, nil)
   }
 
   deinit {
-    pthread_mutex_destroy(mutex)
-    mutex.deallocate()
+    unsafe pthread_mutex_destroy(mutex)
+    unsafe mutex.deallocate()
   }
 
-  @inline(__always) func lock() { pthread_mutex_lock(mutex) }
-  @inline(__always) func unlock() { pthread_mutex_unlock(mutex) }
+  @inline(__always) func lock() { unsafe pthread_mutex_lock(mutex) }
+  @inline(__always) func unlock() { unsafe pthread_mutex_unlock(mutex) }
 }
 
 /// Runs `body(thread, share)` on `threads` new threads at once, splitting `count` operations
@@ -445,7 +447,7 @@ func runOnThreads(_ threads: Int, count: Int, _ body: @escaping @Sendable (Int, 
 func processCPUSeconds() -> Double {
   var usage = rusage()
   #if canImport(Glibc)
-    getrusage(RUSAGE_SELF.rawValue, &usage)
+    unsafe getrusage(RUSAGE_SELF.rawValue, &usage)
   #else
     getrusage(RUSAGE_SELF, &usage)
   #endif

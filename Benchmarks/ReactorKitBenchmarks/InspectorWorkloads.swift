@@ -67,17 +67,21 @@ enum EventStreamReader {
       address.sin_family = sa_family_t(AF_INET)
       address.sin_port = port.bigEndian
       address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-      let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      let connected = unsafe withUnsafePointer(to: &address) {
+        unsafe $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          unsafe connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
         }
       }
       guard connected == 0 else { return }
       let request = Array(
         "GET /api/events?since=0&token=\(token) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n".utf8)
-      _ = request.withUnsafeBytes { send(descriptor, $0.baseAddress, request.count, 0) }
+      _ = unsafe request.withUnsafeBytes {
+        unsafe send(descriptor, $0.baseAddress, request.count, 0)
+      }
       var buffer = [UInt8](repeating: 0, count: 1 << 16)
-      while buffer.withUnsafeMutableBytes({ recv(descriptor, $0.baseAddress, 1 << 16, 0) }) > 0 {}
+      while unsafe buffer.withUnsafeMutableBytes({
+        unsafe recv(descriptor, $0.baseAddress, 1 << 16, 0)
+      }) > 0 {}
       close(descriptor)
     }
     thread.name = "inspector_dispatch_one_client.reader"

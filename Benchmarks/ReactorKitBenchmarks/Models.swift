@@ -184,8 +184,8 @@ struct HundredFields {
 /// Adds 1 to the field at byte `offset` of `state`.
 @inline(__always)
 func incrementField(_ state: inout HundredFields, offset: Int) {
-  withUnsafeMutableBytes(of: &state) { bytes in
-    bytes.storeBytes(
+  unsafe withUnsafeMutableBytes(of: &state) { bytes in
+    unsafe bytes.storeBytes(
       of: bytes.load(fromByteOffset: offset, as: Int.self) &+ 1, toByteOffset: offset,
       as: Int.self)
   }
@@ -194,7 +194,7 @@ func incrementField(_ state: inout HundredFields, offset: Int) {
 /// Reads the field at byte `offset` of `state`.
 @inline(__always)
 func readField(_ state: UnsafePointer<HundredFields>, offset: Int) -> Int {
-  UnsafeRawPointer(state).load(fromByteOffset: offset, as: Int.self)
+  unsafe UnsafeRawPointer(state).load(fromByteOffset: offset, as: Int.self)
 }
 
 /// The store action of the slice workloads: add 1 to one field.

@@ -167,19 +167,19 @@ enum EventStreamTiming {
     address.sin_port = port.bigEndian
     address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
     let start = nanoseconds()
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+    let connected = unsafe withUnsafePointer(to: &address) {
+      unsafe $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        unsafe connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
       }
     }
     guard connected == 0 else { return (nil, nil, 0, 0) }
     var timeout = timeval(tv_sec: 5, tv_usec: 0)
-    setsockopt(
+    unsafe setsockopt(
       descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     let request = Array(
       "GET /api/events?since=0&follow=0&token=\(token) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n"
         .utf8)
-    _ = request.withUnsafeBytes { send(descriptor, $0.baseAddress, request.count, 0) }
+    _ = unsafe request.withUnsafeBytes { unsafe send(descriptor, $0.baseAddress, request.count, 0) }
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
     var events = 0
     var bytes = 0
@@ -188,7 +188,9 @@ enum EventStreamTiming {
     var previous: UInt8 = 0
     // Reads until the server closes the stream (or nothing came for a minute).
     while true {
-      let received = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, 1 << 16, 0) }
+      let received = unsafe buffer.withUnsafeMutableBytes {
+        unsafe recv(descriptor, $0.baseAddress, 1 << 16, 0)
+      }
       if received < 0 && (errno == EAGAIN || errno == EINTR)
         && Double(nanoseconds() - last) / 1e9 < 60
       {

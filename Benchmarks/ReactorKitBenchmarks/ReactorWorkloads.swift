@@ -45,26 +45,27 @@ func reactorSync() -> Workload {
 
 /// The hand-written floor of ``reactorCreate()``: an object holding a lock, a state and one
 /// subscriber.
+@safe
 final class HandWrittenCounter {
   let lock = BaselineLock()
   let state = UnsafeMutablePointer<Counter>.allocate(capacity: 1)
   let subscriber: (Counter) -> Void
 
   init(subscriber: @escaping (Counter) -> Void) {
-    state.initialize(to: Counter())
+    unsafe state.initialize(to: Counter())
     self.subscriber = subscriber
-    subscriber(state.pointee)
+    unsafe subscriber(state.pointee)
   }
 
   deinit {
-    state.deinitialize(count: 1)
-    state.deallocate()
+    unsafe state.deinitialize(count: 1)
+    unsafe state.deallocate()
   }
 
   func increase() {
     lock.lock()
-    state.pointee.count &+= 1
-    let published = state.pointee
+    unsafe state.pointee.count &+= 1
+    let published = unsafe state.pointee
     lock.unlock()
     subscriber(published)
   }

@@ -48,19 +48,19 @@ func storeDispatchSlices(perField: Int, targets: [Target]) -> Workload {
       let lock = BaselineLock()
       let offsets = HundredFields.offsets
       let state = UnsafeMutablePointer<HundredFields>.allocate(capacity: 1)
-      state.initialize(to: HundredFields())
+      unsafe state.initialize(to: HundredFields())
       let total = Tally()
       // Each subscriber's last value lives in plain memory: no exclusivity checks.
       let lasts = UnsafeMutablePointer<Int>.allocate(capacity: offsets.count * perField)
-      lasts.initialize(repeating: 0, count: offsets.count * perField)
-      var subscribers: [(UnsafePointer<HundredFields>) -> Void] = []
+      unsafe lasts.initialize(repeating: 0, count: offsets.count * perField)
+      var subscribers: [(UnsafePointer<HundredFields>) -> Void] = unsafe []
       for (field, offset) in offsets.enumerated() {
         for copy in 0..<perField {
-          let last = lasts + (field * perField + copy)
-          subscribers.append { state in
-            let value = readField(state, offset: offset)
-            if value != last.pointee {
-              last.pointee = value
+          let last = unsafe lasts + (field * perField + copy)
+          unsafe subscribers.append { state in
+            let value = unsafe readField(state, offset: offset)
+            if unsafe value != last.pointee {
+              unsafe last.pointee = value
               total.add(value)
             }
           }
@@ -70,9 +70,9 @@ func storeDispatchSlices(perField: Int, targets: [Target]) -> Workload {
         let start = total.value
         for index in 0..<count {
           lock.lock()
-          incrementField(&state.pointee, offset: offsets[index % 100])
+          unsafe incrementField(&state.pointee, offset: offsets[index % 100])
           lock.unlock()
-          for subscriber in subscribers { subscriber(state) }
+          for index in unsafe subscribers.indices { unsafe subscribers[index](state) }
         }
         return total.value &- start
       }
@@ -82,16 +82,17 @@ func storeDispatchSlices(perField: Int, targets: [Target]) -> Workload {
 }
 
 /// State reduced by several threads under one pthread mutex (the contended baseline).
+@safe
 private final class SharedCounter: @unchecked Sendable {
   // Safety: `state` is only touched with `lock` held.
   let lock = BaselineLock()
   let state = UnsafeMutablePointer<Counter>.allocate(capacity: 1)
 
-  init() { state.initialize(to: Counter()) }
+  init() { unsafe state.initialize(to: Counter()) }
 
   deinit {
-    state.deinitialize(count: 1)
-    state.deallocate()
+    unsafe state.deinitialize(count: 1)
+    unsafe state.deallocate()
   }
 }
 
@@ -114,15 +115,15 @@ func storeDispatchContended() -> Workload {
     baseline: Measured {
       let shared = SharedCounter()
       return { count in
-        let start = shared.state.pointee.count
+        let start = unsafe shared.state.pointee.count
         runOnThreads(2, count: count) { _, share in
           for _ in 0..<share {
             shared.lock.lock()
-            shared.state.pointee.count &+= 1
+            unsafe shared.state.pointee.count &+= 1
             shared.lock.unlock()
           }
         }
-        return shared.state.pointee.count &- start
+        return unsafe shared.state.pointee.count &- start
       }
     },
     validationCount: 100_000)

@@ -35,7 +35,7 @@ public enum Terminal {
   /// The current size of the terminal on standard output, or 80×24 when unknown.
   public static func size() -> TerminalSize {
     var size = winsize()
-    if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 {
+    if unsafe ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 {
       return TerminalSize(columns: Int(size.ws_col), rows: Int(size.ws_row))
     }
     return TerminalSize(columns: 80, rows: 24)
@@ -46,8 +46,8 @@ public enum Terminal {
     var bytes = Array(text.utf8)
     var offset = 0
     while offset < bytes.count {
-      let written = bytes.withUnsafeMutableBytes { buffer in
-        systemWrite(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
+      let written = unsafe bytes.withUnsafeMutableBytes { buffer in
+        unsafe systemWrite(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
       }
       if written < 0 {
         if errno == EINTR { continue }
@@ -65,7 +65,7 @@ public enum Terminal {
   /// - Throws: ``TerminalError`` when standard input is not a terminal.
   public static func enterFullScreen() throws {
     var original = termios()
-    guard tcgetattr(STDIN_FILENO, &original) == 0 else {
+    guard unsafe tcgetattr(STDIN_FILENO, &original) == 0 else {
       throw TerminalError("Standard input is not a terminal (tcgetattr failed, errno \(errno)).")
     }
     var raw = original
@@ -73,12 +73,12 @@ public enum Terminal {
     raw.c_oflag &= ~tcflag_t(OPOST)
     raw.c_cflag |= tcflag_t(CS8)
     raw.c_lflag &= ~tcflag_t(ECHO | ICANON | IEXTEN | ISIG)
-    withUnsafeMutableBytes(of: &raw.c_cc) { controls in
-      controls[Int(VMIN)] = 1
-      controls[Int(VTIME)] = 0
+    unsafe withUnsafeMutableBytes(of: &raw.c_cc) { controls in
+      unsafe controls[Int(VMIN)] = 1
+      unsafe controls[Int(VTIME)] = 0
     }
     saved.store(original)
-    guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) == 0 else {
+    guard unsafe tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) == 0 else {
       saved.take()
       throw TerminalError("Could not switch the terminal to raw mode (errno \(errno)).")
     }
@@ -90,7 +90,7 @@ public enum Terminal {
   public static func restore() {
     guard var original = saved.take() else { return }
     write(ANSI.showCursor + ANSI.leaveAlternateScreen)
-    tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
+    unsafe tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
   }
 
   /// Draws `lines` from the top-left corner over the previous frame, clearing what is left
@@ -120,7 +120,7 @@ public enum ANSI {
 }
 
 private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-  write(descriptor, bytes, count)
+  unsafe write(descriptor, bytes, count)
 }
 
 /// A terminal operation that failed, described for the user.

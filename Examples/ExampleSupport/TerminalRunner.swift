@@ -93,7 +93,7 @@ public final class TerminalRunner: @unchecked Sendable {
     let thread = Thread { [self] in
       var buffer = [UInt8](repeating: 0, count: 4096)
       while true {
-        let count = read(STDIN_FILENO, &buffer, buffer.count)
+        let count = unsafe read(STDIN_FILENO, &buffer, buffer.count)
         if count < 0 && errno == EINTR { continue }
         guard count > 0 else {
           DispatchQueue.main.async { self.receiveEndOfInput() }
@@ -228,9 +228,9 @@ public final class TerminalRunner: @unchecked Sendable {
 enum AddressSanitizer {
   static func mainThreadWillEnd() {
     typealias HandleNoReturn = @convention(c) () -> Void
-    guard let program = dlopen(nil, RTLD_NOW),
-      let symbol = dlsym(program, "__asan_handle_no_return")
+    guard let program = unsafe dlopen(nil, RTLD_NOW),
+      let symbol = unsafe dlsym(program, "__asan_handle_no_return")
     else { return }
-    unsafeBitCast(symbol, to: HandleNoReturn.self)()
+    unsafe unsafeBitCast(symbol, to: HandleNoReturn.self)()
   }
 }

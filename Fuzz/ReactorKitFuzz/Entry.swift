@@ -22,7 +22,7 @@ enum ReactorKitFuzz {
       FileHandle.standardError.write(Data("usage: ReactorKitFuzz \(names) [arguments]\n".utf8))
       exit(2)
     }
-    selected = target
+    unsafe selected = target
     arguments.remove(at: 1)
     #if FUZZING
       exit(runLibFuzzer(arguments))
@@ -38,8 +38,8 @@ enum ReactorKitFuzz {
 /// libFuzzer's callback: one input.
 @_cdecl("LLVMFuzzerTestOneInput")
 func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-  let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
-  ReactorKitFuzz.selected.check(bytes)
+  let bytes = unsafe data.map { unsafe Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+  unsafe ReactorKitFuzz.selected.check(bytes)
   return 0
 }
 
@@ -67,7 +67,7 @@ func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     var inputs: [[UInt8]] = []
     for path in corpus {
       var isDirectory: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      guard unsafe FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
         FileHandle.standardError.write(Data("no such file: \(path)\n".utf8))
         return 2
       }

@@ -243,10 +243,10 @@ open class Store<State>: StoreType, @unchecked Sendable {
   ) where S.StoreSubscriberStateType == SelectedState {
     let output = selected ?? (original as Any as? Subscription<SelectedState>)
     let box = SubscriptionBox(subscriber: subscriber, pipeline: original)
-    output?.observer = { [unowned(unsafe) box] _, newState in
+    unsafe output?.observer = { [unowned(unsafe) box] _, newState in
       // The box outlives its pipeline, and `delivering` is the subscriber, alive during the call.
-      if let delivering = box.delivering {
-        unsafeDowncast(delivering, to: S.self).newState(state: newState)
+      if let delivering = unsafe box.delivering {
+        unsafe unsafeDowncast(delivering, to: S.self).newState(state: newState)
       }
     }
     var hasJoined = false

@@ -34,7 +34,7 @@ public final class Subscription<State> {
     Substate
   > {
     let selected = Subscription<Substate>()
-    observer = { oldState, newState in
+    unsafe observer = { oldState, newState in
       selected.newValues(oldState: oldState.map(selector), newState: selector(newState))
     }
     return selected
@@ -54,7 +54,7 @@ public final class Subscription<State> {
     -> Subscription<State>
   {
     let filtered = Subscription<State>()
-    observer = { oldState, newState in
+    unsafe observer = { oldState, newState in
       if let oldState, isRepeat(oldState, newState) { return }
       filtered.newValues(oldState: oldState, newState: newState)
     }
@@ -83,7 +83,7 @@ public final class Subscription<State> {
   /// Passes a pair of previous and new value into the pipeline.
   @inlinable
   func newValues(oldState: State?, newState: State) {
-    observer?(oldState, newState)
+    unsafe observer?(oldState, newState)
   }
 }
 

@@ -66,6 +66,6 @@ package enum StressConfiguration {
 #endif
 
 private func getenvString(_ name: String) -> String? {
-  guard let value = getenv(name) else { return nil }
-  return String(cString: value)
+  guard let value = unsafe getenv(name) else { return nil }
+  return unsafe String(cString: value)
 }

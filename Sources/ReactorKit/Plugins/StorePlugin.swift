@@ -237,19 +237,19 @@ public struct ScopedStorePlugin<Root, Base: StorePlugin>: StorePlugin {
     let part = wrap(
       Reducer<Base.State>(
         unchecked: { part, action in
-          reducing.value![keyPath: path] = part
-          reducer.reduce(&reducing.value!, action)
-          part = reducing.value![keyPath: path]
+          unsafe reducing.value![keyPath: path] = part
+          unsafe reducer.reduce(&reducing.value!, action)
+          part = unsafe reducing.value![keyPath: path]
         }, ()))
     return Reducer<Root>(
       unchecked: { root, action in
-        let outer = reducing.value
-        reducing.value = root
+        let outer = unsafe reducing.value
+        unsafe reducing.value = root
         var current = root[keyPath: path]
         part.reduce(&current, action)
-        root = reducing.value!
+        root = unsafe reducing.value!
         root[keyPath: path] = current
-        reducing.value = outer
+        unsafe reducing.value = outer
       }, ())
   }
 }

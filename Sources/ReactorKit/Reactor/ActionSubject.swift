@@ -106,7 +106,7 @@ public final class ActionSubject<Element>: ObservableType, ObserverType, Subject
         self?.subscribe(observer) ?? Disposables.create()
       }
     }
-    return unsafeDowncast(observable, to: Observable<Element>.self)
+    return unsafe unsafeDowncast(observable, to: Observable<Element>.self)
   }
 
   /// The subject itself, as an observer.
@@ -119,7 +119,7 @@ public final class ActionSubject<Element>: ObservableType, ObserverType, Subject
   @usableFromInline
   var subject: PublishSubject<Sequenced> {
     let subject = subjectReference.getOrMake { PublishSubject<Sequenced>() }
-    return unsafeDowncast(subject, to: PublishSubject<Sequenced>.self)
+    return unsafe unsafeDowncast(subject, to: PublishSubject<Sequenced>.self)
   }
 
   /// The number of the element being sent, or 0 when nobody is subscribed: such an element is

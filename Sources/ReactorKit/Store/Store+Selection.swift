@@ -23,12 +23,12 @@ extension Store {
     let key = AnyHashable(path)
     if let offset = MemoryLayout<State>.offset(of: path) {
       return Observable { observer in
-        self.core.subscribeSelection(
+        unsafe self.core.subscribeSelection(
           key: key, observer: observer,
-          evaluate: { UnsafeRawPointer($0).load(fromByteOffset: offset, as: Value.self) },
+          evaluate: { unsafe UnsafeRawPointer($0).load(fromByteOffset: offset, as: Value.self) },
           makeRefresh: { group in
             { state, version in
-              group.update(
+              unsafe group.update(
                 UnsafeRawPointer(state).load(fromByteOffset: offset, as: Value.self),
                 version: version, isDuplicate: { $0 == $1 })
             }
@@ -36,12 +36,12 @@ extension Store {
       }
     }
     return Observable { observer in
-      self.core.subscribeSelection(
+      unsafe self.core.subscribeSelection(
         key: key, observer: observer,
-        evaluate: { $0.pointee[keyPath: path] },
+        evaluate: { unsafe $0.pointee[keyPath: path] },
         makeRefresh: { group in
           { state, version in
-            group.update(
+            unsafe group.update(
               state.pointee[keyPath: path], version: version, isDuplicate: { $0 == $1 })
           }
         })
@@ -70,12 +70,12 @@ extension Store {
   ) -> Observable<Value> {
     let key = AnyHashable(SelectionKey())
     return Observable { observer in
-      self.core.subscribeSelection(
+      unsafe self.core.subscribeSelection(
         key: key, observer: observer,
-        evaluate: { selector($0.pointee) },
+        evaluate: { unsafe selector($0.pointee) },
         makeRefresh: { group in
           { state, version in
-            group.update(selector(state.pointee), version: version, isDuplicate: isDuplicate)
+            unsafe group.update(selector(state.pointee), version: version, isDuplicate: isDuplicate)
           }
         })
     }

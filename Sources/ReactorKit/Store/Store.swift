@@ -73,7 +73,7 @@ public final class Store<State>: @unchecked Sendable {
       for stage in middleware.reversed() {
         next = stage.connect(getState, dispatch)(next)
       }
-      core.registry.pointee.chain = StoreChain(next, end: end)
+      unsafe core.registry.pointee.chain = StoreChain(next, end: end)
     }
   }
 

@@ -35,6 +35,7 @@ import ReactorKit
 /// reports the events it missed (the stream's gap marker).
 ///
 /// - Complexity: Appending is O(1); reading `n` events is O(n).
+@safe
 final class EventRing: @unchecked Sendable {
   // Safety: `slots`, `rendered` and `counters` are only accessed with the spin lock held
   // (`lock()`/`unlock()`, acquiring and releasing `lockWord`); `latest` is atomic. Both atomic
@@ -53,35 +54,35 @@ final class EventRing: @unchecked Sendable {
   private let counters: UnsafeMutablePointer<UInt64>
   /// The spin lock's word (0 free, 1 held), then ``latestSequence``.
   private let words: UnsafeMutableRawPointer
-  private var lockWord: UnsafeAtomic<Int> { UnsafeAtomic(at: words) }
-  private var latest: UnsafeAtomic<UInt64> { UnsafeAtomic(at: words + 8) }
+  private var lockWord: UnsafeAtomic<Int> { unsafe UnsafeAtomic(at: words) }
+  private var latest: UnsafeAtomic<UInt64> { unsafe UnsafeAtomic(at: words + 8) }
 
   init(capacity: Int, byteBudget: Int = .max) {
     self.capacity = max(1, capacity)
     self.byteBudget = max(0, byteBudget)
-    slots = .allocate(capacity: self.capacity)
-    rendered = .allocate(capacity: self.capacity)
-    rendered.initialize(repeating: nil, count: self.capacity)
-    costs = .allocate(capacity: self.capacity)
-    costs.initialize(repeating: 0, count: self.capacity)
-    counters = .allocate(capacity: 6)
-    counters.initialize(repeating: 0, count: 6)
-    counters[0] = 1
-    counters[2] = 1
-    counters[5] = 1
-    words = .allocate(byteCount: 16, alignment: 8)
-    _ = UnsafeAtomic<Int>.initialize(at: words, to: 0)
-    _ = UnsafeAtomic<UInt64>.initialize(at: words + 8, to: 0)
+    unsafe slots = .allocate(capacity: self.capacity)
+    unsafe rendered = .allocate(capacity: self.capacity)
+    unsafe rendered.initialize(repeating: nil, count: self.capacity)
+    unsafe costs = .allocate(capacity: self.capacity)
+    unsafe costs.initialize(repeating: 0, count: self.capacity)
+    unsafe counters = .allocate(capacity: 6)
+    unsafe counters.initialize(repeating: 0, count: 6)
+    unsafe counters[0] = 1
+    unsafe counters[2] = 1
+    unsafe counters[5] = 1
+    unsafe words = .allocate(byteCount: 16, alignment: 8)
+    _ = unsafe UnsafeAtomic<Int>.initialize(at: words, to: 0)
+    _ = unsafe UnsafeAtomic<UInt64>.initialize(at: words + 8, to: 0)
   }
 
   deinit {
-    slots.deinitialize(count: Int(counters[1]))
-    slots.deallocate()
-    rendered.deinitialize(count: capacity)
-    rendered.deallocate()
-    costs.deallocate()
-    counters.deallocate()
-    words.deallocate()
+    unsafe slots.deinitialize(count: Int(counters[1]))
+    unsafe slots.deallocate()
+    unsafe rendered.deinitialize(count: capacity)
+    unsafe rendered.deallocate()
+    unsafe costs.deallocate()
+    unsafe counters.deallocate()
+    unsafe words.deallocate()
   }
 
   // MARK: - The lock
@@ -125,7 +126,7 @@ final class EventRing: @unchecked Sendable {
   var retainedBytes: Int {
     lock()
     defer { unlock() }
-    return Int(counters[4])
+    return unsafe Int(counters[4])
   }
 
   /// Appends an event stamped with the time now; returns its sequence number.
@@ -139,23 +140,24 @@ final class EventRing: @unchecked Sendable {
   ) -> UInt64 {
     let time = RecordedEvent.now()
     lock()
-    let sequence = counters[0]
-    counters[0] = sequence &+ 1
+    let sequence = unsafe counters[0]
+    unsafe counters[0] = sequence &+ 1
     // The next slot, without a division on the app's thread.
-    let index = Int(counters[3])
-    counters[3] = index + 1 == capacity ? 0 : counters[3] + 1
-    let slot = slots + index
+    let index = unsafe Int(counters[3])
+    unsafe counters[3] = unsafe index + 1 == capacity ? 0 : counters[3] + 1
+    let slot = unsafe slots + index
     // The displaced event's bytes leave the count, the new one's enter it.
     let total =
-      counters[4] &- UInt64(bitPattern: Int64(costs[index])) &+ UInt64(bitPattern: Int64(bytes))
-    counters[4] = total
-    costs[index] = bytes
+      unsafe counters[4] &- UInt64(bitPattern: Int64(costs[index]))
+      &+ UInt64(bitPattern: Int64(bytes))
+    unsafe counters[4] = total
+    unsafe costs[index] = bytes
     if total > UInt64(byteBudget) {
       return appendOverBudgetLocked(
         sequence: sequence, time: time, kind: kind, source: source, index: index,
         value: value, before: before, after: after, note: note)
     }
-    if UInt64(index) < counters[1], slot.pointee.source === source {
+    if unsafe UInt64(index) < counters[1], unsafe slot.pointee.source === source {
       // The displaced event came from the same source (the common case): the slot keeps its
       // reference to the source, and the values are exchanged, the old ones released after
       // the lock.
@@ -163,15 +165,15 @@ final class EventRing: @unchecked Sendable {
       var before = before
       var after = after
       var note = note
-      slot.pointee.sequence = sequence
-      slot.pointee.time = time
-      slot.pointee.kind = kind
-      swap(&slot.pointee.value, &value)
-      swap(&slot.pointee.before, &before)
-      swap(&slot.pointee.after, &after)
-      swap(&slot.pointee.note, &note)
-      let stale = rendered[index] == nil ? nil : (rendered + index).move()
-      if stale != nil { (rendered + index).initialize(to: nil) }
+      unsafe slot.pointee.sequence = sequence
+      unsafe slot.pointee.time = time
+      unsafe slot.pointee.kind = kind
+      unsafe swap(&slot.pointee.value, &value)
+      unsafe swap(&slot.pointee.before, &before)
+      unsafe swap(&slot.pointee.after, &after)
+      unsafe swap(&slot.pointee.note, &note)
+      let stale = unsafe rendered[index] == nil ? nil : (rendered + index).move()
+      if stale != nil { unsafe (rendered + index).initialize(to: nil) }
       latest.store(sequence, ordering: .releasing)
       unlock()
       // One by one: a tuple would be destroyed through the runtime's generic tuple witness.
@@ -180,23 +182,23 @@ final class EventRing: @unchecked Sendable {
       withExtendedLifetime(after) {}
       withExtendedLifetime(note) {}
       withExtendedLifetime(stale) {}
-    } else if UInt64(index) < counters[1] {
+    } else if unsafe UInt64(index) < counters[1] {
       // The event displaced here (and its cached rendering) is released after the lock: its
       // values' deinitialisers are the app's code.
-      let displaced = slot.move()
-      slot.initialize(
+      let displaced = unsafe slot.move()
+      unsafe slot.initialize(
         to: RecordedEvent(
           sequence: sequence, time: time, kind: kind, source: source, value: value,
           before: before, after: after, note: note))
-      let stale = rendered[index] == nil ? nil : (rendered + index).move()
-      if stale != nil { (rendered + index).initialize(to: nil) }
+      let stale = unsafe rendered[index] == nil ? nil : (rendered + index).move()
+      if stale != nil { unsafe (rendered + index).initialize(to: nil) }
       latest.store(sequence, ordering: .releasing)
       unlock()
       withExtendedLifetime(displaced) {}
       withExtendedLifetime(stale) {}
     } else {
-      counters[1] += 1
-      slot.initialize(
+      unsafe counters[1] += 1
+      unsafe slot.initialize(
         to: RecordedEvent(
           sequence: sequence, time: time, kind: kind, source: source, value: value,
           before: before, after: after, note: note))
@@ -214,36 +216,36 @@ final class EventRing: @unchecked Sendable {
     sequence: UInt64, time: Double, kind: InspectorEventKind, source: SourceInfo, index: Int,
     value: Any?, before: Any?, after: Any?, note: String?
   ) -> UInt64 {
-    let slot = slots + index
-    let displaced: RecordedEvent? = UInt64(index) < counters[1] ? slot.move() : nil
-    if displaced == nil { counters[1] += 1 }
-    slot.initialize(
+    let slot = unsafe slots + index
+    let displaced: RecordedEvent? = unsafe UInt64(index) < counters[1] ? slot.move() : nil
+    if displaced == nil { unsafe counters[1] += 1 }
+    unsafe slot.initialize(
       to: RecordedEvent(
         sequence: sequence, time: time, kind: kind, source: source, value: value,
         before: before, after: after, note: note))
     var released: [Any?] = [displaced]
-    released.append(rendered[index] == nil ? nil : (rendered + index).move())
-    if rendered[index] == nil { (rendered + index).initialize(to: nil) }
+    unsafe released.append(rendered[index] == nil ? nil : (rendered + index).move())
+    if unsafe rendered[index] == nil { unsafe (rendered + index).initialize(to: nil) }
     // Events older than the capacity are gone already: start after them.
-    if sequence >= UInt64(capacity), counters[5] < sequence + 1 - UInt64(capacity) {
-      counters[5] = sequence + 1 - UInt64(capacity)
+    if sequence >= UInt64(capacity), unsafe counters[5] < sequence + 1 - UInt64(capacity) {
+      unsafe counters[5] = sequence + 1 - UInt64(capacity)
     }
-    while counters[4] > UInt64(byteBudget), counters[5] < sequence {
-      let place = slotLocked(counters[5])
-      counters[5] += 1
+    while unsafe counters[4] > UInt64(byteBudget), unsafe counters[5] < sequence {
+      let place = unsafe slotLocked(counters[5])
+      unsafe counters[5] += 1
       guard case .present(let victim) = place else { continue }
-      counters[4] = counters[4] &- UInt64(costs[victim])
-      costs[victim] = 0
-      released.append(slots[victim].value)
-      released.append(slots[victim].before)
-      released.append(slots[victim].after)
-      slots[victim].value = nil
-      slots[victim].before = nil
-      slots[victim].after = nil
-      slots[victim].note = nil
-      if rendered[victim] != nil {
-        released.append((rendered + victim).move())
-        (rendered + victim).initialize(to: nil)
+      unsafe counters[4] = unsafe counters[4] &- UInt64(costs[victim])
+      unsafe costs[victim] = 0
+      unsafe released.append(slots[victim].value)
+      unsafe released.append(slots[victim].before)
+      unsafe released.append(slots[victim].after)
+      unsafe slots[victim].value = nil
+      unsafe slots[victim].before = nil
+      unsafe slots[victim].after = nil
+      unsafe slots[victim].note = nil
+      if unsafe rendered[victim] != nil {
+        unsafe released.append((rendered + victim).move())
+        unsafe (rendered + victim).initialize(to: nil)
       }
     }
     latest.store(sequence, ordering: .releasing)
@@ -259,19 +261,19 @@ final class EventRing: @unchecked Sendable {
     var droppedRenderings: [String?] = []
     droppedRenderings.reserveCapacity(capacity)
     lock()
-    let count = Int(counters[1])
-    for index in 0..<count { dropped.append((slots + index).move()) }
-    for index in 0..<capacity where rendered[index] != nil {
-      droppedRenderings.append((rendered + index).move())
-      (rendered + index).initialize(to: nil)
+    let count = unsafe Int(counters[1])
+    for index in 0..<count { unsafe dropped.append((slots + index).move()) }
+    for index in 0..<capacity where unsafe rendered[index] != nil {
+      unsafe droppedRenderings.append((rendered + index).move())
+      unsafe (rendered + index).initialize(to: nil)
     }
-    counters[1] = 0
+    unsafe counters[1] = 0
     // Sequence numbers continue; slots fill again from slot 0.
-    counters[2] = counters[0]
-    counters[3] = 0
-    counters[4] = 0
-    counters[5] = counters[0]
-    costs.update(repeating: 0, count: capacity)
+    unsafe counters[2] = unsafe counters[0]
+    unsafe counters[3] = 0
+    unsafe counters[4] = 0
+    unsafe counters[5] = unsafe counters[0]
+    unsafe costs.update(repeating: 0, count: capacity)
     unlock()
     _ = dropped
     _ = droppedRenderings
@@ -290,11 +292,11 @@ final class EventRing: @unchecked Sendable {
 
   /// Where event `sequence` is (lock held).
   private func slotLocked(_ sequence: UInt64) -> Place {
-    guard sequence >= counters[2], sequence < counters[0] else { return .removed }
-    guard sequence >= counters[5] else { return .overwritten }
-    let index = Int((sequence - counters[2]) % UInt64(capacity))
-    guard UInt64(index) < counters[1] else { return .removed }
-    return slots[index].sequence == sequence ? .present(index) : .overwritten
+    guard unsafe sequence >= counters[2], unsafe sequence < counters[0] else { return .removed }
+    guard unsafe sequence >= counters[5] else { return .overwritten }
+    let index = unsafe Int((sequence - counters[2]) % UInt64(capacity))
+    guard unsafe UInt64(index) < counters[1] else { return .removed }
+    return unsafe slots[index].sequence == sequence ? .present(index) : .overwritten
   }
 
   /// What a read found.
@@ -314,7 +316,7 @@ final class EventRing: @unchecked Sendable {
   /// next read, from the last event returned, reports what was missed.
   func events(after sequence: UInt64, limit: Int = .max) -> Batch {
     lock()
-    let newest = counters[0] - 1
+    let newest = unsafe counters[0] - 1
     guard sequence < newest else {
       unlock()
       return Batch(missed: 0, events: [], rendered: [])
@@ -323,7 +325,7 @@ final class EventRing: @unchecked Sendable {
     // Events before the first one after the last ``removeAll()`` are gone too, and so are
     // those dropped for the byte budget: they count as missed, so the reader's cursor moves
     // past them.
-    let firstKept = max(counters[2], counters[5])
+    let firstKept = unsafe max(counters[2], counters[5])
     unlock()
     let first = max(sequence + 1, oldest, firstKept)
     let missed = first - (sequence + 1)
@@ -340,8 +342,8 @@ final class EventRing: @unchecked Sendable {
       while current <= end {
         switch slotLocked(current) {
         case .present(let index):
-          batch.events.append(slots[index])
-          batch.rendered.append(rendered[index])
+          unsafe batch.events.append(slots[index])
+          unsafe batch.rendered.append(rendered[index])
         case .removed:
           break
         case .overwritten:
@@ -365,7 +367,7 @@ final class EventRing: @unchecked Sendable {
     lock()
     defer { unlock() }
     guard case .present(let index) = slotLocked(sequence) else { return nil }
-    return slots[index]
+    return unsafe slots[index]
   }
 
   /// The state after the newest event of `source` before `sequence` (looking back at most
@@ -381,7 +383,7 @@ final class EventRing: @unchecked Sendable {
         unlock()
         return nil
       }
-      if slots[index].source === source, let after = slots[index].after {
+      if unsafe slots[index].source === source, let after = unsafe slots[index].after {
         unlock()
         return after
       }
@@ -397,12 +399,12 @@ final class EventRing: @unchecked Sendable {
       unlock()
       return
     }
-    let previous = rendered[index]
-    rendered[index] = text
+    let previous = unsafe rendered[index]
+    unsafe rendered[index] = text
     // The rendering counts toward the budget; it is dropped with its event.
     let added = text.utf8.count - (previous?.utf8.count ?? 0)
-    costs[index] += added
-    counters[4] = counters[4] &+ UInt64(bitPattern: Int64(added))
+    unsafe costs[index] += added
+    unsafe counters[4] = unsafe counters[4] &+ UInt64(bitPattern: Int64(added))
     unlock()
     _ = previous
   }

@@ -41,7 +41,7 @@ struct RecordedEvent {
   /// The wall-clock time in seconds since 1970.
   static func now() -> Double {
     var time = timespec()
-    clock_gettime(CLOCK_REALTIME, &time)
+    unsafe clock_gettime(CLOCK_REALTIME, &time)
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1_000_000_000
   }
 }

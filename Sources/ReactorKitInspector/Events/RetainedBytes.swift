@@ -85,7 +85,7 @@ protocol SizedStorage {
 extension Array: SizedStorage {
   var storage: (identity: UInt, bytes: Int) {
     guard capacity > 0 else { return (0, 0) }
-    let address = withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+    let address = unsafe withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
     return (address, 32 + capacity * MemoryLayout<Element>.stride)
   }
 }
@@ -93,7 +93,7 @@ extension Array: SizedStorage {
 extension ContiguousArray: SizedStorage {
   var storage: (identity: UInt, bytes: Int) {
     guard capacity > 0 else { return (0, 0) }
-    let address = withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+    let address = unsafe withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
     return (address, 32 + capacity * MemoryLayout<Element>.stride)
   }
 }
@@ -102,7 +102,7 @@ extension Dictionary: SizedStorage {
   var storage: (identity: UInt, bytes: Int) {
     guard !isEmpty else { return (0, 0) }
     // A native dictionary is one reference to its storage object.
-    let identity = withUnsafeBytes(of: self) { $0.load(as: UInt.self) }
+    let identity = unsafe withUnsafeBytes(of: self) { unsafe $0.load(as: UInt.self) }
     let entry = MemoryLayout<Key>.stride + MemoryLayout<Value>.stride
     return (identity, 64 + capacity * entry * 4 / 3)
   }
@@ -111,7 +111,7 @@ extension Dictionary: SizedStorage {
 extension Set: SizedStorage {
   var storage: (identity: UInt, bytes: Int) {
     guard !isEmpty else { return (0, 0) }
-    let identity = withUnsafeBytes(of: self) { $0.load(as: UInt.self) }
+    let identity = unsafe withUnsafeBytes(of: self) { unsafe $0.load(as: UInt.self) }
     return (identity, 64 + capacity * MemoryLayout<Element>.stride * 4 / 3)
   }
 }

@@ -25,7 +25,7 @@ enum Socket {
     guard descriptor >= 0 else { throw .cannotListen(port: port, reason: lastError()) }
     _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
     var reuse: Int32 = 1
-    _ = setsockopt(
+    _ = unsafe setsockopt(
       descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
     var address = sockaddr_in()
     #if canImport(Darwin)
@@ -34,9 +34,9 @@ enum Socket {
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = port.bigEndian
     address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian  // 127.0.0.1 only
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+    let bound = unsafe withUnsafePointer(to: &address) {
+      unsafe $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        unsafe bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
       }
     }
     guard bound == 0, listen(descriptor, backlog) == 0 else {
@@ -46,9 +46,9 @@ enum Socket {
     }
     var boundAddress = sockaddr_in()
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &boundAddress) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        getsockname(descriptor, $0, &length)
+    _ = unsafe withUnsafeMutablePointer(to: &boundAddress) {
+      unsafe $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        unsafe getsockname(descriptor, $0, &length)
       }
     }
     return (descriptor, UInt16(bigEndian: boundAddress.sin_port))
@@ -69,7 +69,7 @@ enum Socket {
         descriptor, SOL_SOCKET, SO_NOSIGPIPE, &noSignal, socklen_t(MemoryLayout<Int32>.size))
     #endif
     var noDelay: Int32 = 1
-    _ = setsockopt(
+    _ = unsafe setsockopt(
       descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
     return descriptor
   }
@@ -79,7 +79,7 @@ enum Socket {
   static func setSendTimeout(_ descriptor: Int32, milliseconds: Int) {
     var time = timeval(
       tv_sec: .init(milliseconds / 1_000), tv_usec: .init((milliseconds % 1_000) * 1_000))
-    _ = setsockopt(
+    _ = unsafe setsockopt(
       descriptor, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
   }
 
@@ -93,7 +93,7 @@ enum Socket {
   /// Waits up to `milliseconds` for `descriptor` to become readable (or hung up).
   static func waitReadable(_ descriptor: Int32, milliseconds: Int) -> Readiness {
     var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-    let result = poll(&entry, 1, Int32(clamping: milliseconds))
+    let result = unsafe poll(&entry, 1, Int32(clamping: milliseconds))
     if result == 0 { return .timedOut }
     if result < 0 { return errno == EINTR ? .timedOut : .closed }
     if entry.revents & Int16(POLLIN) != 0 { return .readable }
@@ -104,7 +104,9 @@ enum Socket {
   /// end of the stream, or -1 on an error.
   static func read(_ descriptor: Int32, into buffer: inout [UInt8], limit: Int) -> Int {
     var chunk = [UInt8](repeating: 0, count: limit)
-    let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, limit, 0) }
+    let count = unsafe chunk.withUnsafeMutableBytes {
+      unsafe recv(descriptor, $0.baseAddress, limit, 0)
+    }
     if count > 0 { buffer.append(contentsOf: chunk[0..<count]) }
     return count
   }
@@ -119,8 +121,8 @@ enum Socket {
     #endif
     var offset = 0
     while offset < bytes.count {
-      let written = bytes.withUnsafeBytes {
-        send(descriptor, $0.baseAddress! + offset, bytes.count - offset, flags)
+      let written = unsafe bytes.withUnsafeBytes {
+        unsafe send(descriptor, $0.baseAddress! + offset, bytes.count - offset, flags)
       }
       if written < 0 && errno == EINTR { continue }
       guard written > 0 else { return false }
@@ -149,6 +151,6 @@ enum Socket {
   }
 
   static func lastError() -> String {
-    String(cString: strerror(errno))
+    unsafe String(cString: strerror(errno))
   }
 }

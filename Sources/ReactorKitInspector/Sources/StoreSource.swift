@@ -16,6 +16,7 @@ public struct InspectorTimeTravel: Action, CustomReflectable {
 
 /// The store side of an inspector: its middleware records each action with the states before
 /// and after it, and time travel dispatches an ``InspectorTimeTravel`` through the store.
+@safe
 final class StoreSource<State>: InspectedSource, @unchecked Sendable {
   // Safety: `getState`, `send` and `liveState` are guarded by `lock`; `jumped` is atomic;
   // `sizes` is only used by the middleware, which the store runs for one action at a time;
@@ -48,7 +49,7 @@ final class StoreSource<State>: InspectedSource, @unchecked Sendable {
         return redacting.redactions.redacting(state)
       })
     self.core = core
-    ring = Unmanaged.passUnretained(core.ring)
+    unsafe ring = unsafe Unmanaged.passUnretained(core.ring)
   }
 
   /// The bytes `state` keeps alive that the previous recorded state does not.
@@ -98,7 +99,7 @@ final class StoreSource<State>: InspectedSource, @unchecked Sendable {
     let after = getState()
     if jumped.load(ordering: .relaxed) != 0 { continueFromPast() }
     let bytes = retainedBytes(after)
-    _ = ring._withUnsafeGuaranteedRef {
+    _ = unsafe ring._withUnsafeGuaranteedRef {
       $0.append(kind: .action, source: info, value: action, after: after, bytes: bytes)
     }
   }

@@ -26,7 +26,7 @@ final class MiddlewareChain<State>: @unchecked Sendable {
   var stage: ReactorKit.Middleware<State> {
     .redux { [self] _, _ in
       { next in
-        self.next = next
+        unsafe self.next = next
         return { action in self.run(action) }
       }
     }
@@ -35,19 +35,19 @@ final class MiddlewareChain<State>: @unchecked Sendable {
   /// The native reducer stage: the end of the chain.
   @inlinable
   var reducerStage: DispatchFunction {
-    next
+    unsafe next
   }
 
   @inlinable
   func run(_ action: Action) {
     guard hasChain.load(ordering: .acquiring) else {
-      next(action)
+      unsafe next(action)
       return
     }
     lock.lock()
-    let chain = current
+    let chain = unsafe current
     lock.unlock()
-    if let chain { chain(action) } else { next(action) }
+    if let chain { chain(action) } else { unsafe next(action) }
   }
 
   /// The current middleware array.
@@ -72,7 +72,7 @@ final class MiddlewareChain<State>: @unchecked Sendable {
   func install(_ chain: DispatchFunction?, for generation: Int) -> Bool {
     lock.withLock {
       guard generation == self.generation else { return false }
-      current = chain
+      unsafe current = chain
       hasChain.store(chain != nil, ordering: .releasing)
       return true
     }

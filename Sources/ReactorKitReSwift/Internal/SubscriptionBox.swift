@@ -19,25 +19,25 @@ final class SubscriptionBox<State>: @unchecked Sendable {
   @inlinable
   init(subscriber: AnyStoreSubscriber, pipeline: Subscription<State>) {
     identifier = ObjectIdentifier(subscriber)
-    self.subscriber = subscriber
+    unsafe self.subscriber = subscriber
     self.pipeline = pipeline
   }
 
   /// Whether the subscriber is still alive.
   @inlinable
-  var hasSubscriber: Bool { subscriber != nil }
+  var hasSubscriber: Bool { unsafe subscriber != nil }
 
   /// Runs `state` through the pipeline; returns `false` (and delivers nothing) once the
   /// subscriber is gone.
   @inlinable
   func receive(_ state: State) -> Bool {
     guard isActive.load(ordering: .acquiring) else { return true }
-    guard let subscriber else { return false }
-    let oldState = previous
-    previous = state
-    delivering = subscriber
+    guard let subscriber = unsafe subscriber else { return false }
+    let oldState = unsafe previous
+    unsafe previous = state
+    unsafe delivering = subscriber
     pipeline.newValues(oldState: oldState, newState: state)
-    delivering = nil
+    unsafe delivering = nil
     withExtendedLifetime(subscriber) {}
     return true
   }

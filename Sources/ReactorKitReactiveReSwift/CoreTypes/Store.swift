@@ -115,25 +115,25 @@ final class StatePublisher<ObservableProperty: ObservablePropertyType>: @uncheck
 
   @inlinable
   init(_ observable: ObservableProperty) {
-    stored = observable
+    unsafe stored = observable
   }
 
   /// The observable.
   @inlinable
   var observable: ObservableProperty {
-    if ObservableProperty.self is AnyObject.Type { return stored }
+    if ObservableProperty.self is AnyObject.Type { return unsafe stored }
     lock.lock()
     defer { lock.unlock() }
-    return stored
+    return unsafe stored
   }
 
   /// Publishes each state from the native store but the first.
   @inlinable
   func receive(_ state: ObservableProperty.ValueType) {
-    if hasReceivedCurrentState {
+    if unsafe hasReceivedCurrentState {
       publish(state)
     } else {
-      hasReceivedCurrentState = true
+      unsafe hasReceivedCurrentState = true
     }
   }
 
@@ -148,7 +148,7 @@ final class StatePublisher<ObservableProperty: ObservablePropertyType>: @uncheck
     }
     observable.value = state
     lock.lock()
-    stored = observable
+    unsafe stored = observable
     lock.unlock()
   }
 }

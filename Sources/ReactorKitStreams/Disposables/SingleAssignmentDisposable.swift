@@ -33,13 +33,13 @@ public final class SingleAssignmentDisposable: Cancelable, @unchecked Sendable {
     precondition(
       state.load(ordering: .relaxed) & Self.assignedBit == 0,
       "SingleAssignmentDisposable: a disposable was already assigned.")
-    current = disposable
+    unsafe current = disposable
     let previous = state.bitwiseOr(Self.assignedBit, ordering: .acquiringAndReleasing).oldValue
     precondition(
       previous & Self.assignedBit == 0,
       "SingleAssignmentDisposable: a disposable was already assigned.")
     if previous & Self.disposedBit != 0 {
-      current = nil
+      unsafe current = nil
       disposable.dispose()
     }
   }
@@ -49,8 +49,8 @@ public final class SingleAssignmentDisposable: Cancelable, @unchecked Sendable {
   public func dispose() {
     let previous = state.bitwiseOr(Self.disposedBit, ordering: .acquiringAndReleasing).oldValue
     guard previous & Self.disposedBit == 0, previous & Self.assignedBit != 0 else { return }
-    let toDispose = current
-    current = nil
+    let toDispose = unsafe current
+    unsafe current = nil
     toDispose?.dispose()
   }
 }

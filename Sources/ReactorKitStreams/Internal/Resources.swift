@@ -13,7 +13,9 @@ import CReactorKitAtomics
 @usableFromInline
 package enum Resources {
   /// A process-wide word of the C atomics target: no lazy initialiser to check per access.
-  @inlinable static var counter: UnsafeAtomic<Int> { UnsafeAtomic(at: rk_atomic_global_word(0)) }
+  @inlinable static var counter: UnsafeAtomic<Int> {
+    unsafe UnsafeAtomic(at: rk_atomic_global_word(0))
+  }
 
   /// The number of live resources right now.
   package static var total: Int { counter.load(ordering: .relaxed) }

@@ -47,6 +47,7 @@ extension ObservableType {
 }
 
 /// One `observe(on:)` subscription: a queue of events and at most one scheduled drain.
+@safe
 @usableFromInline
 final class ObserveOnSubscription<Element>: @unchecked Sendable {
   // Safety: `state` is only touched with `lock` held; only the single scheduled drain calls
@@ -82,14 +83,14 @@ final class ObserveOnSubscription<Element>: @unchecked Sendable {
     sink = Sink(observer)
     self.scheduler = scheduler
     oneEventPerAction = scheduler is VirtualTimeScheduling
-    state = .allocate(capacity: 1)
-    state.initialize(to: State())
+    unsafe state = .allocate(capacity: 1)
+    unsafe state.initialize(to: State())
     sink.extra = ObserveOnResources(self)
   }
 
   deinit {
-    state.deinitialize(count: 1)
-    state.deallocate()
+    unsafe state.deinitialize(count: 1)
+    unsafe state.deallocate()
   }
 
   @inlinable
@@ -100,12 +101,12 @@ final class ObserveOnSubscription<Element>: @unchecked Sendable {
   @inlinable
   func on(_ event: Event<Element>) {
     lock.lock()
-    state.pointee.queue.append(event)
-    guard !state.pointee.drainScheduled else {
+    unsafe state.pointee.queue.append(event)
+    guard unsafe !state.pointee.drainScheduled else {
       lock.unlock()
       return
     }
-    state.pointee.drainScheduled = true
+    unsafe state.pointee.drainScheduled = true
     scheduleDrainLocked()
   }
 
@@ -113,8 +114,8 @@ final class ObserveOnSubscription<Element>: @unchecked Sendable {
   /// it released.
   @inlinable
   func scheduleDrainLocked() {
-    state.pointee.drainGeneration &+= 1
-    let generation = state.pointee.drainGeneration
+    unsafe state.pointee.drainGeneration &+= 1
+    let generation = unsafe state.pointee.drainGeneration
     lock.unlock()
     let drain = scheduler.schedule(()) { _ in
       self.drain()
@@ -124,10 +125,10 @@ final class ObserveOnSubscription<Element>: @unchecked Sendable {
     // Keep the drain for cancellation only while it is still pending (it may have run
     // synchronously, or on another thread, already).
     let keep =
-      state.pointee.drainScheduled && state.pointee.drainGeneration == generation
+      unsafe state.pointee.drainScheduled && state.pointee.drainGeneration == generation
       && !state.pointee.disposed
-    if keep { state.pointee.pendingDrain = drain }
-    let cancel = state.pointee.disposed
+    if keep { unsafe state.pointee.pendingDrain = drain }
+    let cancel = unsafe state.pointee.disposed
     lock.unlock()
     if cancel { drain.dispose() }
   }
@@ -136,12 +137,12 @@ final class ObserveOnSubscription<Element>: @unchecked Sendable {
   func drain() {
     while true {
       lock.lock()
-      guard !sink.isDisposed, let event = state.pointee.queue.popFirst() else {
+      guard !sink.isDisposed, let event = unsafe state.pointee.queue.popFirst() else {
         // Disposed: drop what is left (an empty queue keeps its storage for the next event).
-        if !state.pointee.queue.isEmpty { state.pointee.queue.removeAll() }
-        state.pointee.drainScheduled = false
-        state.pointee.pendingDrain = nil
-        let released = state.pointee.sourceReleased
+        if unsafe !state.pointee.queue.isEmpty { unsafe state.pointee.queue.removeAll() }
+        unsafe state.pointee.drainScheduled = false
+        unsafe state.pointee.pendingDrain = nil
+        let released = unsafe state.pointee.sourceReleased
         lock.unlock()
         if released { sink.releaseWithSource() }
         return
@@ -152,11 +153,11 @@ final class ObserveOnSubscription<Element>: @unchecked Sendable {
         // One event per scheduled action (virtual time): schedule the next drain for what is
         // left; an empty queue or a disposed sink ends this drain in the loop above.
         lock.lock()
-        if state.pointee.queue.isEmpty || sink.isDisposed {
+        if unsafe state.pointee.queue.isEmpty || sink.isDisposed {
           lock.unlock()
           continue
         }
-        state.pointee.pendingDrain = nil
+        unsafe state.pointee.pendingDrain = nil
         scheduleDrainLocked()
         return
       }
@@ -168,8 +169,8 @@ final class ObserveOnSubscription<Element>: @unchecked Sendable {
   @usableFromInline
   func upstreamReleased() {
     lock.lock()
-    state.pointee.sourceReleased = true
-    let idle = !state.pointee.drainScheduled
+    unsafe state.pointee.sourceReleased = true
+    let idle = unsafe !state.pointee.drainScheduled
     lock.unlock()
     if idle { sink.releaseWithSource() }
   }
@@ -178,10 +179,10 @@ final class ObserveOnSubscription<Element>: @unchecked Sendable {
   @usableFromInline
   func disposeQueue() {
     let pending = lock.withLock {
-      state.pointee.disposed = true
-      state.pointee.queue.removeAll()
-      let pending = state.pointee.pendingDrain
-      state.pointee.pendingDrain = nil
+      unsafe state.pointee.disposed = true
+      unsafe state.pointee.queue.removeAll()
+      let pending = unsafe state.pointee.pendingDrain
+      unsafe state.pointee.pendingDrain = nil
       return pending
     }
     pending?.dispose()

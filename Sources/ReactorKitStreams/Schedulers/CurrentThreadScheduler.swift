@@ -18,7 +18,7 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType {
   private init() {}
 
   /// `true` when no trampoline is running on this thread, so scheduled work would run at once.
-  public static var isScheduleRequired: Bool { !Trampoline.current.pointee.isRunning }
+  public static var isScheduleRequired: Bool { unsafe !Trampoline.current.pointee.isRunning }
 
   /// Runs `body` at once as this thread's trampolined work (work scheduled meanwhile is queued
   /// and runs after `body`, before this returns), if no trampoline is running on this thread
@@ -31,12 +31,12 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType {
   /// - Returns: Whether `body` ran.
   @usableFromInline
   package static func runTrampolined(if condition: () -> Bool, _ body: () -> Void) -> Bool {
-    let trampoline = Trampoline.current
-    guard !trampoline.pointee.isRunning, condition() else { return false }
-    trampoline.pointee.isRunning = true
+    let trampoline = unsafe Trampoline.current
+    guard unsafe !trampoline.pointee.isRunning, condition() else { return false }
+    unsafe trampoline.pointee.isRunning = true
     body()
-    Trampoline.drain(trampoline)
-    trampoline.pointee.isRunning = false
+    unsafe Trampoline.drain(trampoline)
+    unsafe trampoline.pointee.isRunning = false
     return true
   }
 
@@ -50,12 +50,12 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType {
   /// Everything queued still runs before this returns.
   @usableFromInline
   package static func trampolined(_ subscribe: () -> Disposable) -> Disposable {
-    let trampoline = Trampoline.current
-    guard !trampoline.pointee.isRunning else { return subscribe() }
-    trampoline.pointee.isRunning = true
+    let trampoline = unsafe Trampoline.current
+    guard unsafe !trampoline.pointee.isRunning else { return subscribe() }
+    unsafe trampoline.pointee.isRunning = true
     let disposable = subscribe()
-    Trampoline.drain(trampoline)
-    trampoline.pointee.isRunning = false
+    unsafe Trampoline.drain(trampoline)
+    unsafe trampoline.pointee.isRunning = false
     return disposable
   }
 
@@ -64,13 +64,13 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType {
   /// work they start has run (`toBlocking()` called from inside a subscription or from
   /// trampolined work), which would otherwise wait for work queued behind themselves.
   package static func onFreshTrampoline<Result>(_ body: () -> Result) -> Result {
-    let trampoline = Trampoline.current
-    let outer = trampoline.pointee
-    trampoline.pointee = Trampoline.State()
-    trampoline.pointee.isRunning = true
+    let trampoline = unsafe Trampoline.current
+    let outer = unsafe trampoline.pointee
+    unsafe trampoline.pointee = Trampoline.State()
+    unsafe trampoline.pointee.isRunning = true
     let result = body()
-    Trampoline.drain(trampoline)
-    trampoline.pointee = outer
+    unsafe Trampoline.drain(trampoline)
+    unsafe trampoline.pointee = outer
     return result
   }
 
@@ -79,16 +79,16 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType {
   public func schedule<StateType>(
     _ state: StateType, action: @escaping (StateType) -> Disposable
   ) -> Disposable {
-    let trampoline = Trampoline.current
-    if trampoline.pointee.isRunning {
+    let trampoline = unsafe Trampoline.current
+    if unsafe trampoline.pointee.isRunning {
       let item = TrampolineItem { action(state) }
-      trampoline.pointee.queue.append(item)
+      unsafe trampoline.pointee.queue.append(item)
       return item
     }
-    trampoline.pointee.isRunning = true
+    unsafe trampoline.pointee.isRunning = true
     let disposable = action(state)
-    Trampoline.drain(trampoline)
-    trampoline.pointee.isRunning = false
+    unsafe Trampoline.drain(trampoline)
+    unsafe trampoline.pointee.isRunning = false
     return disposable
   }
 }
@@ -124,6 +124,7 @@ final class TrampolineItem: Cancelable, @unchecked Sendable {
 /// Only its own thread touches it. Callers work on its state through a pointer: no reference
 /// counting per schedule (the thread keeps the trampoline alive), and no dynamic exclusivity
 /// checks (a class's stored `var`s would pay them).
+@safe
 @usableFromInline
 final class Trampoline {
   @usableFromInline
@@ -139,13 +140,13 @@ final class Trampoline {
   @usableFromInline let state: UnsafeMutablePointer<State>
 
   private init() {
-    state = .allocate(capacity: 1)
-    state.initialize(to: State())
+    unsafe state = .allocate(capacity: 1)
+    unsafe state.initialize(to: State())
   }
 
   deinit {
-    state.deinitialize(count: 1)
-    state.deallocate()
+    unsafe state.deinitialize(count: 1)
+    unsafe state.deallocate()
   }
 
   private static let key: pthread_key_t = {
@@ -155,9 +156,9 @@ final class Trampoline {
         Unmanaged<Trampoline>.fromOpaque(pointer).release()
       }
     #else
-      let result = pthread_key_create(&key) { pointer in
-        guard let pointer else { return }
-        Unmanaged<Trampoline>.fromOpaque(pointer).release()
+      let result = unsafe pthread_key_create(&key) { pointer in
+        guard let pointer = unsafe pointer else { return }
+        unsafe Unmanaged<Trampoline>.fromOpaque(pointer).release()
       }
     #endif
     precondition(result == 0, "pthread_key_create failed: \(result)")
@@ -167,18 +168,20 @@ final class Trampoline {
   /// The calling thread's trampoline state, valid until the thread exits.
   @usableFromInline
   static var current: UnsafeMutablePointer<State> {
-    if let pointer = pthread_getspecific(key) {
-      return Unmanaged<Trampoline>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.state }
+    if let pointer = unsafe pthread_getspecific(key) {
+      return unsafe Unmanaged<Trampoline>.fromOpaque(pointer)._withUnsafeGuaranteedRef {
+        unsafe $0.state
+      }
     }
     let trampoline = Trampoline()
-    pthread_setspecific(key, Unmanaged.passRetained(trampoline).toOpaque())
-    return trampoline.state
+    unsafe pthread_setspecific(key, Unmanaged.passRetained(trampoline).toOpaque())
+    return unsafe trampoline.state
   }
 
   /// Queues `work` behind the work running on the trampoline `state` (its thread's).
   @usableFromInline
   static func enqueue(_ state: UnsafeMutablePointer<State>, _ work: @escaping () -> Void) {
-    state.pointee.queue.append(
+    unsafe state.pointee.queue.append(
       TrampolineItem {
         work()
         return Disposables.create()
@@ -190,27 +193,27 @@ final class Trampoline {
   /// returns).
   @usableFromInline
   static func run(_ work: @escaping () -> Void) {
-    let state = current
-    if state.pointee.isRunning {
-      enqueue(state, work)
+    let state = unsafe current
+    if unsafe state.pointee.isRunning {
+      unsafe enqueue(state, work)
       return
     }
-    state.pointee.isRunning = true
+    unsafe state.pointee.isRunning = true
     work()
-    drain(state)
-    state.pointee.isRunning = false
+    unsafe drain(state)
+    unsafe state.pointee.isRunning = false
   }
 
   /// Runs the queued items of `state`, including those they enqueue, in order.
   @usableFromInline
   static func drain(_ state: UnsafeMutablePointer<State>) {
-    guard state.pointee.head < state.pointee.queue.count else { return }
-    while state.pointee.head < state.pointee.queue.count {
-      let item = state.pointee.queue[state.pointee.head]
-      state.pointee.head += 1
+    guard unsafe state.pointee.head < state.pointee.queue.count else { return }
+    while unsafe state.pointee.head < state.pointee.queue.count {
+      let item = unsafe state.pointee.queue[state.pointee.head]
+      unsafe state.pointee.head += 1
       item.invoke()
     }
-    state.pointee.queue.removeAll(keepingCapacity: state.pointee.queue.count <= 64)
-    state.pointee.head = 0
+    unsafe state.pointee.queue.removeAll(keepingCapacity: state.pointee.queue.count <= 64)
+    unsafe state.pointee.head = 0
   }
 }

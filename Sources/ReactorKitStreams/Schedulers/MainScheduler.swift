@@ -48,17 +48,17 @@ public final class MainScheduler: DispatchQueueSchedulerType {
     /// changes, so it is asked once per thread.
     private static let isMainThreadKey: pthread_key_t = {
       var key = pthread_key_t()
-      let result = pthread_key_create(&key, nil)
+      let result = unsafe pthread_key_create(&key, nil)
       precondition(result == 0, "pthread_key_create failed: \(result)")
       return key
     }()
 
     private static var isCallerTheMainThread: Bool {
-      if let answer = pthread_getspecific(isMainThreadKey) {
+      if let answer = unsafe pthread_getspecific(isMainThreadKey) {
         return Int(bitPattern: answer) == 2
       }
       let isMain = Thread.isMainThread
-      pthread_setspecific(isMainThreadKey, UnsafeRawPointer(bitPattern: isMain ? 2 : 1))
+      unsafe pthread_setspecific(isMainThreadKey, UnsafeRawPointer(bitPattern: isMain ? 2 : 1))
       return isMain
     }
   #else

@@ -14,7 +14,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
   @inlinable
   public init(value: Element) {
     core = SubjectCore()
-    core.state.pointee.current = value
+    unsafe core.state.pointee.current = value
     super.init()
   }
 
@@ -33,7 +33,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
     try core.lock.withLock {
       if core.isDisposed { throw RxError.disposed(object: "BehaviorSubject") }
       if case .error(let error) = core.stopEvent { throw error }
-      return core.state.pointee.current!
+      return unsafe core.state.pointee.current!
     }
   }
 
@@ -41,7 +41,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
   @inlinable
   public func on(_ event: Event<Element>) {
     guard core.lockIfAccepting() else { return }
-    if case .next(let value) = event { core.state.pointee.current = value }
+    if case .next(let value) = event { unsafe core.state.pointee.current = value }
     core.publishAndUnlock(event)
   }
 
@@ -57,7 +57,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
       return Disposables.create()
     }
     let entry = core.addLocked(observer)
-    core.sendAndUnlock(.next(core.state.pointee.current!), to: entry)
+    unsafe core.sendAndUnlock(.next(core.state.pointee.current!), to: entry)
     return entry
   }
 

@@ -4,6 +4,7 @@
 /// Create one with ``create(bufferSize:)`` or ``createUnbound()``. Thread-safe and serial per
 /// observer; hands a long delivery over to another sender and releases its subscriptions when
 /// freed or disposed, like ``PublishSubject``.
+@safe
 public final class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverType,
   Cancelable, @unchecked Sendable
 {
@@ -25,15 +26,15 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
 
   private init(bufferSize: Int) {
     self.bufferSize = bufferSize
-    replay = .allocate(capacity: 1)
-    replay.initialize(to: Buffer())
+    unsafe replay = .allocate(capacity: 1)
+    unsafe replay.initialize(to: Buffer())
     super.init()
   }
 
   deinit {
     core.detachObservers()
-    replay.deinitialize(count: 1)
-    replay.deallocate()
+    unsafe replay.deinitialize(count: 1)
+    unsafe replay.deallocate()
   }
 
   /// A subject that replays the last `bufferSize` elements.
@@ -63,15 +64,15 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
   public func on(_ event: Event<Element>) {
     guard core.lockIfAccepting() else { return }
     if case .next(let value) = event, bufferSize > 0 {
-      replay.pointee.elements.append(value)
-      let count = replay.pointee.elements.count
-      if count - replay.pointee.head > bufferSize { replay.pointee.head += 1 }
+      unsafe replay.pointee.elements.append(value)
+      let count = unsafe replay.pointee.elements.count
+      if unsafe count - replay.pointee.head > bufferSize { unsafe replay.pointee.head += 1 }
       // Compact once the dropped prefix outgrows the live part: amortised O(1), and at most
       // about `bufferSize` dropped elements stay referenced.
-      let head = replay.pointee.head
+      let head = unsafe replay.pointee.head
       if head * 2 > count {
-        replay.pointee.elements.removeFirst(head)
-        replay.pointee.head = 0
+        unsafe replay.pointee.elements.removeFirst(head)
+        unsafe replay.pointee.head = 0
       }
     }
     core.publishAndUnlock(event)
@@ -84,7 +85,9 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
       observer.on(.error(RxError.disposed(object: "ReplaySubject")))
       return Disposables.create()
     }
-    var events = replay.pointee.elements[replay.pointee.head...].map { Event<Element>.next($0) }
+    var events = unsafe replay.pointee.elements[replay.pointee.head...].map {
+      Event<Element>.next($0)
+    }
     if let stop = core.stopEvent {
       core.lock.unlock()
       events.append(stop)
@@ -108,7 +111,7 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
     // The observers and the buffered elements are released after the lock.
     let released = core.lock.withLock {
       var buffer = Buffer()
-      swap(&buffer, &replay.pointee)
+      unsafe swap(&buffer, &replay.pointee)
       return (core.disposeLocked(), buffer)
     }
     SubjectCore.release(released.0)

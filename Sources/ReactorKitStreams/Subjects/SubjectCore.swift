@@ -62,15 +62,15 @@ final class SubjectEntry<Element>: SubscriptionLink, Disposable, @unchecked Send
   @inlinable
   init(_ observer: AnyObserver<Element>, core: SubjectCore<Element>) {
     self.observer = observer
-    coreSlot = AtomicSlot(UInt(bitPattern: Unmanaged.passRetained(core).toOpaque()))
+    coreSlot = unsafe AtomicSlot(UInt(bitPattern: Unmanaged.passRetained(core).toOpaque()))
     super.init()
     Resources.incrementTotal()
   }
 
   deinit {
     let bits = coreBits.load(ordering: .acquiring)
-    if let pointer = UnsafeRawPointer(bitPattern: bits) {
-      Unmanaged<AnyObject>.fromOpaque(pointer).release()
+    if let pointer = unsafe UnsafeRawPointer(bitPattern: bits) {
+      unsafe Unmanaged<AnyObject>.fromOpaque(pointer).release()
     }
     Resources.decrementTotal()
   }
@@ -85,8 +85,8 @@ final class SubjectEntry<Element>: SubscriptionLink, Disposable, @unchecked Send
     guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
     forgetHolder()
     let bits = coreBits.exchange(0, ordering: .acquiringAndReleasing)
-    guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return }
-    let core = Unmanaged<SubjectCore<Element>>.fromOpaque(pointer).takeRetainedValue()
+    guard let pointer = unsafe UnsafeRawPointer(bitPattern: bits) else { return }
+    let core = unsafe Unmanaged<SubjectCore<Element>>.fromOpaque(pointer).takeRetainedValue()
     core.operations(core, .remove, self)
   }
 }
@@ -119,6 +119,7 @@ final class SubjectEntry<Element>: SubscriptionLink, Disposable, @unchecked Send
 /// takes the gate for the change and updates the copy; while someone delivers, the change makes
 /// a new list (the deliverer's copy stays intact) and announces itself, so the deliverer updates
 /// the copy, under the lock, before it leaves.
+@safe
 @usableFromInline
 final class SubjectCore<Element>: @unchecked Sendable {
   // Safety: `state` is only read or written with `lock` held, except `state.published`, which
@@ -133,17 +134,18 @@ final class SubjectCore<Element>: @unchecked Sendable {
 
   /// The lock-guarded state. Kept behind a pointer so the hot path pays no dynamic
   /// exclusivity checks (the lock already gives exclusive access).
+  @safe
   @usableFromInline
   struct State {
     @usableFromInline var entries = ContiguousArray<SubjectEntry<Element>>()
     /// `entries` as of the last time nobody delivered: what a lock-free deliverer visits. The
     /// same array as `entries` whenever the gate is idle (only in a `lockFreeNext` core).
     @usableFromInline var published = ContiguousArray<SubjectEntry<Element>>() {
-      didSet { publishedEntries = published.withUnsafeBufferPointer { $0 } }
+      didSet { unsafe publishedEntries = unsafe published.withUnsafeBufferPointer { unsafe $0 } }
     }
     /// The elements of `published`, visited without retaining the array: `published` keeps
     /// them alive and is replaced, never changed in place.
-    @usableFromInline var publishedEntries = UnsafeBufferPointer<SubjectEntry<Element>>(
+    @usableFromInline var publishedEntries = unsafe UnsafeBufferPointer<SubjectEntry<Element>>(
       start: nil, count: 0)
     @usableFromInline var stopEvent: Event<Element>?
     /// The current value of a ``BehaviorSubject`` (`nil` in other subjects).
@@ -211,13 +213,13 @@ final class SubjectCore<Element>: @unchecked Sendable {
   init(lockFreeNext: Bool = false) {
     self.lockFreeNext = lockFreeNext
     let stateAlignment = MemoryLayout<State>.alignment
-    let stateOffset = aligned(MemoryLayout<pthread_mutex_t>.stride, to: stateAlignment)
-    let body = UnsafeMutableRawPointer.allocate(
+    let stateOffset = unsafe aligned(MemoryLayout<pthread_mutex_t>.stride, to: stateAlignment)
+    let body = unsafe UnsafeMutableRawPointer.allocate(
       byteCount: stateOffset + MemoryLayout<State>.stride,
       alignment: Swift.max(MemoryLayout<pthread_mutex_t>.alignment, stateAlignment))
-    mutex = EmbeddedLock.initialize(at: body).mutex
-    state = (body + stateOffset).initializeMemory(as: State.self, to: State())
-    self.body = body
+    unsafe mutex = unsafe EmbeddedLock.initialize(at: body).mutex
+    unsafe state = unsafe (body + stateOffset).initializeMemory(as: State.self, to: State())
+    unsafe self.body = unsafe body
     operations = { core, operation, entry in
       switch operation {
       case .remove: if let entry { core.remove(entry) }
@@ -232,13 +234,13 @@ final class SubjectCore<Element>: @unchecked Sendable {
   }
 
   /// The lock guarding ``state``.
-  @inlinable var lock: EmbeddedLock { EmbeddedLock(mutex) }
+  @inlinable var lock: EmbeddedLock { unsafe EmbeddedLock(mutex) }
 
   @inlinable
   func destroyBody() {
-    state.deinitialize(count: 1)
+    unsafe state.deinitialize(count: 1)
     lock.destroy()
-    body.deallocate()
+    unsafe body.deallocate()
   }
 
   /// Unregisters every observer, without stopping the core. The subject's deinitialiser calls
@@ -265,8 +267,8 @@ final class SubjectCore<Element>: @unchecked Sendable {
   }
 
   @inlinable var entries: ContiguousArray<SubjectEntry<Element>> {
-    get { state.pointee.entries }
-    _modify { yield &state.pointee.entries }
+    get { unsafe state.pointee.entries }
+    _modify { yield unsafe &state.pointee.entries }
   }
 
   /// Changes the observer list. Call with the lock held.
@@ -278,16 +280,16 @@ final class SubjectCore<Element>: @unchecked Sendable {
   func modifyEntriesLocked<Result>(
     _ body: (inout ContiguousArray<SubjectEntry<Element>>) -> Result
   ) -> Result {
-    guard lockFreeNext else { return body(&state.pointee.entries) }
+    guard lockFreeNext else { return unsafe body(&state.pointee.entries) }
     if gate.tryClaim() {
       // Nobody delivers: drop the second reference so the change is made in place.
-      state.pointee.published = []
-      let result = body(&state.pointee.entries)
-      state.pointee.published = state.pointee.entries
+      unsafe state.pointee.published = []
+      let result = unsafe body(&state.pointee.entries)
+      unsafe state.pointee.published = unsafe state.pointee.entries
       gate.releaseLocked()
       return result
     }
-    let result = body(&state.pointee.entries)
+    let result = unsafe body(&state.pointee.entries)
     announceLocked()
     return result
   }
@@ -295,9 +297,9 @@ final class SubjectCore<Element>: @unchecked Sendable {
   /// Whether `published` is the same array as `entries`. Call with the lock and the gate held.
   @inlinable
   var isPublishedCurrentLocked: Bool {
-    let published = state.pointee.published.withUnsafeBufferPointer { $0.baseAddress }
-    let entries = state.pointee.entries.withUnsafeBufferPointer { $0.baseAddress }
-    return published == entries
+    let published = unsafe state.pointee.published.withUnsafeBufferPointer { $0.baseAddress }
+    let entries = unsafe state.pointee.entries.withUnsafeBufferPointer { $0.baseAddress }
+    return unsafe published == entries
       && state.pointee.published.count == state.pointee.entries.count
   }
 
@@ -306,20 +308,20 @@ final class SubjectCore<Element>: @unchecked Sendable {
   @inlinable
   func announceLocked() {
     guard gate.claimOrAnnounceLocked() == .claimed else { return }
-    state.pointee.published = state.pointee.entries
+    unsafe state.pointee.published = unsafe state.pointee.entries
     gate.releaseLocked()
   }
   @inlinable var stopEvent: Event<Element>? {
-    get { state.pointee.stopEvent }
-    set { state.pointee.stopEvent = newValue }
+    get { unsafe state.pointee.stopEvent }
+    set { unsafe state.pointee.stopEvent = newValue }
   }
   @inlinable var isDisposed: Bool {
-    get { state.pointee.isDisposed }
-    set { state.pointee.isDisposed = newValue }
+    get { unsafe state.pointee.isDisposed }
+    set { unsafe state.pointee.isDisposed = newValue }
   }
   @inlinable var pending: Queue<Work> {
-    get { state.pointee.pending }
-    _modify { yield &state.pointee.pending }
+    get { unsafe state.pointee.pending }
+    _modify { yield unsafe &state.pointee.pending }
   }
 
   /// Whether anyone is subscribed. Call with the lock held.
@@ -338,8 +340,8 @@ final class SubjectCore<Element>: @unchecked Sendable {
   func remove(_ entry: SubjectEntry<Element>) {
     lock.lock()
     modifyEntriesLocked { entries in
-      let found = entries.withUnsafeBufferPointer { buffer -> Int? in
-        for index in buffer.indices where buffer[index] === entry { return index }
+      let found = unsafe entries.withUnsafeBufferPointer { buffer -> Int? in
+        for index in buffer.indices where unsafe buffer[index] === entry { return index }
         return nil
       }
       if let found { entries.remove(at: found) }
@@ -485,9 +487,9 @@ final class SubjectCore<Element>: @unchecked Sendable {
     guard gate.tryClaim() else { return false }
     // Holding the gate, this thread alone reads `published`; whoever changes the observer list
     // meanwhile leaves this array alone and alive.
-    let buffer = state.pointee.publishedEntries
+    let buffer = unsafe state.pointee.publishedEntries
     for index in buffer.indices {
-      Unmanaged.passUnretained(buffer[index])._withUnsafeGuaranteedRef { $0.deliver(event) }
+      unsafe Unmanaged.passUnretained(buffer[index])._withUnsafeGuaranteedRef { $0.deliver(event) }
     }
     finishDelivering()
     return true
@@ -498,12 +500,12 @@ final class SubjectCore<Element>: @unchecked Sendable {
   @inlinable
   func enqueueAndUnlock(_ work: Work) {
     pending.append(work)
-    if case .requested(let deliverer) = state.pointee.handOff,
+    if case .requested(let deliverer) = unsafe state.pointee.handOff,
       pthread_equal(deliverer, pthread_self()) == 0
     {
       // The deliverer has been at it for long and asks for help: take over once it finished
       // the event it is delivering (it holds the gate for us).
-      state.pointee.handOff = .accepted(deliverer)
+      unsafe state.pointee.handOff = .accepted(deliverer)
       takeOverAndUnlock(from: deliverer)
       return
     }
@@ -543,11 +545,11 @@ final class SubjectCore<Element>: @unchecked Sendable {
         delivered += 1
         if delivered >= Self.handOffThreshold && !pending.isEmpty && handOffAndUnlock() { return }
       }
-      state.pointee.handOff = .none
+      unsafe state.pointee.handOff = .none
       if lockFreeNext && !isPublishedCurrentLocked {
         // Holding the gate and the lock: bring the lock-free deliverers' list up to date.
-        replaced.append(state.pointee.published)
-        state.pointee.published = state.pointee.entries
+        unsafe replaced.append(state.pointee.published)
+        unsafe state.pointee.published = unsafe state.pointee.entries
       }
       lock.unlock()
       if gate.tryRelease() { return }
@@ -562,14 +564,14 @@ final class SubjectCore<Element>: @unchecked Sendable {
   /// - Returns: Whether the caller stepped aside (and must return at once).
   @usableFromInline
   func handOffAndUnlock() -> Bool {
-    switch state.pointee.handOff {
+    switch unsafe state.pointee.handOff {
     case .none:
-      state.pointee.handOff = .requested(pthread_self())
+      unsafe state.pointee.handOff = .requested(pthread_self())
       return false
     case .requested, .transferred:
       return false
     case .accepted:
-      state.pointee.handOff = .transferred
+      unsafe state.pointee.handOff = .transferred
       lock.unlock()
       return true
     }
@@ -585,14 +587,14 @@ final class SubjectCore<Element>: @unchecked Sendable {
       lock.unlock()
       sched_yield()
       lock.lock()
-      if case .transferred = state.pointee.handOff {
-        state.pointee.handOff = .none
+      if case .transferred = unsafe state.pointee.handOff {
+        unsafe state.pointee.handOff = .none
         drainPendingAndUnlock()
         return
       }
       if DispatchTime.now().uptimeNanoseconds - start > Self.handOffPatience {
         // The deliverer keeps the work (it can't leave before it saw this withdrawal).
-        state.pointee.handOff = .requested(deliverer)
+        unsafe state.pointee.handOff = .requested(deliverer)
         lock.unlock()
         return
       }
@@ -617,9 +619,11 @@ final class SubjectCore<Element>: @unchecked Sendable {
   /// visited without retaining each one.
   @inlinable
   static func deliver(_ event: Event<Element>, to targets: ContiguousArray<SubjectEntry<Element>>) {
-    targets.withUnsafeBufferPointer { buffer in
+    unsafe targets.withUnsafeBufferPointer { buffer in
       for index in buffer.indices {
-        Unmanaged.passUnretained(buffer[index])._withUnsafeGuaranteedRef { $0.deliver(event) }
+        unsafe Unmanaged.passUnretained(buffer[index])._withUnsafeGuaranteedRef {
+          $0.deliver(event)
+        }
       }
     }
   }

@@ -26,7 +26,7 @@ enum ExampleProcess {
     for directory in directories {
       let candidate = directory.appendingPathComponent(name)
       var isDirectory: ObjCBool = false
-      if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory),
+      if unsafe FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory),
         !isDirectory.boolValue, FileManager.default.isExecutableFile(atPath: candidate.path)
       {
         return candidate
@@ -142,10 +142,10 @@ final class PseudoTerminal {
     guard primary >= 0, PseudoTerminalAPI.grant(primary) == 0,
       PseudoTerminalAPI.unlock(primary) == 0, let name = PseudoTerminalAPI.name(primary)
     else { throw XCTSkip("No pseudo-terminals on this machine.") }
-    secondary = open(name, O_RDWR | O_NOCTTY)
+    secondary = unsafe open(name, O_RDWR | O_NOCTTY)
     guard secondary >= 0 else { throw XCTSkip("Cannot open the pseudo-terminal \(name).") }
     var size = winsize(ws_row: 24, ws_col: 80, ws_xpixel: 0, ws_ypixel: 0)
-    _ = ioctl(secondary, UInt(TIOCSWINSZ), &size)
+    _ = unsafe ioctl(secondary, UInt(TIOCSWINSZ), &size)
   }
 
   deinit {
@@ -156,7 +156,7 @@ final class PseudoTerminal {
   /// The terminal's local modes (canonical input, echo…), as the program left them.
   var localModes: tcflag_t {
     var settings = termios()
-    tcgetattr(secondary, &settings)
+    unsafe tcgetattr(secondary, &settings)
     return settings.c_lflag
   }
 
@@ -179,7 +179,7 @@ final class PseudoTerminal {
   /// Types `text` as one write, like a terminal sends a key or a paste.
   func type(_ text: String) {
     let bytes = Array(text.utf8)
-    _ = bytes.withUnsafeBytes { write(primary, $0.baseAddress, $0.count) }
+    _ = unsafe bytes.withUnsafeBytes { unsafe write(primary, $0.baseAddress, $0.count) }
   }
 
   /// Reads what the program drew until `text` appears in it, for at most `timeout` seconds.
@@ -189,8 +189,8 @@ final class PseudoTerminal {
     var buffer = [UInt8](repeating: 0, count: 65536)
     while !received.contains(text) && Date() < deadline {
       var descriptor = pollfd(fd: primary, events: Int16(POLLIN), revents: 0)
-      guard poll(&descriptor, 1, 50) > 0 else { continue }
-      let count = read(primary, &buffer, buffer.count)
+      guard unsafe poll(&descriptor, 1, 50) > 0 else { continue }
+      let count = unsafe read(primary, &buffer, buffer.count)
       guard count > 0 else { break }
       received += String(decoding: buffer[0..<count], as: UTF8.self)
     }
@@ -204,15 +204,15 @@ final class PseudoTerminal {
 private enum PseudoTerminalAPI {
   #if canImport(Glibc)
     private static func function<Function>(_ name: String, _ type: Function.Type) -> Function {
-      guard let symbol = dlsym(nil, name) else { fatalError("libc has no \(name).") }
-      return unsafeBitCast(symbol, to: type)
+      guard let symbol = unsafe dlsym(nil, name) else { fatalError("libc has no \(name).") }
+      return unsafe unsafeBitCast(symbol, to: type)
     }
 
     static let openPrimary = function(
       "posix_openpt", (@convention(c) (Int32) -> Int32).self)
     static let grant = function("grantpt", (@convention(c) (Int32) -> Int32).self)
     static let unlock = function("unlockpt", (@convention(c) (Int32) -> Int32).self)
-    private static let ptsname = function(
+    private static let ptsname = unsafe function(
       "ptsname", (@convention(c) (Int32) -> UnsafeMutablePointer<CChar>?).self)
   #else
     static let openPrimary = posix_openpt
@@ -222,6 +222,6 @@ private enum PseudoTerminalAPI {
   #endif
 
   static func name(_ descriptor: Int32) -> String? {
-    ptsname(descriptor).map { String(cString: $0) }
+    unsafe ptsname(descriptor).map { unsafe String(cString: $0) }
   }
 }

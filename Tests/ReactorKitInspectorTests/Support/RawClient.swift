@@ -21,15 +21,15 @@ final class RawClient {
     guard descriptor >= 0 else { return nil }
     // No send or connect waits longer than ten seconds.
     var limit = timeval(tv_sec: 10, tv_usec: 0)
-    _ = setsockopt(
+    _ = unsafe setsockopt(
       descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = port.bigEndian
     address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+    let connected = unsafe withUnsafePointer(to: &address) {
+      unsafe $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        unsafe connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
       }
     }
     guard connected == 0 else {
@@ -57,8 +57,8 @@ final class RawClient {
     #endif
     var offset = 0
     while offset < bytes.count {
-      let written = bytes.withUnsafeBytes {
-        systemSend(descriptor, $0.baseAddress! + offset, bytes.count - offset, flags)
+      let written = unsafe bytes.withUnsafeBytes {
+        unsafe systemSend(descriptor, $0.baseAddress! + offset, bytes.count - offset, flags)
       }
       guard written > 0 else { return false }
       offset += written
@@ -72,7 +72,7 @@ final class RawClient {
   /// Makes closing send a reset instead of an orderly close (a peer that vanished).
   func resetOnClose() {
     var option = linger(l_onoff: 1, l_linger: 0)
-    _ = setsockopt(
+    _ = unsafe setsockopt(
       descriptor, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
   }
 
@@ -86,10 +86,12 @@ final class RawClient {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
       var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-      let ready = poll(&entry, 1, 50)
+      let ready = unsafe poll(&entry, 1, 50)
       if ready <= 0 { continue }
       var chunk = [UInt8](repeating: 0, count: 65_536)
-      let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, 65_536, 0) }
+      let count = unsafe chunk.withUnsafeMutableBytes {
+        unsafe recv(descriptor, $0.baseAddress, 65_536, 0)
+      }
       if count <= 0 { return (String(decoding: bytes, as: UTF8.self), true) }
       bytes += chunk[0..<count]
     }
@@ -103,9 +105,11 @@ final class RawClient {
     while Date() < deadline {
       if String(decoding: bytes, as: UTF8.self).contains(marker) { break }
       var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-      if poll(&entry, 1, 50) <= 0 { continue }
+      if unsafe poll(&entry, 1, 50) <= 0 { continue }
       var chunk = [UInt8](repeating: 0, count: 65_536)
-      let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, 65_536, 0) }
+      let count = unsafe chunk.withUnsafeMutableBytes {
+        unsafe recv(descriptor, $0.baseAddress, 65_536, 0)
+      }
       if count <= 0 { break }
       bytes += chunk[0..<count]
     }
@@ -122,5 +126,5 @@ final class RawClient {
 private func systemSend(
   _ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int, _ flags: Int32
 ) -> Int {
-  send(descriptor, bytes, count, flags)
+  unsafe send(descriptor, bytes, count, flags)
 }

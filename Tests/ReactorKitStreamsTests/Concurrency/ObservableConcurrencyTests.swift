@@ -180,7 +180,7 @@ final class ObservableConcurrencyTests: ResourceTestCase {
       await withTaskGroup(of: Void.self) { group in
         for worker in 0..<4 {
           group.addTask {
-            for index in 0..<100 { shared.onNext(worker * 100 + index) }
+            for index in 0..<100 { unsafe shared.onNext(worker * 100 + index) }
           }
         }
       }

@@ -112,7 +112,7 @@ final class DisposablesTests: ResourceTestCase {
       runConcurrently(threads: 4) { index in
         let extra = refCount.retain()
         sched_yield()
-        retained[index].dispose()
+        unsafe retained[index].dispose()
         extra.dispose()
         if index == 0 { refCount.dispose() }
       }

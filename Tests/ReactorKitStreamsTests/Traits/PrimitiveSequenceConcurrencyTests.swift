@@ -60,7 +60,7 @@ final class PrimitiveSequenceConcurrencyTests: ResourceTestCase {
   func test_maybeValue_inCancelledTaskThrowsWithoutWaiting() async {
     // when
     let task = Task {
-      withUnsafeCurrentTask { $0?.cancel() }
+      unsafe withUnsafeCurrentTask { unsafe $0?.cancel() }
       return try await Maybe<Int>.never().value
     }
     // then

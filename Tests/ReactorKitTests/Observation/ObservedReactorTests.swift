@@ -271,7 +271,8 @@ final class ObservedReactorTests: ResourceTestCase {
     for _ in 0..<100 { model.send(.increase) }
     // `currentState` changes before subscribers see the state: wait for the model to hold it.
     let observed = model.observed
-    XCTAssertTrue(waitUntil { observed.lock.withLock { observed.pending.pointee?.count == 100 } })
+    XCTAssertTrue(
+      waitUntil { observed.lock.withLock { unsafe observed.pending.pointee?.count == 100 } })
     await mainQueueTurn()
     // then
     XCTAssertEqual(model.count, 100)

@@ -37,8 +37,8 @@ final class PluginFileSafetyTests: ResourceTestCase {
   func test_logFileSink_fifoAtThePath_isRefused_withoutHanging() {
     // given: a FIFO with a reader, so a blocking open would succeed and then write into it
     let path = directory.file("log.jsonl").path
-    XCTAssertEqual(mkfifo(path, 0o600), 0)
-    let reader = open(path, O_RDONLY | O_NONBLOCK)
+    unsafe XCTAssertEqual(mkfifo(path, 0o600), 0)
+    let reader = unsafe open(path, O_RDONLY | O_NONBLOCK)
     defer { if reader >= 0 { close(reader) } }
     let result = StoreLockedBox<Result<Void, LogFileError>?>(nil)
     // when
@@ -61,7 +61,7 @@ final class PluginFileSafetyTests: ResourceTestCase {
   func test_logFileSink_fifoWithoutAReader_doesNotHang() {
     // given
     let path = directory.file("log.jsonl").path
-    XCTAssertEqual(mkfifo(path, 0o600), 0)
+    unsafe XCTAssertEqual(mkfifo(path, 0o600), 0)
     let refused = StoreLockedBox(false)
     // when
     let finished = finishes(within: 5) {
@@ -76,7 +76,7 @@ final class PluginFileSafetyTests: ResourceTestCase {
     if finished { XCTAssertTrue(refused.current) }
     if !finished {
       // Unblock the stuck open so the thread ends.
-      let reader = open(path, O_RDONLY | O_NONBLOCK)
+      let reader = unsafe open(path, O_RDONLY | O_NONBLOCK)
       if reader >= 0 { close(reader) }
     }
   }
@@ -84,8 +84,8 @@ final class PluginFileSafetyTests: ResourceTestCase {
   func test_recorder_fifoAtThePath_isRefused_withoutHanging() {
     // given
     let path = directory.file("session.jsonl").path
-    XCTAssertEqual(mkfifo(path, 0o600), 0)
-    let reader = open(path, O_RDONLY | O_NONBLOCK)
+    unsafe XCTAssertEqual(mkfifo(path, 0o600), 0)
+    let reader = unsafe open(path, O_RDONLY | O_NONBLOCK)
     defer { if reader >= 0 { close(reader) } }
     let result = StoreLockedBox<RecordingError?>(nil)
     // when
@@ -111,7 +111,7 @@ final class PluginFileSafetyTests: ResourceTestCase {
     let victim = directory.file("victim.txt").path
     XCTAssertTrue(FileManager.default.createFile(atPath: victim, contents: Data("keep".utf8)))
     let path = directory.file("log.jsonl").path
-    XCTAssertEqual(link(victim, path), 0)
+    unsafe XCTAssertEqual(link(victim, path), 0)
     // when
     for truncate in [false, true] {
       XCTAssertThrowsError(try LogSink.file(URL(fileURLWithPath: path), truncate: truncate)) {
@@ -129,7 +129,7 @@ final class PluginFileSafetyTests: ResourceTestCase {
     let victim = directory.file("victim.txt").path
     XCTAssertTrue(FileManager.default.createFile(atPath: victim, contents: Data("keep".utf8)))
     let path = directory.file("session.jsonl").path
-    XCTAssertEqual(link(victim, path), 0)
+    unsafe XCTAssertEqual(link(victim, path), 0)
     // when
     XCTAssertThrowsError(
       try ActionRecorder(registry: DemoState.registry, url: URL(fileURLWithPath: path))
@@ -193,7 +193,7 @@ final class PluginFileSafetyTests: ResourceTestCase {
       DispatchQueue.global().async(group: group) {
         barrier.arriveAndWait()
         let name = "\(path).corrupt-\(timestamp)"
-        if link(other, name) != 0 { _ = link(other, name + "-x\(round)") }
+        if unsafe link(other, name) != 0 { _ = unsafe link(other, name + "-x\(round)") }
       }
       DispatchQueue.global().async(group: group) {
         barrier.arriveAndWait()
@@ -206,8 +206,8 @@ final class PluginFileSafetyTests: ResourceTestCase {
       let contents = Set(
         names.compactMap { try? String(contentsOf: directory.file($0), encoding: .utf8) })
       if contents != ["mine", "theirs"] { lost += 1 }
-      for name in names { unlink(directory.file(name).path) }
-      unlink(other)
+      for name in names { unsafe unlink(directory.file(name).path) }
+      unsafe unlink(other)
     }
     XCTAssertEqual(lost, 0, "a moved-aside file replaced another in \(lost) of \(rounds) rounds")
   }

@@ -25,9 +25,9 @@ final class RecordingLoadTests: ResourceTestCase {
   /// `/proc/self/status` and `clear_refs` are not available.
   private enum PeakMemory {
     static func reset() -> Bool {
-      guard let file = fopen("/proc/self/clear_refs", "w") else { return false }
-      defer { fclose(file) }
-      return fputs("5", file) >= 0
+      guard let file = unsafe fopen("/proc/self/clear_refs", "w") else { return false }
+      defer { unsafe fclose(file) }
+      return unsafe fputs("5", file) >= 0
     }
 
     static func kilobytes(_ field: String) -> Int? {

@@ -65,7 +65,7 @@ import Testing
     // given
     let clock = TestClock(scheduler: TestScheduler(initialClock: 0))
     let sleeper = Task { @MainActor in
-      withUnsafeCurrentTask { $0?.cancel() }
+      unsafe withUnsafeCurrentTask { unsafe $0?.cancel() }
       try await clock.sleep(for: .seconds(1))
     }
     // then

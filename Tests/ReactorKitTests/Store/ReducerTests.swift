@@ -188,12 +188,13 @@ final class ReducerTests: ResourceTestCase {
     let reducer = Reducer<[Int]> { array, _ in array.append(array.count) }.lift(\Holder.items)
     var state = Holder(items: Array(repeating: 0, count: 1_000))
     state.items.reserveCapacity(2_000)
-    let before = state.items.withUnsafeBufferPointer { $0.baseAddress }
+    let before = unsafe state.items.withUnsafeBufferPointer { $0.baseAddress }
     // when
     reducer.reduce(&state, StoreCounterAction.increment)
     // then
-    let after = state.items.withUnsafeBufferPointer { $0.baseAddress }
-    XCTAssertEqual(before, after, "Lifting must mutate the child in place (no copy-on-write).")
+    let after = unsafe state.items.withUnsafeBufferPointer { $0.baseAddress }
+    unsafe XCTAssertEqual(
+      before, after, "Lifting must mutate the child in place (no copy-on-write).")
     XCTAssertEqual(state.items.count, 1_001)
   }
 

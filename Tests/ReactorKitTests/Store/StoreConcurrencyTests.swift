@@ -330,9 +330,9 @@ final class StoreConcurrencyTests: ResourceTestCase {
 enum StoreStress {
   /// Whether the thread sanitizer's runtime is linked into this process.
   static let isThreadSanitizerActive: Bool = {
-    guard let handle = dlopen(nil, RTLD_NOW) else { return false }
-    defer { dlclose(handle) }
-    return dlsym(handle, "__tsan_init") != nil
+    guard let handle = unsafe dlopen(nil, RTLD_NOW) else { return false }
+    defer { unsafe dlclose(handle) }
+    return unsafe dlsym(handle, "__tsan_init") != nil
   }()
 }
 

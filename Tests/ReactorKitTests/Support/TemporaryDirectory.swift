@@ -8,11 +8,11 @@ final class TemporaryDirectory {
   init() throws {
     let base = URL(fileURLWithPath: NSTemporaryDirectory(), isDirectory: true)
     var template = Array(base.appendingPathComponent("ReactorKitTests-XXXXXX").path.utf8CString)
-    let created = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-    guard let created else {
+    let created = unsafe template.withUnsafeMutableBufferPointer { unsafe mkdtemp($0.baseAddress!) }
+    guard let created = unsafe created else {
       throw CocoaError(.fileWriteUnknown)
     }
-    url = URL(fileURLWithPath: String(cString: created), isDirectory: true)
+    url = unsafe URL(fileURLWithPath: String(cString: created), isDirectory: true)
   }
 
   /// The URL of `name` inside the directory.
@@ -26,7 +26,7 @@ final class TemporaryDirectory {
   }
 
   func remove() {
-    chmod(url.path, 0o700)
+    unsafe chmod(url.path, 0o700)
     try? FileManager.default.removeItem(at: url)
   }
 }
@@ -34,6 +34,6 @@ final class TemporaryDirectory {
 /// The permission bits of the file at `url`.
 func permissions(of url: URL) -> Int? {
   var status = stat()
-  guard stat(url.path, &status) == 0 else { return nil }
+  guard unsafe stat(url.path, &status) == 0 else { return nil }
   return Int(status.st_mode & 0o777)
 }

@@ -26,6 +26,7 @@ import ReactorKitStreams
 /// The per-state and per-read paths are inlinable so that they are specialised for the state
 /// type in the module that creates the model. They touch no stored `var` of a class (no
 /// exclusivity checks) and, on the main thread, take no lock and allocate nothing.
+@safe
 @usableFromInline
 final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
   // Safety: `current` and `tracking` are used only on the main thread: by the models, which
@@ -43,6 +44,7 @@ final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
 
   /// A state key path that was read through the model. Immutable, so that its closure is
   /// called without a retain.
+  @safe
   @usableFromInline
   final class Member {
     /// The state key path; kept so that its identity is not reused by another key path.
@@ -63,12 +65,13 @@ final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
       self.path = path
       self.key = key
       self.offset = offset
-      self.hasChanged = hasChanged
+      unsafe self.hasChanged = unsafe hasChanged
     }
   }
 
   /// The members, found by the identity of their key paths first (a key path literal is one
   /// object for the life of the program), then by key path equality.
+  @safe
   @usableFromInline
   struct Tracking {
     /// The identity of each member's key path, in member order.
@@ -99,22 +102,22 @@ final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
 
   @inlinable
   init(_ state: State) {
-    current = .allocate(capacity: 1)
-    current.initialize(to: state)
-    tracking = .allocate(capacity: 1)
-    tracking.initialize(to: Tracking())
-    pending = .allocate(capacity: 1)
-    pending.initialize(to: nil)
+    unsafe current = .allocate(capacity: 1)
+    unsafe current.initialize(to: state)
+    unsafe tracking = .allocate(capacity: 1)
+    unsafe tracking.initialize(to: Tracking())
+    unsafe pending = .allocate(capacity: 1)
+    unsafe pending.initialize(to: nil)
   }
 
   deinit {
-    current.deinitialize(count: 1)
-    current.deallocate()
-    tracking.pointee.changed.deallocate()
-    tracking.deinitialize(count: 1)
-    tracking.deallocate()
-    pending.deinitialize(count: 1)
-    pending.deallocate()
+    unsafe current.deinitialize(count: 1)
+    unsafe current.deallocate()
+    unsafe tracking.pointee.changed.deallocate()
+    unsafe tracking.deinitialize(count: 1)
+    unsafe tracking.deallocate()
+    unsafe pending.deinitialize(count: 1)
+    unsafe pending.deallocate()
   }
 
   /// The observation identity of member `index`; the value is meaningless.
@@ -123,7 +126,7 @@ final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
   }
 
   /// The number of state key paths remembered so far (for tests).
-  var memberCount: Int { tracking.pointee.members.count }
+  var memberCount: Int { unsafe tracking.pointee.members.count }
 
   // MARK: - Reading
 
@@ -131,14 +134,14 @@ final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
   /// tracking. Main thread only.
   @inlinable
   func read<Value>(_ path: KeyPath<State, Value>) -> Value {
-    read(path, changeTest: Self.changeTest(for: path))
+    unsafe read(path, changeTest: Self.changeTest(for: path))
   }
 
   /// Reads the value at `path` like ``read(_:)``, comparing values with a `!=` that is
   /// specialised for `Value` where the caller knows it is `Equatable`.
   @inlinable
   func read<Value: Equatable>(_ path: KeyPath<State, Value>) -> Value {
-    read(path, changeTest: Self.equalityTest(for: path))
+    unsafe read(path, changeTest: Self.equalityTest(for: path))
   }
 
   /// Reads the value at `path`, remembering the path with `changeTest` (built only when the
@@ -148,7 +151,7 @@ final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
     -> Value
   {
     let index =
-      memberIndex(of: path)
+      unsafe memberIndex(of: path)
       ?? remember(
         path, offset: MemoryLayout<State>.offset(of: path) ?? -1, hasChanged: changeTest())
     return value(at: path, member: index)
@@ -158,36 +161,36 @@ final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
   @inlinable
   func memberIndex(of path: AnyKeyPath) -> Int? {
     let identity = ObjectIdentifier(path)
-    let found = tracking.pointee.identities.withUnsafeBufferPointer { identities -> Int? in
-      for index in identities.indices where identities[index] == identity { return index }
+    let found = unsafe tracking.pointee.identities.withUnsafeBufferPointer { identities -> Int? in
+      for index in identities.indices where unsafe identities[index] == identity { return index }
       return nil
     }
-    return found ?? tracking.pointee.indices[path]
+    return unsafe found ?? tracking.pointee.indices[path]
   }
 
   /// Records the access to member `index` and reads its value, `path`, from the current state.
   @inlinable
   func value<Value>(at path: KeyPath<State, Value>, member index: Int) -> Value {
-    let member = Unmanaged.passUnretained(tracking.pointee.members[index])
-    let offset = member._withUnsafeGuaranteedRef { member in
+    let member = unsafe Unmanaged.passUnretained(tracking.pointee.members[index])
+    let offset = unsafe member._withUnsafeGuaranteedRef { member in
       registrar.access(self, keyPath: member.key)
       return member.offset
     }
     if offset >= 0 {
-      return UnsafeRawPointer(current).load(fromByteOffset: offset, as: Value.self)
+      return unsafe UnsafeRawPointer(current).load(fromByteOffset: offset, as: Value.self)
     }
-    return current.pointee[keyPath: path]
+    return unsafe current.pointee[keyPath: path]
   }
 
   /// Remembers `path`, the first time it is read, and returns the index of its member.
   @usableFromInline
   func remember(_ path: AnyKeyPath, offset: Int, hasChanged: @escaping ChangeTest) -> Int {
-    let index = tracking.pointee.members.count
-    let member = Member(
+    let index = unsafe tracking.pointee.members.count
+    let member = unsafe Member(
       path: path, key: \ObservedState[member: index], offset: offset, hasChanged: hasChanged)
-    tracking.pointee.members.append(member)
-    tracking.pointee.identities.append(ObjectIdentifier(path))
-    tracking.pointee.indices[path] = index
+    unsafe tracking.pointee.members.append(member)
+    unsafe tracking.pointee.identities.append(ObjectIdentifier(path))
+    unsafe tracking.pointee.indices[path] = index
     return index
   }
 
@@ -199,11 +202,11 @@ final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
   static func equalityTest<Value: Equatable>(for path: KeyPath<State, Value>) -> ChangeTest {
     if let offset = MemoryLayout<State>.offset(of: path) {
       return {
-        UnsafeRawPointer($0).load(fromByteOffset: offset, as: Value.self)
+        unsafe UnsafeRawPointer($0).load(fromByteOffset: offset, as: Value.self)
           != UnsafeRawPointer($1).load(fromByteOffset: offset, as: Value.self)
       }
     }
-    return { $0.pointee[keyPath: path] != $1.pointee[keyPath: path] }
+    return { unsafe $0.pointee[keyPath: path] != $1.pointee[keyPath: path] }
   }
 
   /// How to tell whether the value at `path` changed, decided once per key path: `!=` for
@@ -212,10 +215,10 @@ final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
   @usableFromInline
   static func changeTest<Value>(for path: KeyPath<State, Value>) -> ChangeTest {
     if let counted = Value.self as? any UpdateCounting.Type {
-      return countChangeTest(counted, path)
+      return unsafe countChangeTest(counted, path)
     }
     if let equatable = Value.self as? any Equatable.Type {
-      return equalityChangeTest(equatable, path)
+      return unsafe equalityChangeTest(equatable, path)
     }
     return { _, _ in true }
   }
@@ -224,7 +227,7 @@ final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
     _: Value.Type, _ path: KeyPath<State, Field>
   ) -> ChangeTest {
     // `Value` is `Field`, opened from its metatype.
-    equalityTest(for: path as! KeyPath<State, Value>)
+    unsafe equalityTest(for: path as! KeyPath<State, Value>)
   }
 
   private static func countChangeTest<Value: UpdateCounting, Field>(
@@ -233,7 +236,8 @@ final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
     // `Value` is `Field`, opened from its metatype.
     let path = path as! KeyPath<State, Value>
     return {
-      $0.pointee[keyPath: path].valueUpdatedCount != $1.pointee[keyPath: path].valueUpdatedCount
+      unsafe $0.pointee[keyPath: path].valueUpdatedCount
+        != $1.pointee[keyPath: path].valueUpdatedCount
     }
   }
 
@@ -248,41 +252,41 @@ final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
   @inlinable
   func apply(_ newState: State) {
     // A copy, in case an `==` reads the model and so adds a member.
-    let members = tracking.pointee.members
-    if tracking.pointee.changedCapacity < members.count { growChanged(to: members.count) }
-    let changed = tracking.pointee.changed
+    let members = unsafe tracking.pointee.members
+    if unsafe tracking.pointee.changedCapacity < members.count { growChanged(to: members.count) }
+    let changed = unsafe tracking.pointee.changed
     var changedCount = 0
-    withUnsafePointer(to: newState) { new in
-      let old = UnsafePointer(current)
-      members.withUnsafeBufferPointer { members in
+    unsafe withUnsafePointer(to: newState) { new in
+      let old = unsafe UnsafePointer(current)
+      unsafe members.withUnsafeBufferPointer { members in
         for index in members.indices {
-          let member = Unmanaged.passUnretained(members[index])
-          if member._withUnsafeGuaranteedRef({ $0.hasChanged(old, new) }) {
-            changed[changedCount] = index
+          let member = unsafe Unmanaged.passUnretained(members[index])
+          if unsafe member._withUnsafeGuaranteedRef({ unsafe $0.hasChanged(old, new) }) {
+            unsafe changed[changedCount] = index
             changedCount += 1
           }
         }
       }
     }
     guard changedCount > 0 else {
-      current.pointee = newState
+      unsafe current.pointee = newState
       return
     }
     // Observers may add members meanwhile (which never grows `changed`: only `apply` does), so
     // each key is looked up afresh.
     for position in 0..<changedCount {
-      withKey(of: changed[position]) { registrar.willSet(self, keyPath: $0) }
+      unsafe withKey(of: changed[position]) { registrar.willSet(self, keyPath: $0) }
     }
-    current.pointee = newState
+    unsafe current.pointee = newState
     for position in 0..<changedCount {
-      withKey(of: changed[position]) { registrar.didSet(self, keyPath: $0) }
+      unsafe withKey(of: changed[position]) { registrar.didSet(self, keyPath: $0) }
     }
   }
 
   /// Calls `body` with the registrar's key path for member `index`.
   @inlinable
   func withKey(of index: Int, _ body: (KeyPath<ObservedState, Void>) -> Void) {
-    Unmanaged.passUnretained(tracking.pointee.members[index])._withUnsafeGuaranteedRef {
+    unsafe Unmanaged.passUnretained(tracking.pointee.members[index])._withUnsafeGuaranteedRef {
       body($0.key)
     }
   }
@@ -290,10 +294,10 @@ final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
   /// Makes room in ``Tracking/changed`` for `capacity` indices.
   @usableFromInline
   func growChanged(to capacity: Int) {
-    let capacity = max(capacity, 2 * tracking.pointee.changedCapacity)
-    tracking.pointee.changed.deallocate()
-    tracking.pointee.changed = .allocate(capacity: capacity)
-    tracking.pointee.changedCapacity = capacity
+    let capacity = unsafe max(capacity, 2 * tracking.pointee.changedCapacity)
+    unsafe tracking.pointee.changed.deallocate()
+    unsafe tracking.pointee.changed = .allocate(capacity: capacity)
+    unsafe tracking.pointee.changedCapacity = capacity
   }
 
   /// Takes a new state, on any thread.
@@ -314,10 +318,10 @@ final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
   @inlinable
   func receiveContended(_ state: State) {
     lock.lock()
-    pending.pointee = state
+    unsafe pending.pointee = state
     switch gate.claimOrAnnounceLocked() {
     case .closed:
-      pending.pointee = nil
+      unsafe pending.pointee = nil
       lock.unlock()
       return
     case .announced:
@@ -340,12 +344,12 @@ final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
     while true {
       lock.lock()
       if gate.state.isClosed {
-        pending.pointee = nil
+        unsafe pending.pointee = nil
         lock.unlock()
         return
       }
       // `cancel()` closes the gate without the lock: the locked operations keep that bit.
-      guard let state = pending.pointee.take() else {
+      guard let state = unsafe pending.pointee.take() else {
         gate.releaseLocked()
         lock.unlock()
         return

@@ -106,6 +106,7 @@ private final class LogFile: Sendable {
 extension URL {
   /// The path of a file URL as the file system spells it.
   var fileSystemPath: String {
-    withUnsafeFileSystemRepresentation { $0.map { String(cString: $0) } } ?? path
+    unsafe withUnsafeFileSystemRepresentation { unsafe $0.map { unsafe String(cString: $0) } }
+      ?? path
   }
 }

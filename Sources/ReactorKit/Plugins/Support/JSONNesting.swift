@@ -9,7 +9,8 @@ package enum JSONNesting {
     var depth = 0
     var inString = false
     var escaped = false
-    for byte in bytes {
+    for index in 0..<bytes.count {
+      let byte = unsafe bytes[index]
       if inString {
         if escaped {
           escaped = false
@@ -37,6 +38,6 @@ package enum JSONNesting {
 
   /// Whether arrays and objects in `bytes` nest deeper than `limit` levels.
   package static func exceeds(_ limit: Int, in bytes: ArraySlice<UInt8>) -> Bool {
-    bytes.withUnsafeBytes { exceeds(limit, in: $0) }
+    unsafe bytes.withUnsafeBytes { unsafe exceeds(limit, in: $0) }
   }
 }

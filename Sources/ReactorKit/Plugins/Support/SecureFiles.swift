@@ -20,7 +20,7 @@ package struct FileSystemError: Error, Equatable, Sendable, CustomStringConverti
     self.operation = operation
     self.path = path
     self.code = code
-    self.reason = String(cString: strerror(code))
+    self.reason = unsafe String(cString: strerror(code))
   }
 
   package init(_ operation: String, path: String, reason: String) {
@@ -56,14 +56,14 @@ package enum SecureFiles {
   /// - Throws: ``BoundedReadError``.
   package static func read(_ path: String, maximumSize: Int) throws(BoundedReadError) -> [UInt8]? {
     // Non-blocking, so a FIFO at the path can't hang the caller; regular files ignore it.
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    let descriptor = unsafe open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     if descriptor < 0 {
       if errno == ENOENT { return nil }
       throw .system(FileSystemError("open", path: path))
     }
     defer { close(descriptor) }
     var status = stat()
-    guard fstat(descriptor, &status) == 0 else {
+    guard unsafe fstat(descriptor, &status) == 0 else {
       throw .system(FileSystemError("stat", path: path))
     }
     guard (status.st_mode & S_IFMT) == S_IFREG else {
@@ -77,8 +77,8 @@ package enum SecureFiles {
     bytes.reserveCapacity(Int(status.st_size))
     var chunk = [UInt8](repeating: 0, count: 64 * 1024)
     while true {
-      let count = chunk.withUnsafeMutableBytes { buffer in
-        systemRead(descriptor, buffer.baseAddress, buffer.count)
+      let count = unsafe chunk.withUnsafeMutableBytes { buffer in
+        unsafe systemRead(descriptor, buffer.baseAddress, buffer.count)
       }
       if count < 0 {
         if errno == EINTR { continue }
@@ -113,7 +113,7 @@ package enum SecureFiles {
     throws(FileSystemError) -> Int32
   {
     let flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK
-    let descriptor = open(path, flags, ownerOnlyMode)
+    let descriptor = unsafe open(path, flags, ownerOnlyMode)
     guard descriptor >= 0 else {
       if errno == ENXIO {
         // A FIFO without a reader: a non-blocking open for writing fails instead of waiting.
@@ -123,7 +123,9 @@ package enum SecureFiles {
     }
     do throws(FileSystemError) {
       var status = stat()
-      guard fstat(descriptor, &status) == 0 else { throw FileSystemError("stat", path: path) }
+      guard unsafe fstat(descriptor, &status) == 0 else {
+        throw FileSystemError("stat", path: path)
+      }
       guard (status.st_mode & S_IFMT) == S_IFREG else {
         throw FileSystemError("open", path: path, reason: "not a regular file")
       }
@@ -152,8 +154,8 @@ package enum SecureFiles {
   {
     var offset = 0
     while offset < bytes.count {
-      let written = bytes.withUnsafeBytes { buffer in
-        write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+      let written = unsafe bytes.withUnsafeBytes { buffer in
+        unsafe write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
       }
       if written < 0 {
         if errno == EINTR { continue }
@@ -178,7 +180,7 @@ package enum SecureFiles {
   ) throws(FileSystemError) {
     let directory = directoryPath(of: path)
     let temporary = temporaryPath(for: path)
-    let descriptor = open(
+    let descriptor = unsafe open(
       temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, ownerOnlyMode)
     guard descriptor >= 0 else { throw FileSystemError("create", path: temporary) }
     var isOpen = true
@@ -194,10 +196,10 @@ package enum SecureFiles {
       if failAt == .beforeRename {
         throw FileSystemError("rename", path: temporary, reason: "simulated failure")
       }
-      guard rename(temporary, path) == 0 else { throw FileSystemError("rename", path: path) }
+      guard unsafe rename(temporary, path) == 0 else { throw FileSystemError("rename", path: path) }
     } catch {
       if isOpen { close(descriptor) }
-      unlink(temporary)
+      unsafe unlink(temporary)
       throw error
     }
     syncDirectory(directory)
@@ -220,19 +222,19 @@ package enum SecureFiles {
   package static func removeStaleTemporaryFiles(for path: String) {
     let prefix = fileName(of: temporaryPrefix(for: path))
     let directory = directoryPath(of: path)
-    guard let stream = opendir(directory) else { return }
-    defer { closedir(stream) }
+    guard let stream = unsafe opendir(directory) else { return }
+    defer { unsafe closedir(stream) }
     var stale: [String] = []
-    while let entry = readdir(stream) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+    while let entry = unsafe readdir(stream) {
+      let name = unsafe withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        unsafe String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
       }
       guard name.hasPrefix(prefix) else { continue }
       let owner = name.dropFirst(prefix.count).prefix(while: { $0 != "-" })
       if let pid = pid_t(owner), isRunning(pid) { continue }
       stale.append(name)
     }
-    for name in stale { unlink(directory + "/" + name) }
+    for name in stale { unsafe unlink(directory + "/" + name) }
   }
 
   /// Whether a process with this id exists (ours included).
@@ -259,7 +261,7 @@ package enum SecureFiles {
   /// Syncs a directory so a rename in it survives a power loss. Best effort: some file
   /// systems don't support it.
   package static func syncDirectory(_ directory: String) {
-    let descriptor = open(directory, O_RDONLY | O_CLOEXEC)
+    let descriptor = unsafe open(directory, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return }
     fsync(descriptor)
     close(descriptor)
@@ -298,22 +300,22 @@ package enum SecureFiles {
       if renamex_np(source, target, UInt32(RENAME_EXCL)) == 0 { return true }
       guard errno == ENOTSUP || errno == EINVAL else { return false }
     #else
-      if let renameat2 = LinuxRename.renameat2 {
+      if let renameat2 = unsafe LinuxRename.renameat2 {
         // AT_FDCWD is -100 and RENAME_NOREPLACE 1 on every Linux architecture.
-        if renameat2(-100, source, -100, target, 1) == 0 { return true }
+        if unsafe renameat2(-100, source, -100, target, 1) == 0 { return true }
         guard errno == EINVAL || errno == ENOSYS || errno == ENOTSUP else { return false }
       }
     #endif
     // The file system can't rename exclusively: a link fails if the target exists.
-    guard link(source, target) == 0 else { return false }
-    unlink(source)
+    guard unsafe link(source, target) == 0 else { return false }
+    unsafe unlink(source)
     return true
   }
 
   /// The permission bits of the file at `path`, or `nil` if it can't be examined.
   package static func permissions(of path: String) -> mode_t? {
     var status = stat()
-    guard stat(path, &status) == 0 else { return nil }
+    guard unsafe stat(path, &status) == 0 else { return nil }
     return status.st_mode & 0o777
   }
 
@@ -340,10 +342,10 @@ package enum SecureFiles {
       ) -> Int32
 
     static let renameat2: Function? = {
-      guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else {
+      guard let symbol = unsafe dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else {
         return nil
       }
-      return unsafeBitCast(symbol, to: Function.self)
+      return unsafe unsafeBitCast(symbol, to: Function.self)
     }()
   }
 #endif
@@ -352,5 +354,5 @@ package enum SecureFiles {
 private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int)
   -> Int
 {
-  read(descriptor, buffer, count)
+  unsafe read(descriptor, buffer, count)
 }

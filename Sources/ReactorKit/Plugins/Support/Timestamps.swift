@@ -16,7 +16,7 @@ enum MonotonicTime {
   /// The current reading, in nanoseconds.
   static func nanoseconds() -> UInt64 {
     var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
+    unsafe clock_gettime(CLOCK_MONOTONIC, &time)
     return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
   }
 }
@@ -61,14 +61,14 @@ enum LogTimestamp {
       let milliseconds = number(20..<23), (1...12).contains(month), (1...31).contains(day),
       hour < 24, minute < 60, second < 61
     else { return nil }
-    var parts = tm()
-    parts.tm_year = Int32(year - 1900)
-    parts.tm_mon = Int32(month - 1)
-    parts.tm_mday = Int32(day)
-    parts.tm_hour = Int32(hour)
-    parts.tm_min = Int32(minute)
-    parts.tm_sec = Int32(second)
-    let seconds = timegm(&parts)
+    var parts = unsafe tm()
+    unsafe parts.tm_year = Int32(year - 1900)
+    unsafe parts.tm_mon = Int32(month - 1)
+    unsafe parts.tm_mday = Int32(day)
+    unsafe parts.tm_hour = Int32(hour)
+    unsafe parts.tm_min = Int32(minute)
+    unsafe parts.tm_sec = Int32(second)
+    let seconds = unsafe timegm(&parts)
     return Date(timeIntervalSince1970: Double(seconds) + Double(milliseconds) / 1_000)
   }
 
@@ -83,9 +83,9 @@ enum LogTimestamp {
       milliseconds = 0
     }
     var time = time_t(seconds)
-    var parts = tm()
-    gmtime_r(&time, &parts)
-    return (
+    var parts = unsafe tm()
+    unsafe gmtime_r(&time, &parts)
+    return unsafe (
       (
         Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday), Int(parts.tm_hour),
         Int(parts.tm_min), Int(parts.tm_sec)

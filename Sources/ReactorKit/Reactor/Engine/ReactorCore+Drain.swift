@@ -163,7 +163,7 @@ extension ReactorCore {
   @inlinable
   func drain() {
     let first = owned.firstAction.take()
-    guard let reactor = storageOwner else {
+    guard let reactor = unsafe storageOwner else {
       reactorGone()
       lock.lock()
       owner.store(0, ordering: .relaxed)
@@ -173,13 +173,13 @@ extension ReactorCore {
       return
     }
     // `reactor` keeps it alive until the end of this function; the hooks borrow it.
-    let pinned = Unmanaged.passUnretained(reactor)
+    let pinned = unsafe Unmanaged.passUnretained(reactor)
     // Whether the gate may still be released without looking at the queue: true after the
     // first action, which `receive` handed over after claiming the idle gate (nothing was
     // queued then); a drain that was scheduled has queued work to look at first.
     var mayRelease = false
     if let first {
-      owned.pinned = pinned
+      unsafe owned.pinned = unsafe pinned
       process(.action(first))
       mayRelease = true
     }
@@ -188,13 +188,13 @@ extension ReactorCore {
         // Nothing was queued since the queue was last found empty unless it was announced:
         // release the core without the lock.
         owner.store(0, ordering: .relaxed)
-        owned.pinned = nil
+        unsafe owned.pinned = nil
         if gate.tryRelease() { break }
       }
       lock.lock()
       if shared.lifecycle.isDisposed {
         owner.store(0, ordering: .relaxed)
-        owned.pinned = nil
+        unsafe owned.pinned = nil
         gate.releaseLocked()
         lock.unlock()
         break
@@ -202,7 +202,7 @@ extension ReactorCore {
       // Everything queued so far is taken from here on; later work announces itself again.
       gate.clearAnnouncementLocked()
       owner.store(currentThreadIdentity(), ordering: .relaxed)
-      owned.pinned = pinned
+      unsafe owned.pinned = unsafe pinned
       while !shared.lifecycle.isDisposed, let item = nextLocked() {
         lock.unlock()
         process(item)
@@ -235,7 +235,7 @@ extension ReactorCore {
     case .endOfActions:
       lock.lock()
       _ = shared.lifecycle.end(.actions)
-      let ended = shared.rareStorage?.inners.isEmpty ?? true
+      let ended = unsafe shared.rareStorage?.inners.isEmpty ?? true
       lock.unlock()
       if ended { endMutations() }
     case .innerMutation(let mutation):

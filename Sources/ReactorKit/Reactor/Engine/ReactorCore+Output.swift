@@ -34,19 +34,19 @@ extension ReactorCore {
       // The reactor is gone: the last state, and nothing more. The subscription is let go of
       // at once, so an operator chain subscribed now is released.
       lock.unlock()
-      let released = ExternalSubscription(
+      let released = unsafe ExternalSubscription(
         context: Unmanaged.passRetained(self).toOpaque(),
-        unregister: { core, _ in Unmanaged<ReactorCore>.fromOpaque(core).release() })
+        unregister: { core, _ in unsafe Unmanaged<ReactorCore>.fromOpaque(core).release() })
       observer.on(.next(current))
       released.sourceReleased()
       return released
     }
-    let entry = OutputObserver(
+    let entry = unsafe OutputObserver(
       ExternalSubscription(
         context: Unmanaged.passRetained(self).toOpaque(),
         unregister: { core, subscription in
-          let core = Unmanaged<ReactorCore>.fromOpaque(core).takeRetainedValue()
-          core.removeObserver(Unmanaged.passUnretained(subscription))
+          let core = unsafe Unmanaged<ReactorCore>.fromOpaque(core).takeRetainedValue()
+          unsafe core.removeObserver(Unmanaged.passUnretained(subscription))
           // A subscriber goes away, often with the reactor: look for it soon.
           StorageTables.reactors.touch(core)
         }), observer)
@@ -145,21 +145,21 @@ extension ReactorCore {
   /// when it was disposed or the stream ended).
   @inlinable
   func removeObserver(_ subscription: Unmanaged<ExternalSubscription>) {
-    let target = subscription.toOpaque()
+    let target = unsafe subscription.toOpaque()
     lock.lock()
     var removed: OutputObserver?
-    if let first = shared.firstObserver, first.isSubscription(at: target) {
+    if let first = shared.firstObserver, unsafe first.isSubscription(at: target) {
       removed = shared.firstObserver.take()
       if !shared.otherObservers.isEmpty {
         shared.firstObserver = shared.otherObservers.removeFirst()
       }
     } else if let index = shared.otherObservers.firstIndex(where: {
-      $0.isSubscription(at: target)
+      unsafe $0.isSubscription(at: target)
     }) {
       removed = shared.otherObservers.remove(at: index)
     } else {
       // Not registered yet: queued for the owner (rare), or already let go.
-      removed = removeQueuedObserverLocked(target)
+      removed = unsafe removeQueuedObserverLocked(target)
     }
     lock.unlock()
     // Released after the lock: its deinitialiser may run user code.
@@ -173,7 +173,9 @@ extension ReactorCore {
     var found: OutputObserver?
     var kept = Queue<Item>()
     while let item = shared.mutationQueue.popFirst() {
-      if found == nil, case .addObserver(let queued) = item, queued.isSubscription(at: target) {
+      if found == nil, case .addObserver(let queued) = item,
+        unsafe queued.isSubscription(at: target)
+      {
         found = queued
       } else {
         kept.append(item)
@@ -191,9 +193,11 @@ extension ReactorCore {
     _ first: OutputObserver?, _ others: ContiguousArray<OutputObserver>?
   ) {
     first?.deliver(event)
-    others?.withUnsafeBufferPointer { buffer in
+    unsafe others?.withUnsafeBufferPointer { buffer in
       for index in buffer.indices {
-        Unmanaged.passUnretained(buffer[index])._withUnsafeGuaranteedRef { $0.deliver(event) }
+        unsafe Unmanaged.passUnretained(buffer[index])._withUnsafeGuaranteedRef {
+          $0.deliver(event)
+        }
       }
     }
   }
@@ -273,7 +277,7 @@ extension ReactorCore {
     /// Whether this is the subscriber whose disposable is at `target`.
     @inlinable
     func isSubscription(at target: UnsafeMutableRawPointer) -> Bool {
-      Unmanaged.passUnretained(subscription).toOpaque() == target
+      unsafe Unmanaged.passUnretained(subscription).toOpaque() == target
     }
   }
 }

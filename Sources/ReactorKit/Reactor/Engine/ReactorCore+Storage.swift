@@ -15,10 +15,11 @@ extension ReactorCore {
   /// fields at the offsets the compiler gives them. The mutex and the gate's word are used
   /// where they lie (``ReactorCore/lock``, ``ReactorCore/gate``); the rest through the
   /// core's ``ReactorCore/shared``, ``ReactorCore/config`` and ``ReactorCore/owned``.
+  @safe
   @usableFromInline
   struct Body {
     /// The mutex behind ``ReactorCore/lock``; initialised by `pthread_mutex_init`.
-    @usableFromInline var mutex = pthread_mutex_t()
+    @usableFromInline var mutex = unsafe pthread_mutex_t()
     /// The word of ``ReactorCore/gate``; only accessed atomically once initialised.
     @usableFromInline var gateWord: UInt = 0
     @usableFromInline var shared = Shared()
@@ -80,6 +81,7 @@ extension ReactorCore {
     @inlinable init() {}
   }
 
+  @safe
   @usableFromInline
   struct Config {
     /// The reactor's `mutate` and `reduce` wrapped in the installed ``ReactorHook``s, kept in
@@ -87,11 +89,11 @@ extension ReactorCore {
     /// ``ReactorCore/baseMutate`` and ``ReactorCore/baseReduce``. Set it to `nil` before the
     /// config is deinitialised.
     @inlinable var hooks: Hooks? {
-      get { hooksReference?.takeUnretainedValue() }
+      get { unsafe hooksReference?.takeUnretainedValue() }
       set {
-        let replaced = hooksReference
-        hooksReference = newValue.map { Unmanaged.passRetained($0) }
-        replaced?.release()
+        let replaced = unsafe hooksReference
+        unsafe hooksReference = unsafe newValue.map { unsafe Unmanaged.passRetained($0) }
+        unsafe replaced?.release()
       }
     }
     /// ``hooks``, retained by hand, so that the owner thread calls them without reference
@@ -113,6 +115,7 @@ extension ReactorCore {
     @inlinable init() {}
   }
 
+  @safe
   @usableFromInline
   struct Owned {
     /// The reactor, loaded at the start of the drain and released at its end.

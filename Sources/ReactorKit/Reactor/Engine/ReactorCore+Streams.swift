@@ -14,13 +14,14 @@ extension ReactorCore {
   where R.Action == Action, R.Mutation == Mutation, R.State == State {
     let storage = StorageTables.reactors.value(for: reactor) {
       ReactorCore(
-        mutate: { owner, action in unsafeDowncast(owner, to: R.self).mutate(action: action) },
+        mutate: { owner, action in unsafe unsafeDowncast(owner, to: R.self).mutate(action: action)
+        },
         reduce: { owner, state, mutation in
-          unsafeDowncast(owner, to: R.self).reduce(state: state, mutation: mutation)
+          unsafe unsafeDowncast(owner, to: R.self).reduce(state: state, mutation: mutation)
         })
     }
     // A reactor's associated types never change, so its storage always has this type.
-    return unsafeDowncast(storage, to: ReactorCore.self)
+    return unsafe unsafeDowncast(storage, to: ReactorCore.self)
   }
 
   // MARK: - Streams
@@ -29,7 +30,7 @@ extension ReactorCore {
   @inlinable
   var action: ActionSubject<Action> {
     let subject = actionReference.getOrMake { ActionSubject { [self] in receive($0) } }
-    return unsafeDowncast(subject, to: ActionSubject<Action>.self)
+    return unsafe unsafeDowncast(subject, to: ActionSubject<Action>.self)
   }
 
   /// The reactor's state stream: the engine's output, behind an observable that cannot be
@@ -39,7 +40,7 @@ extension ReactorCore {
     let state = stateReference.getOrMake {
       Observable<State> { [self] observer in subscribeOutput(observer) }
     }
-    return unsafeDowncast(state, to: Observable<State>.self)
+    return unsafe unsafeDowncast(state, to: Observable<State>.self)
   }
 
   // MARK: - Stub
@@ -59,7 +60,7 @@ extension ReactorCore {
     let recorder = stubRecorderReference.getOrMake {
       StubRecorder<Action, State>(initialState: initialState())
     }
-    return unsafeDowncast(recorder, to: StubRecorder<Action, State>.self)
+    return unsafe unsafeDowncast(recorder, to: StubRecorder<Action, State>.self)
   }
 
   /// The `Stub` object for `reactor`; the same instance on every access through the same

@@ -62,6 +62,7 @@ import ReactorKitStreams
 /// that the observers are freed even when nobody kept a disposable, or when one is kept in the
 /// bag of an object its observer captures. A subscriber's disposable keeps the core alive until
 /// it is disposed or freed.
+@safe
 @usableFromInline
 final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Sendable {
   // Safety: `shared` (with the current state) is guarded by `lock`. `config` is written in
@@ -128,7 +129,7 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   @inlinable var stubFlag: UnsafeAtomic<Bool> { UnsafeAtomic(Slots.stubFlag, of: self) }
 
   /// The core's mutex (``Body/mutex``).
-  @inlinable var lock: EmbeddedLock { EmbeddedLock(body.pointer(to: \.mutex)!) }
+  @inlinable var lock: EmbeddedLock { unsafe EmbeddedLock(body.pointer(to: \.mutex)!) }
   /// Who drains (the package's `Gate`): `busy` while a drain is scheduled or running,
   /// `announced` once work was queued for that drain, `closed` until the pipeline is wired and
   /// once the core is disposed. Idle means wired, not disposed, nothing queued.
@@ -137,21 +138,23 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   /// everything else changes the gate with the lock held. Whoever queues work with the lock held
   /// either claims an idle core or announces the work, so a drain that releases the core with
   /// its compare-and-swap has left nothing behind.
-  @inlinable var gate: Gate { Gate(at: UnsafeMutableRawPointer(body.pointer(to: \.gateWord)!)) }
+  @inlinable var gate: Gate {
+    unsafe Gate(at: UnsafeMutableRawPointer(body.pointer(to: \.gateWord)!))
+  }
   /// ``Body/shared``, in place (guarded by ``lock``).
   @inlinable @inline(__always) var shared: Shared {
-    _read { yield sharedPart.pointee }
-    _modify { yield &sharedPart.pointee }
+    _read { yield unsafe sharedPart.pointee }
+    _modify { yield unsafe &sharedPart.pointee }
   }
   /// ``Body/config``, in place (see the thread-safety note above).
   @inlinable @inline(__always) var config: Config {
-    _read { yield configPart.pointee }
-    _modify { yield &configPart.pointee }
+    _read { yield unsafe configPart.pointee }
+    _modify { yield unsafe &configPart.pointee }
   }
   /// ``Body/owned``, in place (the owner thread's).
   @inlinable @inline(__always) var owned: Owned {
-    _read { yield ownedPart.pointee }
-    _modify { yield &ownedPart.pointee }
+    _read { yield unsafe ownedPart.pointee }
+    _modify { yield unsafe &ownedPart.pointee }
   }
 
   /// Called when the core finds its reactor gone while processing.
@@ -173,13 +176,13 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
     baseMutate = mutate
     baseReduce = reduce
     let body = UnsafeMutablePointer<Body>.allocate(capacity: 1)
-    body.initialize(to: Body())
-    _ = EmbeddedLock.initialize(at: UnsafeMutableRawPointer(body.pointer(to: \.mutex)!))
-    Gate.initialize(at: UnsafeMutableRawPointer(body.pointer(to: \.gateWord)!), closed: true)
-    self.body = body
-    sharedPart = body.pointer(to: \.shared)!
-    configPart = body.pointer(to: \.config)!
-    ownedPart = body.pointer(to: \.owned)!
+    unsafe body.initialize(to: Body())
+    _ = unsafe EmbeddedLock.initialize(at: UnsafeMutableRawPointer(body.pointer(to: \.mutex)!))
+    unsafe Gate.initialize(at: UnsafeMutableRawPointer(body.pointer(to: \.gateWord)!), closed: true)
+    unsafe self.body = unsafe body
+    unsafe sharedPart = unsafe body.pointer(to: \.shared)!
+    unsafe configPart = unsafe body.pointer(to: \.config)!
+    unsafe ownedPart = unsafe body.pointer(to: \.owned)!
     teardown = { core, step in
       switch step {
       case .dispose: core.dispose()
@@ -204,10 +207,10 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
     lock.destroy()
     // Field by field: the mutex and the gate's word are trivial, and each destroyed struct
     // costs a walk of its fields, so destroying `Body` whole would walk those too.
-    sharedPart.deinitialize(count: 1)
-    configPart.deinitialize(count: 1)
-    ownedPart.deinitialize(count: 1)
-    body.deallocate()
+    unsafe sharedPart.deinitialize(count: 1)
+    unsafe configPart.deinitialize(count: 1)
+    unsafe ownedPart.deinitialize(count: 1)
+    unsafe body.deallocate()
     actionReference.releaseUnshared()
     stateReference.releaseUnshared()
     stubRecorderReference.releaseUnshared()

@@ -15,12 +15,12 @@ final class ViewStorage: OwnedStorage, @unchecked Sendable {
   /// The storage of `view`, created on first use.
   static func of(_ view: AnyObject) -> ViewStorage {
     let storage = StorageTables.views.value(for: view) { ViewStorage() }
-    return unsafeDowncast(storage, to: ViewStorage.self)
+    return unsafe unsafeDowncast(storage, to: ViewStorage.self)
   }
 
   /// The storage of `view`, or `nil` if it never had a reactor.
   static func existing(for view: AnyObject) -> ViewStorage? {
-    StorageTables.views.value(for: view).map { unsafeDowncast($0, to: ViewStorage.self) }
+    StorageTables.views.value(for: view).map { unsafe unsafeDowncast($0, to: ViewStorage.self) }
   }
 
   /// The view's reactor.

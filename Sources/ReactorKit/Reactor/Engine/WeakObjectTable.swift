@@ -65,16 +65,19 @@ class OwnedStorage: @unchecked Sendable {
 /// The entries live in an open-addressing hash table (linear probing, backward-shift
 /// deletion) behind a pointer: a lookup hashes the address with one multiplication and pays
 /// no dynamic exclusivity check, and dead entries are collected on the stack, not in an array.
+@safe
 @usableFromInline
 final class WeakObjectTable: @unchecked Sendable {
   // Safety: everything behind `state` is guarded by `lock`.
 
   /// One slot: the owner's address and its storage (retained), or `nil` when the slot is free.
+  @safe
   private struct Slot {
     var key: UInt
     var value: Unmanaged<OwnedStorage>?
   }
 
+  @safe
   private struct State {
     var slots: UnsafeMutablePointer<Slot>?
     /// A power of two, or 0 before the first insertion.
@@ -128,24 +131,24 @@ final class WeakObjectTable: @unchecked Sendable {
   init(sweepDelays: [UInt64] = [50, 100, 200, 400, 800, 1_600]) {
     precondition(!sweepDelays.isEmpty && sweepDelays.count < Int(UInt8.max))
     self.sweepDelays = sweepDelays
-    state = .allocate(capacity: 1)
-    state.initialize(to: State())
+    unsafe state = .allocate(capacity: 1)
+    unsafe state.initialize(to: State())
   }
 
   deinit {
-    if let slots = state.pointee.slots {
-      for index in 0..<state.pointee.capacity {
-        slots[index].value?.release()
+    if let slots = unsafe state.pointee.slots {
+      for index in unsafe 0..<state.pointee.capacity {
+        unsafe slots[index].value?.release()
       }
-      slots.deallocate()
+      unsafe slots.deallocate()
     }
-    state.pointee.sweeper?.cancel()
-    state.deinitialize(count: 1)
-    state.deallocate()
+    unsafe state.pointee.sweeper?.cancel()
+    unsafe state.deinitialize(count: 1)
+    unsafe state.deallocate()
   }
 
   /// The number of entries, dead or alive (for tests).
-  var count: Int { lock.withLock { state.pointee.count } }
+  var count: Int { lock.withLock { unsafe state.pointee.count } }
 
   /// The storage of `owner`, or `nil` when none was created.
   @usableFromInline
@@ -156,8 +159,8 @@ final class WeakObjectTable: @unchecked Sendable {
       lock.unlock()
       return nil
     }
-    let value = state.pointee.slots![index].value!.takeUnretainedValue()
-    let isOwners = value.storageOwner === owner
+    let value = unsafe state.pointee.slots![index].value!.takeUnretainedValue()
+    let isOwners = unsafe value.storageOwner === owner
     if isOwners { watchLocked(value) }
     lock.unlock()
     return isOwners ? value : nil
@@ -173,37 +176,37 @@ final class WeakObjectTable: @unchecked Sendable {
     lock.lock()
     var stale: Unmanaged<OwnedStorage>?
     if let index = indexLocked(of: key) {
-      let existing = state.pointee.slots![index].value!
-      if existing._withUnsafeGuaranteedRef({ $0.storageOwner === owner }) {
-        let value = existing.takeUnretainedValue()
+      let existing = unsafe state.pointee.slots![index].value!
+      if unsafe existing._withUnsafeGuaranteedRef({ unsafe $0.storageOwner === owner }) {
+        let value = unsafe existing.takeUnretainedValue()
         watchLocked(value)
         lock.unlock()
         return value
       }
       // It belonged to a dead object at the same address.
-      stale = existing
+      unsafe stale = unsafe existing
       removeLocked(at: index)
     }
     let value = make()
-    value.storageOwner = owner
-    value.storageKey = key
+    unsafe value.storageOwner = owner
+    unsafe value.storageKey = key
     insertLocked(key: key, value: value)
     watchLocked(value)
-    state.pointee.insertionsSinceScan += 1
+    unsafe state.pointee.insertionsSinceScan += 1
     // Amortised: a scan visits every entry, so it runs after as many insertions as half the
     // entries, and not before `minimumInsertionsPerScan` (a small table would otherwise be
     // scanned on every insertion).
     let scan =
-      state.pointee.insertionsSinceScan * 2 >= state.pointee.count
+      unsafe state.pointee.insertionsSinceScan * 2 >= state.pointee.count
       && state.pointee.insertionsSinceScan >= Self.minimumInsertionsPerScan
     if !scan {
       lock.unlock()
       attachSentinel(to: owner, value: value)
-      if let stale { Self.release(stale) }
+      if let stale = unsafe stale { unsafe Self.release(stale) }
       return value
     }
     // `removeDeadLocked` unlocks.
-    removeDeadLocked(plus: stale, skipping: key)
+    unsafe removeDeadLocked(plus: stale, skipping: key)
     attachSentinel(to: owner, value: value)
     return value
   }
@@ -215,8 +218,8 @@ final class WeakObjectTable: @unchecked Sendable {
     #if !canImport(ObjectiveC)
       if storage.sweepMark.load(ordering: .relaxed) == 1 { return }
       lock.lock()
-      if let index = indexLocked(of: storage.storageKey),
-        state.pointee.slots![index].value!.toOpaque()
+      if let index = unsafe indexLocked(of: storage.storageKey),
+        unsafe state.pointee.slots![index].value!.toOpaque()
           == Unmanaged.passUnretained(storage).toOpaque()
       {
         watchLocked(storage)
@@ -233,21 +236,21 @@ final class WeakObjectTable: @unchecked Sendable {
     lock.lock()
     var removed: Unmanaged<OwnedStorage>?
     if let index = indexLocked(of: key),
-      state.pointee.slots![index].value!.toOpaque()
+      unsafe state.pointee.slots![index].value!.toOpaque()
         == Unmanaged.passUnretained(value).toOpaque()
     {
-      removed = state.pointee.slots![index].value
+      unsafe removed = unsafe state.pointee.slots![index].value
       removeLocked(at: index)
     }
     lock.unlock()
-    if let removed { Self.release(removed) }
+    if let removed = unsafe removed { unsafe Self.release(removed) }
   }
 
   /// Releases the storage of every owner that has been deinitialised.
   @usableFromInline
   func purge() {
     lock.lock()
-    removeDeadLocked(plus: nil, skipping: nil)
+    unsafe removeDeadLocked(plus: nil, skipping: nil)
   }
 
   // MARK: - Releasing
@@ -255,7 +258,7 @@ final class WeakObjectTable: @unchecked Sendable {
   /// Calls `ownerDidDeinitialize` on a storage taken out of the table and drops the table's
   /// reference. Call without the lock.
   private static func release(_ storage: Unmanaged<OwnedStorage>) {
-    storage.takeRetainedValue().ownerDidDeinitialize()
+    unsafe storage.takeRetainedValue().ownerDidDeinitialize()
   }
 
   /// Removes the entries of dead owners and releases them, with `extra` (a dead entry
@@ -269,11 +272,12 @@ final class WeakObjectTable: @unchecked Sendable {
   ///
   /// - Parameter skipped: The key of an owner known to be alive (the caller's), not looked at.
   private func removeDeadLocked(plus extra: Unmanaged<OwnedStorage>?, skipping skipped: UInt?) {
-    withUnsafeTemporaryAllocation(of: Unmanaged<OwnedStorage>.self, capacity: Self.batch) {
+    unsafe withUnsafeTemporaryAllocation(of: Unmanaged<OwnedStorage>.self, capacity: Self.batch) {
       dead in
-      withUnsafeTemporaryAllocation(of: Unmanaged<AnyObject>.self, capacity: Self.liveBatch) {
+      unsafe withUnsafeTemporaryAllocation(of: Unmanaged<AnyObject>.self, capacity: Self.liveBatch)
+      {
         live in
-        removeDeadLocked(plus: extra, skipping: skipped, dead: dead, live: live)
+        unsafe removeDeadLocked(plus: extra, skipping: skipped, dead: dead, live: live)
       }
     }
   }
@@ -285,23 +289,23 @@ final class WeakObjectTable: @unchecked Sendable {
   ) {
     var found = 0
     var alive = 0
-    if let extra {
-      dead[0] = extra
+    if let extra = unsafe extra {
+      unsafe dead[0] = unsafe extra
       found = 1
     }
     var index = 0
-    var capacity = state.pointee.capacity
+    var capacity = unsafe state.pointee.capacity
     while true {
       var complete = true
-      if capacity != state.pointee.capacity {
+      if unsafe capacity != state.pointee.capacity {
         // The table grew while the lock was released: start again.
         index = 0
-        capacity = state.pointee.capacity
+        capacity = unsafe state.pointee.capacity
       }
-      state.pointee.insertionsSinceScan = 0
-      if let slots = state.pointee.slots {
-        while index < state.pointee.capacity {
-          guard let value = slots[index].value, slots[index].key != skipped else {
+      unsafe state.pointee.insertionsSinceScan = 0
+      if let slots = unsafe state.pointee.slots {
+        while unsafe index < state.pointee.capacity {
+          guard let value = unsafe slots[index].value, unsafe slots[index].key != skipped else {
             index += 1
             continue
           }
@@ -309,16 +313,16 @@ final class WeakObjectTable: @unchecked Sendable {
             complete = false
             break
           }
-          if let owner = value._withUnsafeGuaranteedRef({ $0.storageOwner }) {
+          if let owner = unsafe value._withUnsafeGuaranteedRef({ unsafe $0.storageOwner }) {
             // Released after the lock (see above).
-            live[alive] = Unmanaged.passRetained(owner)
+            unsafe live[alive] = unsafe Unmanaged.passRetained(owner)
             alive += 1
             index += 1
             #if DEBUG
-              state.pointee.scanFoundLiveOwner?(owner)
+              unsafe state.pointee.scanFoundLiveOwner?(owner)
             #endif
           } else {
-            dead[found] = value
+            unsafe dead[found] = unsafe value
             found += 1
             // The next entry may move into this slot: look at it again.
             removeLocked(at: index)
@@ -326,9 +330,9 @@ final class WeakObjectTable: @unchecked Sendable {
         }
       }
       lock.unlock()
-      for position in 0..<alive { live[position].release() }
+      for position in 0..<alive { unsafe live[position].release() }
       alive = 0
-      for position in 0..<found { Self.release(dead[position]) }
+      for position in 0..<found { unsafe Self.release(dead[position]) }
       found = 0
       if complete { return }
       lock.lock()
@@ -339,7 +343,7 @@ final class WeakObjectTable: @unchecked Sendable {
 
   /// The key of `owner`: its address.
   private static func key(of owner: AnyObject) -> UInt {
-    UInt(bitPattern: Unmanaged.passUnretained(owner).toOpaque())
+    unsafe UInt(bitPattern: Unmanaged.passUnretained(owner).toOpaque())
   }
 
   /// 2^64 divided by the golden ratio, the multiplier of Fibonacci hashing.
@@ -348,16 +352,16 @@ final class WeakObjectTable: @unchecked Sendable {
   /// The slot where the search for `key` starts.
   private func homeLocked(of key: UInt) -> Int {
     // Fibonacci hashing: the top bits of the product mix every bit of the address.
-    Int(truncatingIfNeeded: (key &* Self.fibonacciMultiplier) >> UInt(state.pointee.shift))
+    unsafe Int(truncatingIfNeeded: (key &* Self.fibonacciMultiplier) >> UInt(state.pointee.shift))
   }
 
   /// The slot holding `key`, if any. Call with the lock held.
   private func indexLocked(of key: UInt) -> Int? {
-    guard let slots = state.pointee.slots else { return nil }
-    let mask = state.pointee.capacity - 1
+    guard let slots = unsafe state.pointee.slots else { return nil }
+    let mask = unsafe state.pointee.capacity - 1
     var index = homeLocked(of: key)
-    while slots[index].value != nil {
-      if slots[index].key == key { return index }
+    while unsafe slots[index].value != nil {
+      if unsafe slots[index].key == key { return index }
       index = (index + 1) & mask
     }
     return nil
@@ -366,62 +370,62 @@ final class WeakObjectTable: @unchecked Sendable {
   /// Adds an entry for `key`, which must not be in the table, retaining `value`. Call with
   /// the lock held.
   private func insertLocked(key: UInt, value: OwnedStorage) {
-    if (state.pointee.count + 1) * 4 > state.pointee.capacity * 3 {
+    if unsafe (state.pointee.count + 1) * 4 > state.pointee.capacity * 3 {
       growLocked()
     }
-    placeLocked(Slot(key: key, value: .passRetained(value)))
-    state.pointee.count += 1
+    unsafe placeLocked(Slot(key: key, value: .passRetained(value)))
+    unsafe state.pointee.count += 1
   }
 
   /// Puts `slot` in the first free slot of its probe sequence. Call with the lock held.
   private func placeLocked(_ slot: Slot) {
-    let slots = state.pointee.slots!
-    let mask = state.pointee.capacity - 1
+    let slots = unsafe state.pointee.slots!
+    let mask = unsafe state.pointee.capacity - 1
     var index = homeLocked(of: slot.key)
-    while slots[index].value != nil { index = (index + 1) & mask }
-    slots[index] = slot
+    while unsafe slots[index].value != nil { index = (index + 1) & mask }
+    unsafe slots[index] = slot
   }
 
   /// Doubles the capacity (16 slots at first). Call with the lock held.
   private func growLocked() {
-    let old = state.pointee.slots
-    let oldCapacity = state.pointee.capacity
+    let old = unsafe state.pointee.slots
+    let oldCapacity = unsafe state.pointee.capacity
     let capacity = max(16, oldCapacity * 2)
     let slots = UnsafeMutablePointer<Slot>.allocate(capacity: capacity)
-    slots.initialize(repeating: Slot(key: 0, value: nil), count: capacity)
-    state.pointee.slots = slots
-    state.pointee.capacity = capacity
-    state.pointee.shift = 64 - capacity.trailingZeroBitCount
-    guard let old else { return }
-    for index in 0..<oldCapacity where old[index].value != nil {
-      placeLocked(old[index])
+    unsafe slots.initialize(repeating: Slot(key: 0, value: nil), count: capacity)
+    unsafe state.pointee.slots = unsafe slots
+    unsafe state.pointee.capacity = capacity
+    unsafe state.pointee.shift = 64 - capacity.trailingZeroBitCount
+    guard let old = unsafe old else { return }
+    for index in 0..<oldCapacity where unsafe old[index].value != nil {
+      unsafe placeLocked(old[index])
     }
-    old.deallocate()
+    unsafe old.deallocate()
   }
 
   /// Empties the slot at `index`, moving later entries of its cluster back so that every
   /// probe sequence stays unbroken. Does not release the entry's value. Call with the lock
   /// held.
   private func removeLocked(at index: Int) {
-    let slots = state.pointee.slots!
-    let mask = state.pointee.capacity - 1
+    let slots = unsafe state.pointee.slots!
+    let mask = unsafe state.pointee.capacity - 1
     var hole = index
     var next = index
     while true {
       next = (next + 1) & mask
-      guard slots[next].value != nil else { break }
-      let home = homeLocked(of: slots[next].key)
+      guard unsafe slots[next].value != nil else { break }
+      let home = unsafe homeLocked(of: slots[next].key)
       // The entry at `next` may move to `hole` unless its home lies cyclically in
       // (hole, next].
       let homeIsBetween =
         hole <= next ? (hole < home && home <= next) : (hole < home || home <= next)
       if !homeIsBetween {
-        slots[hole] = slots[next]
+        unsafe slots[hole] = unsafe slots[next]
         hole = next
       }
     }
-    slots[hole] = Slot(key: 0, value: nil)
-    state.pointee.count -= 1
+    unsafe slots[hole] = unsafe Slot(key: 0, value: nil)
+    unsafe state.pointee.count -= 1
   }
 
   // MARK: - Sweeping (Linux)
@@ -434,10 +438,10 @@ final class WeakObjectTable: @unchecked Sendable {
       let mark = storage.sweepMark.load(ordering: .relaxed)
       if mark == 1 { return }
       storage.sweepMark.store(1, ordering: .relaxed)
-      if mark == 0 { state.pointee.watched.append(storage.storageKey) }
-      if !state.pointee.isSweepSoon {
+      if mark == 0 { unsafe state.pointee.watched.append(storage.storageKey) }
+      if unsafe !state.pointee.isSweepSoon {
         scheduleSweepLocked(afterMilliseconds: sweepDelays[0])
-        state.pointee.isSweepSoon = true
+        unsafe state.pointee.isSweepSoon = true
       }
     #endif
   }
@@ -445,12 +449,12 @@ final class WeakObjectTable: @unchecked Sendable {
   /// Makes sure a sweep runs within `delay` milliseconds. Call with the lock held.
   private func scheduleSweepLocked(afterMilliseconds delay: UInt64) {
     let due = DispatchTime.now().uptimeNanoseconds + delay * 1_000_000
-    let next = state.pointee.nextSweep
+    let next = unsafe state.pointee.nextSweep
     if next != 0 && next <= due { return }
-    state.pointee.nextSweep = due
+    unsafe state.pointee.nextSweep = due
     let deadline = DispatchTime(uptimeNanoseconds: due)
     let leeway = DispatchTimeInterval.milliseconds(Int(delay / 4))
-    if let sweeper = state.pointee.sweeper {
+    if let sweeper = unsafe state.pointee.sweeper {
       sweeper.schedule(deadline: deadline, repeating: .never, leeway: leeway)
       return
     }
@@ -458,18 +462,19 @@ final class WeakObjectTable: @unchecked Sendable {
     sweeper.setEventHandler { [weak self] in self?.sweep() }
     sweeper.schedule(deadline: deadline, repeating: .never, leeway: leeway)
     sweeper.resume()
-    state.pointee.sweeper = sweeper
+    unsafe state.pointee.sweeper = sweeper
   }
 
   /// Looks at the watched owners: releases the storage of those that are gone, and stops
   /// watching those found alive ``sweepDelays``-many times. Schedules the next sweep if any
   /// owner is still watched.
   private func sweep() {
-    withUnsafeTemporaryAllocation(of: Unmanaged<OwnedStorage>.self, capacity: Self.batch) {
+    unsafe withUnsafeTemporaryAllocation(of: Unmanaged<OwnedStorage>.self, capacity: Self.batch) {
       dead in
-      withUnsafeTemporaryAllocation(of: Unmanaged<AnyObject>.self, capacity: Self.liveBatch) {
+      unsafe withUnsafeTemporaryAllocation(of: Unmanaged<AnyObject>.self, capacity: Self.liveBatch)
+      {
         live in
-        sweep(dead: dead, live: live)
+        unsafe sweep(dead: dead, live: live)
       }
     }
   }
@@ -480,13 +485,13 @@ final class WeakObjectTable: @unchecked Sendable {
   ) {
     let delays = sweepDelays
     lock.lock()
-    state.pointee.nextSweep = 0
-    state.pointee.isSweepSoon = false
-    state.pointee.isSweeping = true
-    state.pointee.sweepCount += 1
+    unsafe state.pointee.nextSweep = 0
+    unsafe state.pointee.isSweepSoon = false
+    unsafe state.pointee.isSweeping = true
+    unsafe state.pointee.sweepCount += 1
     // Owners used from now on are added to a new list.
-    var pending = state.pointee.watched
-    state.pointee.watched = []
+    var pending = unsafe state.pointee.watched
+    unsafe state.pointee.watched = []
     var kept: [UInt] = []
     /// The fewest sweeps any kept owner has seen: the next sweep is due after its delay.
     var fewestLooks = delays.count
@@ -498,14 +503,14 @@ final class WeakObjectTable: @unchecked Sendable {
         let key = pending[position]
         position += 1
         guard let index = indexLocked(of: key) else { continue }
-        let value = state.pointee.slots![index].value!
-        let storage = value.takeUnretainedValue()
+        let value = unsafe state.pointee.slots![index].value!
+        let storage = unsafe value.takeUnretainedValue()
         let mark = storage.sweepMark.load(ordering: .relaxed)
         // 0: no longer watched (a duplicate key, or a new owner at the same address).
         guard mark != 0 else { continue }
-        if let owner = storage.storageOwner {
+        if let owner = unsafe storage.storageOwner {
           // Released after the lock, like the scans' (see `removeDeadLocked`).
-          live[alive] = Unmanaged.passRetained(owner)
+          unsafe live[alive] = unsafe Unmanaged.passRetained(owner)
           alive += 1
           if Int(mark) >= delays.count {
             storage.sweepMark.store(0, ordering: .relaxed)
@@ -515,22 +520,22 @@ final class WeakObjectTable: @unchecked Sendable {
             fewestLooks = min(fewestLooks, Int(mark))
           }
         } else {
-          dead[found] = value
+          unsafe dead[found] = unsafe value
           found += 1
           removeLocked(at: index)
         }
       }
       let complete = position == pending.count
       if complete {
-        state.pointee.isSweeping = false
-        state.pointee.watched.append(contentsOf: kept)
-        if !state.pointee.watched.isEmpty {
+        unsafe state.pointee.isSweeping = false
+        unsafe state.pointee.watched.append(contentsOf: kept)
+        if unsafe !state.pointee.watched.isEmpty {
           scheduleSweepLocked(afterMilliseconds: delays[min(fewestLooks, delays.count - 1)])
         }
       }
       lock.unlock()
-      for index in 0..<alive { live[index].release() }
-      for index in 0..<found { Self.release(dead[index]) }
+      for index in 0..<alive { unsafe live[index].release() }
+      for index in 0..<found { unsafe Self.release(dead[index]) }
       if complete { break }
       lock.lock()
     }
@@ -539,17 +544,17 @@ final class WeakObjectTable: @unchecked Sendable {
 
   /// Whether a Linux sweep is scheduled or running (for tests).
   var isSweepScheduled: Bool {
-    lock.withLock { state.pointee.nextSweep != 0 || state.pointee.isSweeping }
+    lock.withLock { unsafe state.pointee.nextSweep != 0 || state.pointee.isSweeping }
   }
 
   /// The number of Linux sweeps run so far (for tests).
-  var sweepCount: Int { lock.withLock { state.pointee.sweepCount } }
+  var sweepCount: Int { lock.withLock { unsafe state.pointee.sweepCount } }
 
   #if DEBUG
     /// Sets the closure that scans call with each owner they find alive, with the lock held
     /// (for tests).
     func onScanFindingLiveOwner(_ body: ((AnyObject) -> Void)?) {
-      lock.withLock { state.pointee.scanFoundLiveOwner = body }
+      lock.withLock { unsafe state.pointee.scanFoundLiveOwner = body }
     }
   #endif
 

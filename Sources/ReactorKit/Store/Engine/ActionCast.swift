@@ -5,10 +5,10 @@ import ReactorKitStreams
 /// not to cast to `A` (a lookup in `misses`).
 @inlinable
 func castAction<A>(_ action: any Action, to type: A.Type, misses: ActionCastMisses) -> A? {
-  withUnsafeTemporaryAllocation(of: A.self, capacity: 1) { buffer in
-    let slot = buffer.baseAddress.unsafelyUnwrapped
-    let identity = copyAction(action, ifOfType: A.self, into: UnsafeMutableRawPointer(slot))
-    if identity == 0 { return slot.move() }
+  unsafe withUnsafeTemporaryAllocation(of: A.self, capacity: 1) { buffer in
+    let slot = unsafe buffer.baseAddress.unsafelyUnwrapped
+    let identity = unsafe copyAction(action, ifOfType: A.self, into: UnsafeMutableRawPointer(slot))
+    if identity == 0 { return unsafe slot.move() }
     if misses.contains(identity) { return nil }
     guard let cast = action as? A else {
       misses.insert(identity)
@@ -34,7 +34,7 @@ func copyAction(
   func copy<Opened: Action>(_ value: Opened) -> UInt {
     let identity = UInt(bitPattern: ObjectIdentifier(Opened.self))
     guard identity == UInt(bitPattern: ObjectIdentifier(type)) else { return identity }
-    destination.assumingMemoryBound(to: Opened.self).initialize(to: value)
+    unsafe destination.assumingMemoryBound(to: Opened.self).initialize(to: value)
     return 0
   }
   return copy(action)

@@ -25,6 +25,7 @@ class SelectionGroupBase {
 ///
 /// Every subscriber of the group shares one evaluation per reduction; subscribers are called
 /// only when the value changed. Only the thread that holds the store's turn touches the group.
+@safe
 @usableFromInline
 final class SelectionGroup<State, Value>: SelectionGroupBase {
   @usableFromInline
@@ -53,32 +54,32 @@ final class SelectionGroup<State, Value>: SelectionGroupBase {
     key: AnyHashable, evaluate: @escaping (UnsafePointer<State>) -> Value, last: Value,
     version: UInt64
   ) {
-    self.evaluate = evaluate
-    storage = .allocate(capacity: 1)
-    storage.initialize(to: Storage(last: last, version: version))
+    unsafe self.evaluate = unsafe evaluate
+    unsafe storage = .allocate(capacity: 1)
+    unsafe storage.initialize(to: Storage(last: last, version: version))
     super.init(key: key)
   }
 
   deinit {
-    storage.deinitialize(count: 1)
-    storage.deallocate()
+    unsafe storage.deinitialize(count: 1)
+    unsafe storage.deallocate()
   }
 
   /// The current value for a new subscriber at store `version`.
   @inlinable
   func value(for state: UnsafePointer<State>, version: UInt64) -> Value {
-    storage.pointee.version == version ? storage.pointee.last : evaluate(state)
+    unsafe storage.pointee.version == version ? storage.pointee.last : evaluate(state)
   }
 
   /// Records `value` as the group's value at `version` and, unless it duplicates the last
   /// one, sends it to every subscriber registered before `version`.
   @inlinable
   func update(_ value: Value, version: UInt64, isDuplicate: (Value, Value) -> Bool) {
-    let storage = self.storage
-    storage.pointee.version = version
-    if isDuplicate(storage.pointee.last, value) { return }
-    storage.pointee.last = value
-    let subscriptions = storage.pointee.subscriptions
+    let storage = unsafe self.storage
+    unsafe storage.pointee.version = version
+    if unsafe isDuplicate(storage.pointee.last, value) { return }
+    unsafe storage.pointee.last = value
+    let subscriptions = unsafe storage.pointee.subscriptions
     for subscription in subscriptions where subscription.since < version {
       subscription.deliver(value)
     }
@@ -86,21 +87,22 @@ final class SelectionGroup<State, Value>: SelectionGroupBase {
 
   @usableFromInline
   override func removeSubscription(_ subscription: AnyObject) -> Bool {
-    if let index = storage.pointee.subscriptions.firstIndex(where: { $0 === subscription }) {
-      storage.pointee.subscriptions.remove(at: index)
+    if let index = unsafe storage.pointee.subscriptions.firstIndex(where: { $0 === subscription }) {
+      unsafe storage.pointee.subscriptions.remove(at: index)
     }
-    return storage.pointee.subscriptions.isEmpty
+    return unsafe storage.pointee.subscriptions.isEmpty
   }
 
   @usableFromInline
   override func completeAll() {
-    let subscriptions = storage.pointee.subscriptions
-    storage.pointee.subscriptions = []
+    let subscriptions = unsafe storage.pointee.subscriptions
+    unsafe storage.pointee.subscriptions = []
     for subscription in subscriptions { subscription.complete() }
   }
 }
 
 /// A selection group as the store's per-dispatch loop sees it.
+@safe
 @usableFromInline
 struct SelectionSlot<State> {
   @usableFromInline let group: SelectionGroupBase
@@ -110,7 +112,7 @@ struct SelectionSlot<State> {
   @inlinable
   init(group: SelectionGroupBase, refresh: @escaping (UnsafePointer<State>, UInt64) -> Void) {
     self.group = group
-    self.refresh = refresh
+    unsafe self.refresh = unsafe refresh
   }
 }
 

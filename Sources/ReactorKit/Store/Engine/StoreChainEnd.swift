@@ -10,6 +10,7 @@ import ReactorKitStreams
 /// lock (it holds the turn). Any other caller (a middleware that kept `next` or `getState`
 /// for later, possibly after the store was freed) takes the slow path: ``weakCore`` and the
 /// storage's locked read.
+@safe
 @usableFromInline
 final class StoreChainEnd<State>: @unchecked Sendable {
   // Safety: `threadSlot` is only accessed atomically, through `thread`, and written only by
@@ -30,7 +31,7 @@ final class StoreChainEnd<State>: @unchecked Sendable {
 
   @inlinable
   init(core: StoreCore<State>) {
-    self.core = Unmanaged.passUnretained(core)
+    unsafe self.core = unsafe Unmanaged.passUnretained(core)
     weakCore = core
     storage = core.storage
   }
@@ -42,7 +43,7 @@ final class StoreChainEnd<State>: @unchecked Sendable {
     let current = currentThreadIdentity()
     if thread.load(ordering: .relaxed) == current {
       thread.store(0, ordering: .relaxed)
-      core._withUnsafeGuaranteedRef { $0.reduceAndPublish(action) }
+      unsafe core._withUnsafeGuaranteedRef { $0.reduceAndPublish(action) }
       thread.store(current, ordering: .relaxed)
     } else {
       weakCore?.submitContended(.reduce(action), tag: 0, continuation: nil)
@@ -54,7 +55,7 @@ final class StoreChainEnd<State>: @unchecked Sendable {
   @inlinable
   func read() -> State {
     if thread.load(ordering: .relaxed) == currentThreadIdentity() {
-      return storage.value.pointee
+      return unsafe storage.value.pointee
     }
     return storage.read()
   }

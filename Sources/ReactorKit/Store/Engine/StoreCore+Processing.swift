@@ -8,7 +8,7 @@ extension StoreCore {
     case .dispatch(let action):
       processDispatch(action, tag: tag)
     case .reduce(let action):
-      registry.pointee.tag = tag
+      unsafe registry.pointee.tag = tag
       reduceAndPublish(action)
     case .run(let body):
       body()
@@ -19,10 +19,10 @@ extension StoreCore {
   /// holder's thread.
   @inlinable
   func processDispatch(_ action: any Action, tag: UInt64) {
-    let registry = self.registry
-    registry.pointee.tag = tag
-    if let chain = registry.pointee.unretainedChain {
-      chain._withUnsafeGuaranteedRef { $0.run(action) }
+    let registry = unsafe self.registry
+    unsafe registry.pointee.tag = tag
+    if let chain = unsafe registry.pointee.unretainedChain {
+      unsafe chain._withUnsafeGuaranteedRef { $0.run(action) }
     } else {
       reduceAndPublish(action)
     }
@@ -38,48 +38,48 @@ extension StoreCore {
     // those registered when delivery started are visited. Removals wait until the item is
     // finished, so an array only grows meanwhile: an index below the count at the start is in
     // bounds, and is read without a bounds check.
-    let registry = self.registry
-    let actionCount = registry.pointee.actionSubscriptions.count
+    let registry = unsafe self.registry
+    let actionCount = unsafe registry.pointee.actionSubscriptions.count
     if actionCount != 0 {
       for index in 0..<actionCount {
-        Unmanaged.passUnretained(
-          registry.pointee.actionSubscriptions.withUnsafeBufferPointer { $0[index] }
+        unsafe Unmanaged.passUnretained(
+          registry.pointee.actionSubscriptions.withUnsafeBufferPointer { unsafe $0[index] }
         )
         ._withUnsafeGuaranteedRef { $0.deliver(action) }
       }
     }
-    var state = storage.value.pointee
-    if registry.pointee.reductionSubscriptions.isEmpty {
+    var state = unsafe storage.value.pointee
+    if unsafe registry.pointee.reductionSubscriptions.isEmpty {
       reducer.body(&state, action)
       storage.replace(with: state)
     } else {
       let before = state
       reducer.body(&state, action)
-      let reduction = StoreReduction(
+      let reduction = unsafe StoreReduction(
         action: action, before: before, after: state, tag: registry.pointee.tag)
       storage.replace(with: state)
-      for index in 0..<registry.pointee.reductionSubscriptions.count {
-        Unmanaged.passUnretained(
-          registry.pointee.reductionSubscriptions.withUnsafeBufferPointer { $0[index] }
+      for index in unsafe 0..<registry.pointee.reductionSubscriptions.count {
+        unsafe Unmanaged.passUnretained(
+          registry.pointee.reductionSubscriptions.withUnsafeBufferPointer { unsafe $0[index] }
         )
         ._withUnsafeGuaranteedRef { $0.deliver(reduction) }
       }
     }
-    registry.pointee.version &+= 1
-    let version = registry.pointee.version
-    let published = UnsafePointer(storage.value)
-    let stateCount = registry.pointee.stateSubscriptions.count
+    unsafe registry.pointee.version &+= 1
+    let version = unsafe registry.pointee.version
+    let published = unsafe UnsafePointer(storage.value)
+    let stateCount = unsafe registry.pointee.stateSubscriptions.count
     if stateCount != 0 {
       for index in 0..<stateCount {
-        Unmanaged.passUnretained(
-          registry.pointee.stateSubscriptions.withUnsafeBufferPointer { $0[index] }
+        unsafe Unmanaged.passUnretained(
+          registry.pointee.stateSubscriptions.withUnsafeBufferPointer { unsafe $0[index] }
         )
-        ._withUnsafeGuaranteedRef { $0.deliver(published.pointee) }
+        ._withUnsafeGuaranteedRef { unsafe $0.deliver(published.pointee) }
       }
     }
-    if !registry.pointee.slots.isEmpty {
-      let slots = registry.pointee.slots
-      for slot in slots { slot.refresh(published, version) }
+    if unsafe !registry.pointee.slots.isEmpty {
+      let slots = unsafe registry.pointee.slots
+      for slot in slots { unsafe slot.refresh(published, version) }
     }
   }
 }

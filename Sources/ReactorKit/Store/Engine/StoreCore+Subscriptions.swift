@@ -12,11 +12,11 @@ extension StoreCore {
   func subscribeState(_ observer: AnyObserver<State>) -> Disposable {
     var result: StoreSubscription<State>?
     withTurn {
-      let subscription = StoreSubscription(
+      let subscription = unsafe StoreSubscription(
         observer, since: self.registry.pointee.version, list: .state, owner: self)
-      self.registry.pointee.stateSubscriptions.append(subscription)
+      unsafe self.registry.pointee.stateSubscriptions.append(subscription)
       result = subscription
-      subscription.deliver(self.storage.value.pointee)
+      unsafe subscription.deliver(self.storage.value.pointee)
     }
     return result!
   }
@@ -25,9 +25,9 @@ extension StoreCore {
   func subscribeActions(_ observer: AnyObserver<any Action>) -> Disposable {
     var result: StoreSubscription<any Action>?
     withTurn {
-      let subscription = StoreSubscription(
+      let subscription = unsafe StoreSubscription(
         observer, since: self.registry.pointee.version, list: .actions, owner: self)
-      self.registry.pointee.actionSubscriptions.append(subscription)
+      unsafe self.registry.pointee.actionSubscriptions.append(subscription)
       result = subscription
     }
     return result!
@@ -42,23 +42,24 @@ extension StoreCore {
   ) -> Disposable {
     var result: StoreSubscription<Value>?
     withTurn {
-      let registry = self.registry
-      let version = registry.pointee.version
-      let state = UnsafePointer(self.storage.value)
+      let registry = unsafe self.registry
+      let version = unsafe registry.pointee.version
+      let state = unsafe UnsafePointer(self.storage.value)
       let group: SelectionGroup<State, Value>
       let initial: Value
-      if let existing = registry.pointee.groups[key] {
-        group = unsafeDowncast(existing, to: SelectionGroup<State, Value>.self)
-        initial = group.value(for: state, version: version)
+      if let existing = unsafe registry.pointee.groups[key] {
+        group = unsafe unsafeDowncast(existing, to: SelectionGroup<State, Value>.self)
+        initial = unsafe group.value(for: state, version: version)
       } else {
-        initial = evaluate(state)
-        group = SelectionGroup(key: key, evaluate: evaluate, last: initial, version: version)
-        registry.pointee.groups[key] = group
-        registry.pointee.slots.append(SelectionSlot(group: group, refresh: makeRefresh(group)))
+        initial = unsafe evaluate(state)
+        group = unsafe SelectionGroup(key: key, evaluate: evaluate, last: initial, version: version)
+        unsafe registry.pointee.groups[key] = group
+        unsafe registry.pointee.slots.append(
+          SelectionSlot(group: group, refresh: makeRefresh(group)))
       }
       let subscription = StoreSubscription(
         observer, since: version, list: .selection(key), owner: self)
-      group.storage.pointee.subscriptions.append(subscription)
+      unsafe group.storage.pointee.subscriptions.append(subscription)
       result = subscription
       subscription.deliver(initial)
     }
@@ -75,8 +76,8 @@ extension StoreCore {
       let subscription = StoreSubscription(
         AnyObserver<StoreReduction<State>> { event in
           if case .next(let reduction) = event { observer(reduction) }
-        }, since: self.registry.pointee.version, list: .reductions, owner: self)
-      self.registry.pointee.reductionSubscriptions.append(subscription)
+        }, since: unsafe self.registry.pointee.version, list: .reductions, owner: self)
+      unsafe self.registry.pointee.reductionSubscriptions.append(subscription)
       result = subscription
     }
     return result!
@@ -86,7 +87,7 @@ extension StoreCore {
   /// tests of the threading contract).
   var queueDiagnostics: (queued: Int, blockedThreads: Int) {
     lock.withLock {
-      (locked.pointee.machine.queuedCount, locked.pointee.machine.blockedThreadCount)
+      unsafe (locked.pointee.machine.queuedCount, locked.pointee.machine.blockedThreadCount)
     }
   }
 
@@ -94,7 +95,7 @@ extension StoreCore {
   /// tests of its memory).
   var queueStorage: (queued: Int, slots: Int) {
     lock.withLock {
-      (locked.pointee.machine.queuedCount, locked.pointee.machine.queueSlotCount)
+      unsafe (locked.pointee.machine.queuedCount, locked.pointee.machine.queueSlotCount)
     }
   }
 }

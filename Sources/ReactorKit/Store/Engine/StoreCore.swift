@@ -34,6 +34,7 @@ import ReactorKitStreams
 /// `StoreStateStorage.replace(with:)`, then the state, selection (SelectionGroup.swift) and
 /// reduction subscribers (StoreRegistry.swift) → back here: the gate is released, or
 /// ``drainAndUnlock(then:)`` runs what was queued meanwhile.
+@safe
 @usableFromInline
 final class StoreCore<State>: @unchecked Sendable {
   // Safety: the dispatch machine and pending removals are guarded by `lock`. The turn is held
@@ -72,18 +73,18 @@ final class StoreCore<State>: @unchecked Sendable {
   init(reducer: Reducer<State>, state: State) {
     self.reducer = reducer
     storage = StoreStateStorage(state)
-    locked = .allocate(capacity: 1)
-    locked.initialize(to: StoreLockedState())
-    registry = .allocate(capacity: 1)
-    registry.initialize(to: StoreRegistry())
+    unsafe locked = .allocate(capacity: 1)
+    unsafe locked.initialize(to: StoreLockedState())
+    unsafe registry = .allocate(capacity: 1)
+    unsafe registry.initialize(to: StoreRegistry())
   }
 
   deinit {
-    registry.pointee.completeAll()
-    registry.deinitialize(count: 1)
-    registry.deallocate()
-    locked.deinitialize(count: 1)
-    locked.deallocate()
+    unsafe registry.pointee.completeAll()
+    unsafe registry.deinitialize(count: 1)
+    unsafe registry.deallocate()
+    unsafe locked.deinitialize(count: 1)
+    unsafe locked.deallocate()
   }
 
   /// Dispatches `action` with `tag`: processes it at once when the store is idle (the common,
@@ -107,10 +108,10 @@ final class StoreCore<State>: @unchecked Sendable {
   @usableFromInline
   func finishClaimedTurn(thread: UInt) {
     lock.lock()
-    if !locked.pointee.machine.isTurnRecorded {
-      locked.pointee.machine.beginInline(thread: thread)
+    if unsafe !locked.pointee.machine.isTurnRecorded {
+      unsafe locked.pointee.machine.beginInline(thread: thread)
     }
-    if locked.pointee.pendingRemovals.isEmpty
+    if unsafe locked.pointee.pendingRemovals.isEmpty
       && locked.pointee.machine.finishInlineItemIfAlone()
     {
       gate.releaseLocked()
@@ -135,9 +136,11 @@ final class StoreCore<State>: @unchecked Sendable {
     case .claimed:
       return true
     case .announced:
-      if !locked.pointee.machine.isTurnRecorded && fastOwner.load(ordering: .relaxed) == thread {
+      if unsafe !locked.pointee.machine.isTurnRecorded
+        && fastOwner.load(ordering: .relaxed) == thread
+      {
         fastOwner.store(0, ordering: .relaxed)
-        locked.pointee.machine.beginInline(thread: thread)
+        unsafe locked.pointee.machine.beginInline(thread: thread)
       }
       return false
     case .closed:
@@ -155,7 +158,7 @@ final class StoreCore<State>: @unchecked Sendable {
     let thread = currentThreadIdentity()
     lock.lock()
     if claimOrAnnounceLocked(thread: thread) {
-      locked.pointee.machine.beginInline(thread: thread)
+      unsafe locked.pointee.machine.beginInline(thread: thread)
       lock.unlock()
       process(work, tag: tag)
       lock.lock()
@@ -163,7 +166,7 @@ final class StoreCore<State>: @unchecked Sendable {
       continuation?.resume(returning: .done)
       return
     }
-    let submitted = locked.pointee.machine.submit(
+    let submitted = unsafe locked.pointee.machine.submit(
       work, tag: tag, thread: thread, isAsync: continuation != nil)
     switch submitted {
     case .runReentrant:
@@ -173,7 +176,7 @@ final class StoreCore<State>: @unchecked Sendable {
       lock.unlock()
     case .needsRound:
       let round = continuation.map { StoreRound(continuation: $0) } ?? StoreRound()
-      switch locked.pointee.machine.enqueue(work, tag: tag, round: round, thread: thread) {
+      switch unsafe locked.pointee.machine.enqueue(work, tag: tag, round: round, thread: thread) {
       case .wait:
         if continuation != nil {
           lock.unlock()
@@ -196,7 +199,7 @@ final class StoreCore<State>: @unchecked Sendable {
   @usableFromInline
   func waitAndUnlock(for round: StoreRound, thread: UInt) {
     while true {
-      switch locked.pointee.machine.heirArrived(round, thread: thread) {
+      switch unsafe locked.pointee.machine.heirArrived(round, thread: thread) {
       case .wait:
         round.condition!.wait(lock)
       case .done:
@@ -216,7 +219,7 @@ final class StoreCore<State>: @unchecked Sendable {
   func arriveAsHeir(_ round: StoreRound, continuation: CheckedContinuation<StoreResumption, Never>)
   {
     lock.lock()
-    switch locked.pointee.machine.heirArrived(round, thread: currentThreadIdentity()) {
+    switch unsafe locked.pointee.machine.heirArrived(round, thread: currentThreadIdentity()) {
     case .wait:
       round.continuation = continuation
       lock.unlock()
@@ -253,10 +256,10 @@ final class StoreCore<State>: @unchecked Sendable {
     var pending = first
     while true {
       var garbage: [AnyObject] = []
-      if !locked.pointee.pendingRemovals.isEmpty {
+      if unsafe !locked.pointee.pendingRemovals.isEmpty {
         garbage = applyPendingRemovalsLocked()
       }
-      let next = pending ?? locked.pointee.machine.finishItem()
+      let next = unsafe pending ?? locked.pointee.machine.finishItem()
       pending = nil
       switch next {
       case .process(let work, let tag, let completed):
@@ -291,13 +294,13 @@ final class StoreCore<State>: @unchecked Sendable {
   @usableFromInline
   func applyPendingRemovalsLocked() -> [AnyObject] {
     var garbage: [AnyObject] = []
-    for removal in locked.pointee.pendingRemovals {
-      if let released = registry.pointee.remove(removal.subscription, from: removal.list) {
+    for removal in unsafe locked.pointee.pendingRemovals {
+      if let released = unsafe registry.pointee.remove(removal.subscription, from: removal.list) {
         garbage.append(released)
       }
       garbage.append(removal.subscription)
     }
-    locked.pointee.pendingRemovals.removeAll()
+    unsafe locked.pointee.pendingRemovals.removeAll()
     return garbage
   }
 }
@@ -307,13 +310,13 @@ extension StoreCore: StoreSubscriptionOwner {
   func remove(_ subscription: AnyObject, from list: StoreSubscriptionList) {
     lock.lock()
     guard claimOrAnnounceLocked(thread: currentThreadIdentity()) else {
-      locked.pointee.pendingRemovals.append((subscription, list))
+      unsafe locked.pointee.pendingRemovals.append((subscription, list))
       lock.unlock()
       return
     }
     // The store was idle and this thread holds the turn; nothing can be queued meanwhile
     // (that takes the lock), so the gate is simply reopened.
-    let released = registry.pointee.remove(subscription, from: list)
+    let released = unsafe registry.pointee.remove(subscription, from: list)
     gate.releaseLocked()
     lock.unlock()
     withExtendedLifetime(released) {}

@@ -1,5 +1,6 @@
 /// The part of a store only the thread that holds its turn touches (or any thread with the
 /// store's lock held while the store is idle).
+@safe
 @usableFromInline
 struct StoreRegistry<State> {
   /// Incremented by each reduction.
@@ -8,7 +9,7 @@ struct StoreRegistry<State> {
   @usableFromInline var tag: UInt64 = 0
   /// The middleware chain, ending in the reducer; `nil` without middleware.
   @usableFromInline var chain: StoreChain<State>? {
-    didSet { unretainedChain = chain.map(Unmanaged.passUnretained) }
+    didSet { unsafe unretainedChain = unsafe chain.map(Unmanaged.passUnretained) }
   }
   /// ``chain``, unretained, for the dispatch path (a load, where a copy of `chain` would
   /// retain and release it around each dispatch); the registry keeps it alive.

@@ -20,6 +20,7 @@ import ReactorKitStreams
 /// writer sees the reader and writes under the lock (which the reader holds while it copies),
 /// or the reader sees the write in progress and waits for it (a swap of one value, no user
 /// code) before it copies.
+@safe
 @usableFromInline
 final class StoreStateStorage<State>: @unchecked Sendable {
   // Safety: `value` is written only by the thread that holds the store's turn, either with
@@ -42,13 +43,13 @@ final class StoreStateStorage<State>: @unchecked Sendable {
 
   @inlinable
   init(_ state: State) {
-    value = .allocate(capacity: 1)
-    value.initialize(to: state)
+    unsafe value = .allocate(capacity: 1)
+    unsafe value.initialize(to: state)
   }
 
   deinit {
-    value.deinitialize(count: 1)
-    value.deallocate()
+    unsafe value.deinitialize(count: 1)
+    unsafe value.deallocate()
   }
 
   /// A copy of the state, from any thread.
@@ -60,7 +61,7 @@ final class StoreStateStorage<State>: @unchecked Sendable {
     // A write without the lock may have started before this reader counted itself; it swaps
     // one value and lowers `writing` at once.
     while writing.load(ordering: .sequentiallyConsistent) { sched_yield() }
-    let copy = value.pointee
+    let copy = unsafe value.pointee
     readers.wrappingSubtract(1, ordering: .releasing)
     return copy
   }
@@ -72,12 +73,12 @@ final class StoreStateStorage<State>: @unchecked Sendable {
     var previous = state
     writing.store(true, ordering: .sequentiallyConsistent)
     if readers.load(ordering: .sequentiallyConsistent) == 0 {
-      swap(&previous, &value.pointee)
+      unsafe swap(&previous, &value.pointee)
       writing.store(false, ordering: .releasing)
     } else {
       writing.store(false, ordering: .releasing)
       lock.lock()
-      swap(&previous, &value.pointee)
+      unsafe swap(&previous, &value.pointee)
       lock.unlock()
     }
   }

@@ -23,6 +23,7 @@
 /// The subclass's own lock-guarded state is ``state`` (of type `State`). It lives out of line,
 /// together with the sink's queue and flags, behind one pointer, so the per-element path pays
 /// no dynamic exclusivity checks: the lock already makes every access exclusive.
+@safe
 @usableFromInline
 class FanInSink<Item, Element, State>: Cancelable, @unchecked Sendable {
   // Safety: `storage` is only read or written with `lock` held; `observer` and `transform`
@@ -52,43 +53,43 @@ class FanInSink<Item, Element, State>: Cancelable, @unchecked Sendable {
   ) {
     self.observer = observer
     self.transform = transform
-    storage = .allocate(capacity: 1)
-    storage.initialize(to: Storage(state: state))
+    unsafe storage = .allocate(capacity: 1)
+    unsafe storage.initialize(to: Storage(state: state))
     Resources.incrementTotal()
   }
 
   deinit {
-    storage.deinitialize(count: 1)
-    storage.deallocate()
+    unsafe storage.deinitialize(count: 1)
+    unsafe storage.deallocate()
     Resources.decrementTotal()
   }
 
   /// The subclass's state. Use with the lock held.
   @inlinable
   final var state: State {
-    get { storage.pointee.state }
-    _modify { yield &storage.pointee.state }
+    get { unsafe storage.pointee.state }
+    _modify { yield unsafe &storage.pointee.state }
   }
 
   @inlinable final var pending: Queue<Event<Item>> {
-    get { storage.pointee.pending }
-    _modify { yield &storage.pointee.pending }
+    get { unsafe storage.pointee.pending }
+    _modify { yield unsafe &storage.pointee.pending }
   }
   @inlinable final var delivering: Bool {
-    get { storage.pointee.delivering }
-    set { storage.pointee.delivering = newValue }
+    get { unsafe storage.pointee.delivering }
+    set { unsafe storage.pointee.delivering = newValue }
   }
   @inlinable final var stopped: Bool {
-    get { storage.pointee.stopped }
-    set { storage.pointee.stopped = newValue }
+    get { unsafe storage.pointee.stopped }
+    set { unsafe storage.pointee.stopped = newValue }
   }
   @inlinable final var disposed: Bool {
-    get { storage.pointee.disposed }
-    set { storage.pointee.disposed = newValue }
+    get { unsafe storage.pointee.disposed }
+    set { unsafe storage.pointee.disposed = newValue }
   }
   @inlinable final var released: Bool {
-    get { storage.pointee.released }
-    set { storage.pointee.released = newValue }
+    get { unsafe storage.pointee.released }
+    set { unsafe storage.pointee.released = newValue }
   }
 
   /// Whether a terminal event was accepted or the sink was disposed. Call with the lock held.

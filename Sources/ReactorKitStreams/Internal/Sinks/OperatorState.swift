@@ -4,6 +4,7 @@
 /// A `var` captured by an operator's event closure is checked for exclusive access at run
 /// time on every element (`swift_beginAccess`, about a third of a `scan` stage); access
 /// through this pointer is not. Only the upstream's serial events touch the value.
+@safe
 @usableFromInline
 final class OperatorState<Value>: @unchecked Sendable {
   // Safety: only the serial event handler of one subscription reads or writes the value.
@@ -11,19 +12,19 @@ final class OperatorState<Value>: @unchecked Sendable {
 
   @inlinable
   init(_ value: Value) {
-    pointer = .allocate(capacity: 1)
-    pointer.initialize(to: value)
+    unsafe pointer = .allocate(capacity: 1)
+    unsafe pointer.initialize(to: value)
   }
 
   deinit {
-    pointer.deinitialize(count: 1)
-    pointer.deallocate()
+    unsafe pointer.deinitialize(count: 1)
+    unsafe pointer.deallocate()
   }
 
   /// The state.
   @inlinable
   var value: Value {
-    get { pointer.pointee }
-    _modify { yield &pointer.pointee }
+    get { unsafe pointer.pointee }
+    _modify { yield unsafe &pointer.pointee }
   }
 }

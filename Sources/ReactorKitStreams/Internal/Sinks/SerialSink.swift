@@ -7,6 +7,7 @@
 /// caller to perform once the lock is released. Whoever finds the outbox idle delivers it;
 /// events emitted meanwhile (by another thread, or reentrantly by the observer) join the
 /// queue instead of nesting, so the observer never sees two events at once.
+@safe
 final class SerialSink<State, Element>: @unchecked Sendable {
   // Safety: `storage` is only read or written with `lock` held; `sink` is only called by the
   // single thread that owns delivery at a time.
@@ -26,13 +27,13 @@ final class SerialSink<State, Element>: @unchecked Sendable {
 
   init(_ sink: Sink<Element>, state: State) {
     self.sink = sink
-    storage = .allocate(capacity: 1)
-    storage.initialize(to: Storage(state: state))
+    unsafe storage = .allocate(capacity: 1)
+    unsafe storage.initialize(to: Storage(state: state))
   }
 
   deinit {
-    storage.deinitialize(count: 1)
-    storage.deallocate()
+    unsafe storage.deinitialize(count: 1)
+    unsafe storage.deallocate()
   }
 
   /// Runs `body` with the lock held, then delivers what it emitted.
@@ -44,10 +45,10 @@ final class SerialSink<State, Element>: @unchecked Sendable {
   ) -> Effect {
     lock.lock()
     var emitted: [Event<Element>] = []
-    let effect = body(&storage.pointee.state) { emitted.append($0) }
-    for event in emitted { storage.pointee.outbox.append(event) }
-    let shouldDeliver = !storage.pointee.delivering && !storage.pointee.outbox.isEmpty
-    if shouldDeliver { storage.pointee.delivering = true }
+    let effect = unsafe body(&storage.pointee.state) { emitted.append($0) }
+    for event in emitted { unsafe storage.pointee.outbox.append(event) }
+    let shouldDeliver = unsafe !storage.pointee.delivering && !storage.pointee.outbox.isEmpty
+    if shouldDeliver { unsafe storage.pointee.delivering = true }
     lock.unlock()
     if shouldDeliver { deliverPending() }
     return effect
@@ -55,14 +56,14 @@ final class SerialSink<State, Element>: @unchecked Sendable {
 
   /// Reads the state under the lock.
   func read<T>(_ body: (State) -> T) -> T {
-    lock.withLock { body(storage.pointee.state) }
+    lock.withLock { unsafe body(storage.pointee.state) }
   }
 
   private func deliverPending() {
     while true {
       lock.lock()
-      guard let event = storage.pointee.outbox.popFirst() else {
-        storage.pointee.delivering = false
+      guard let event = unsafe storage.pointee.outbox.popFirst() else {
+        unsafe storage.pointee.delivering = false
         lock.unlock()
         return
       }

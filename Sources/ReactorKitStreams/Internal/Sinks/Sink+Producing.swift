@@ -46,7 +46,7 @@ extension Sink {
   func produceTrampolined<State>(
     _ state: State, _ next: @escaping (inout State) throws -> Element?
   ) {
-    let trampoline = Trampoline.current
+    let trampoline = unsafe Trampoline.current
     var state = state
     while isOpen {
       let element: Element?
@@ -57,9 +57,9 @@ extension Sink {
       }
       guard let element else { return forwardTerminal(.completed) }
       forwardNext(element)
-      if trampoline.pointee.hasQueuedWork {
+      if unsafe trampoline.pointee.hasQueuedWork {
         let rest = state
-        Trampoline.enqueue(trampoline) { self.produceTrampolined(rest, next) }
+        unsafe Trampoline.enqueue(trampoline) { self.produceTrampolined(rest, next) }
         return
       }
     }

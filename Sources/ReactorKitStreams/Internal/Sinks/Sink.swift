@@ -151,12 +151,12 @@ final class Sink<Element>: SubscriptionLink, Cancelable, @unchecked Sendable {
   /// (or ``dispose()``) came first.
   @inlinable
   func setUpstream(_ disposable: Disposable) {
-    upstream = disposable
+    unsafe upstream = disposable
     let previous = state.bitwiseOr(Self.upstreamAssigned, ordering: .acquiringAndReleasing)
       .oldValue
     precondition(previous & Self.upstreamAssigned == 0, "Sink: upstream assigned twice.")
     if previous & Self.upstreamDisposed != 0 {
-      upstream = nil
+      unsafe upstream = nil
       disposable.dispose()
       return
     }
@@ -172,8 +172,8 @@ final class Sink<Element>: SubscriptionLink, Cancelable, @unchecked Sendable {
     guard previous & Self.upstreamDisposed == 0, previous & Self.upstreamAssigned != 0 else {
       return
     }
-    let toDispose = upstream
-    upstream = nil
+    let toDispose = unsafe upstream
+    unsafe upstream = nil
     toDispose?.dispose()
   }
 

@@ -39,8 +39,8 @@ package class SubscriptionLink: @unchecked Sendable {
 
   deinit {
     let bits = holderBits.load(ordering: .acquiring)
-    if bits > Self.forgottenMark, let pointer = UnsafeRawPointer(bitPattern: bits) {
-      Unmanaged<SubscriptionLink>.fromOpaque(pointer).release()
+    if bits > Self.forgottenMark, let pointer = unsafe UnsafeRawPointer(bitPattern: bits) {
+      unsafe Unmanaged<SubscriptionLink>.fromOpaque(pointer).release()
     }
   }
 
@@ -58,9 +58,9 @@ package class SubscriptionLink: @unchecked Sendable {
     // instructions on Linux (it looks for bridging conformances), this one a few dozen.
     // Not `upstream as AnyObject`: on Linux that goes through `_bridgeAnythingToObjectiveC`
     // (a dynamic cast, about 2,500 instructions).
-    guard let reference = linkReference(upstream) else { return }
+    guard let reference = unsafe linkReference(upstream) else { return }
     // `upstream` is borrowed for the whole call, so the link lives until it returns.
-    Unmanaged<SubscriptionLink>.fromOpaque(reference)._withUnsafeGuaranteedRef {
+    unsafe Unmanaged<SubscriptionLink>.fromOpaque(reference)._withUnsafeGuaranteedRef {
       $0.setHolder(holder)
     }
     extendLifetime(upstream)
@@ -73,16 +73,16 @@ package class SubscriptionLink: @unchecked Sendable {
   @inlinable
   static func linkReference<Upstream: Disposable>(_ upstream: Upstream) -> UnsafeRawPointer? {
     guard Upstream.self is SubscriptionLink.Type else { return nil }
-    return unsafeBitCast(upstream, to: UnsafeRawPointer.self)
+    return unsafe unsafeBitCast(upstream, to: UnsafeRawPointer.self)
   }
 
   @usableFromInline
   final func setHolder(_ holder: SubscriptionLink) {
-    let bits = UInt(bitPattern: Unmanaged.passRetained(holder).toOpaque())
+    let bits = unsafe UInt(bitPattern: Unmanaged.passRetained(holder).toOpaque())
     let (exchanged, current) = holderBits.compareExchange(
       expected: Self.noHolder, desired: bits, ordering: .acquiringAndReleasing)
     if exchanged { return }
-    Unmanaged<SubscriptionLink>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release()
+    unsafe Unmanaged<SubscriptionLink>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release()
     if current == Self.releasedMark { holder.upstreamReleased() }
   }
 
@@ -90,10 +90,10 @@ package class SubscriptionLink: @unchecked Sendable {
   @usableFromInline
   final func releaseFromSource() {
     let bits = holderBits.exchange(Self.releasedMark, ordering: .acquiringAndReleasing)
-    guard bits > Self.forgottenMark, let pointer = UnsafeRawPointer(bitPattern: bits) else {
+    guard bits > Self.forgottenMark, let pointer = unsafe UnsafeRawPointer(bitPattern: bits) else {
       return
     }
-    Unmanaged<SubscriptionLink>.fromOpaque(pointer).takeRetainedValue().upstreamReleased()
+    unsafe Unmanaged<SubscriptionLink>.fromOpaque(pointer).takeRetainedValue().upstreamReleased()
   }
 
   /// Lets go of the holder without telling it: the link was disposed.
@@ -101,8 +101,8 @@ package class SubscriptionLink: @unchecked Sendable {
   final func forgetHolder() {
     guard holderBits.load(ordering: .relaxed) != Self.forgottenMark else { return }
     let bits = holderBits.exchange(Self.forgottenMark, ordering: .acquiringAndReleasing)
-    if bits > Self.forgottenMark, let pointer = UnsafeRawPointer(bitPattern: bits) {
-      Unmanaged<SubscriptionLink>.fromOpaque(pointer).release()
+    if bits > Self.forgottenMark, let pointer = unsafe UnsafeRawPointer(bitPattern: bits) {
+      unsafe Unmanaged<SubscriptionLink>.fromOpaque(pointer).release()
     }
   }
 }
@@ -184,6 +184,7 @@ final class LinkedDisposable: SubscriptionLink, Cancelable, @unchecked Sendable 
 /// It keeps the source alive (a retained reference in ``contextBits``) until it is disposed or
 /// freed; ``unregister`` is a capture-free closure made by the source's specialised code. It
 /// counts in ``Resources/total`` while it lives.
+@safe
 @usableFromInline
 package final class ExternalSubscription: SubscriptionLink, Disposable, @unchecked Sendable {
   // Safety: `contextSlot` is only accessed atomically, through `contextBits`; `unregister` is
@@ -206,7 +207,7 @@ package final class ExternalSubscription: SubscriptionLink, Disposable, @uncheck
     context: UnsafeMutableRawPointer,
     unregister: @escaping (UnsafeMutableRawPointer, ExternalSubscription) -> Void
   ) {
-    self.unregister = unregister
+    unsafe self.unregister = unsafe unregister
     super.init()
     // Through the atomic view once initialised: assigning the slot itself here would cost a
     // dynamic exclusivity check on every subscription.
@@ -215,8 +216,8 @@ package final class ExternalSubscription: SubscriptionLink, Disposable, @uncheck
   }
 
   deinit {
-    if let pointer = UnsafeRawPointer(bitPattern: contextBits.load(ordering: .acquiring)) {
-      Unmanaged<AnyObject>.fromOpaque(pointer).release()
+    if let pointer = unsafe UnsafeRawPointer(bitPattern: contextBits.load(ordering: .acquiring)) {
+      unsafe Unmanaged<AnyObject>.fromOpaque(pointer).release()
     }
     Resources.decrementTotal()
   }
@@ -229,9 +230,9 @@ package final class ExternalSubscription: SubscriptionLink, Disposable, @uncheck
   @usableFromInline
   package func dispose() {
     let bits = contextBits.exchange(0, ordering: .acquiringAndReleasing)
-    guard let pointer = UnsafeMutableRawPointer(bitPattern: bits) else { return }
+    guard let pointer = unsafe UnsafeMutableRawPointer(bitPattern: bits) else { return }
     forgetHolder()
-    unregister(pointer, self)
+    unsafe unregister(pointer, self)
   }
 
   /// Called by the source when it lets go of the subscriber without a terminal event: the

@@ -16,9 +16,9 @@ package func atomicSlotLayoutProblems<Index: AtomicSlotIndex>(
   func fields(of type: AnyClass) -> [(name: String, offset: Int)] {
     var fields: [(name: String, offset: Int)] = []
     // `_EachFieldOptions.classType` (bit 0), spelled by value: the static is a `var`.
-    _ = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1 << 0)) {
+    _ = unsafe _forEachField(of: type, options: _EachFieldOptions(rawValue: 1 << 0)) {
       name, offset, _, _ in
-      fields.append((String(cString: name), offset))
+      unsafe fields.append((String(cString: name), offset))
       return true
     }
     return fields

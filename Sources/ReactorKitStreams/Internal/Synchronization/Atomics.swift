@@ -28,6 +28,7 @@ import CReactorKitAtomics
 /// Everything inlines to the one machine instruction each operation names. The memory must
 /// be initialised before the first operation (``initialize(at:to:)``, ``AtomicSlot``) and only
 /// ever accessed through views while any thread may use it.
+@safe
 @frozen
 @usableFromInline
 package struct UnsafeAtomic<Value: AtomicValue>: @unchecked Sendable {
@@ -38,40 +39,41 @@ package struct UnsafeAtomic<Value: AtomicValue>: @unchecked Sendable {
   /// A view of the atomic value stored at `address`.
   @inlinable @inline(__always)
   package init(at address: UnsafeMutablePointer<Value.AtomicStorage>) {
-    self.address = address
+    unsafe self.address = unsafe address
   }
 
   /// A view of the atomic value stored at `address` (suitably aligned for
   /// `Value.AtomicStorage`).
   @inlinable @inline(__always)
   package init(at address: UnsafeMutableRawPointer) {
-    self.address = address.assumingMemoryBound(to: Value.AtomicStorage.self)
+    unsafe self.address = unsafe address.assumingMemoryBound(to: Value.AtomicStorage.self)
   }
 
   /// Initialises the storage at `address` to `value` and returns a view of it.
   @inlinable
   @discardableResult
   package static func initialize(at address: UnsafeMutableRawPointer, to value: Value) -> Self {
-    Self(at: address.initializeMemory(as: Value.AtomicStorage.self, to: Value.encodeAtomic(value)))
+    unsafe Self(
+      at: address.initializeMemory(as: Value.AtomicStorage.self, to: Value.encodeAtomic(value)))
   }
 
   /// Reads the value.
   @inlinable @inline(__always)
   package func load(ordering: AtomicLoadOrdering) -> Value {
-    Value.decodeAtomic(Value.AtomicStorage.atomicLoad(address, ordering.order))
+    unsafe Value.decodeAtomic(Value.AtomicStorage.atomicLoad(address, ordering.order))
   }
 
   /// Writes `desired`.
   @inlinable @inline(__always)
   package func store(_ desired: Value, ordering: AtomicStoreOrdering) {
-    Value.AtomicStorage.atomicStore(address, Value.encodeAtomic(desired), ordering.order)
+    unsafe Value.AtomicStorage.atomicStore(address, Value.encodeAtomic(desired), ordering.order)
   }
 
   /// Writes `desired` and returns the value it replaced.
   @inlinable @inline(__always)
   @discardableResult
   package func exchange(_ desired: Value, ordering: AtomicUpdateOrdering) -> Value {
-    Value.decodeAtomic(
+    unsafe Value.decodeAtomic(
       Value.AtomicStorage.atomicExchange(address, Value.encodeAtomic(desired), ordering.order))
   }
 
@@ -102,7 +104,7 @@ package struct UnsafeAtomic<Value: AtomicValue>: @unchecked Sendable {
     failureOrdering: AtomicLoadOrdering
   ) -> (exchanged: Bool, original: Value) {
     let expectedStorage = Value.encodeAtomic(expected)
-    let found = Value.AtomicStorage.atomicCompareExchange(
+    let found = unsafe Value.AtomicStorage.atomicCompareExchange(
       address, expectedStorage, Value.encodeAtomic(desired), successOrdering.order,
       failureOrdering.order)
     return (found == expectedStorage, Value.decodeAtomic(found))
@@ -118,7 +120,7 @@ extension UnsafeAtomic where Value: AtomicInteger {
   package func wrappingAdd(
     _ operand: Value, ordering: AtomicUpdateOrdering
   ) -> (oldValue: Value, newValue: Value) {
-    let old = Value.decodeAtomic(
+    let old = unsafe Value.decodeAtomic(
       Value.AtomicStorage.atomicFetchAdd(address, Value.encodeAtomic(operand), ordering.order))
     return (old, old &+ operand)
   }
@@ -131,7 +133,7 @@ extension UnsafeAtomic where Value: AtomicInteger {
   package func wrappingSubtract(
     _ operand: Value, ordering: AtomicUpdateOrdering
   ) -> (oldValue: Value, newValue: Value) {
-    let old = Value.decodeAtomic(
+    let old = unsafe Value.decodeAtomic(
       Value.AtomicStorage.atomicFetchSubtract(
         address, Value.encodeAtomic(operand), ordering.order))
     return (old, old &- operand)
@@ -158,7 +160,7 @@ extension UnsafeAtomic where Value: AtomicInteger {
   package func bitwiseOr(
     _ operand: Value, ordering: AtomicUpdateOrdering
   ) -> (oldValue: Value, newValue: Value) {
-    let old = Value.decodeAtomic(
+    let old = unsafe Value.decodeAtomic(
       Value.AtomicStorage.atomicFetchOr(address, Value.encodeAtomic(operand), ordering.order))
     return (old, old | operand)
   }
@@ -171,7 +173,7 @@ extension UnsafeAtomic where Value: AtomicInteger {
   package func bitwiseAnd(
     _ operand: Value, ordering: AtomicUpdateOrdering
   ) -> (oldValue: Value, newValue: Value) {
-    let old = Value.decodeAtomic(
+    let old = unsafe Value.decodeAtomic(
       Value.AtomicStorage.atomicFetchAnd(address, Value.encodeAtomic(operand), ordering.order))
     return (old, old & operand)
   }
@@ -184,7 +186,7 @@ extension UnsafeAtomic where Value: AtomicInteger {
   package func bitwiseXor(
     _ operand: Value, ordering: AtomicUpdateOrdering
   ) -> (oldValue: Value, newValue: Value) {
-    let old = Value.decodeAtomic(
+    let old = unsafe Value.decodeAtomic(
       Value.AtomicStorage.atomicFetchXor(address, Value.encodeAtomic(operand), ordering.order))
     return (old, old ^ operand)
   }
@@ -240,7 +242,7 @@ extension UnsafeAtomic where Value.AtomicStorage == Int {
   /// A view of the ``AtomicSlot`` `slot` of `object` (see there for the rules).
   @inlinable @inline(__always)
   package init<Index: AtomicSlotIndex>(_ slot: Index, of object: AnyObject) {
-    self.init(
+    unsafe self.init(
       at: _getUnsafePointerToStoredProperties(object) + slot.rawValue &* MemoryLayout<Int>.stride)
   }
 }
@@ -263,7 +265,7 @@ package final class AtomicBox<Value: AtomicValue>: @unchecked Sendable {
   /// The view of the value.
   @inlinable @inline(__always)
   package var atomic: UnsafeAtomic<Value> {
-    UnsafeAtomic(at: _getUnsafePointerToStoredProperties(self))
+    unsafe UnsafeAtomic(at: _getUnsafePointerToStoredProperties(self))
   }
 
   /// Reads the value.
@@ -461,80 +463,82 @@ extension Int: AtomicStorageInteger {
   @inlinable @inline(__always)
   package static func atomicLoad(_ address: UnsafeMutablePointer<Int>, _ order: RKAtomicOrder)
     -> Int
-  { rk_atomic_word_load(address, order) }
+  { unsafe rk_atomic_word_load(address, order) }
   @inlinable @inline(__always)
   package static func atomicStore(
     _ address: UnsafeMutablePointer<Int>, _ value: Int, _ order: RKAtomicOrder
-  ) { rk_atomic_word_store(address, value, order) }
+  ) { unsafe rk_atomic_word_store(address, value, order) }
   @inlinable @inline(__always)
   package static func atomicExchange(
     _ address: UnsafeMutablePointer<Int>, _ value: Int, _ order: RKAtomicOrder
-  ) -> Int { rk_atomic_word_exchange(address, value, order) }
+  ) -> Int { unsafe rk_atomic_word_exchange(address, value, order) }
   @inlinable @inline(__always)
   package static func atomicCompareExchange(
     _ address: UnsafeMutablePointer<Int>, _ expected: Int, _ desired: Int,
     _ success: RKAtomicOrder, _ failure: RKAtomicOrder
-  ) -> Int { rk_atomic_word_compare_exchange(address, expected, desired, success, failure) }
+  ) -> Int { unsafe rk_atomic_word_compare_exchange(address, expected, desired, success, failure) }
   @inlinable @inline(__always)
   package static func atomicFetchAdd(
     _ address: UnsafeMutablePointer<Int>, _ value: Int, _ order: RKAtomicOrder
-  ) -> Int { rk_atomic_word_fetch_add(address, value, order) }
+  ) -> Int { unsafe rk_atomic_word_fetch_add(address, value, order) }
   @inlinable @inline(__always)
   package static func atomicFetchSubtract(
     _ address: UnsafeMutablePointer<Int>, _ value: Int, _ order: RKAtomicOrder
-  ) -> Int { rk_atomic_word_fetch_sub(address, value, order) }
+  ) -> Int { unsafe rk_atomic_word_fetch_sub(address, value, order) }
   @inlinable @inline(__always)
   package static func atomicFetchOr(
     _ address: UnsafeMutablePointer<Int>, _ value: Int, _ order: RKAtomicOrder
-  ) -> Int { rk_atomic_word_fetch_or(address, value, order) }
+  ) -> Int { unsafe rk_atomic_word_fetch_or(address, value, order) }
   @inlinable @inline(__always)
   package static func atomicFetchAnd(
     _ address: UnsafeMutablePointer<Int>, _ value: Int, _ order: RKAtomicOrder
-  ) -> Int { rk_atomic_word_fetch_and(address, value, order) }
+  ) -> Int { unsafe rk_atomic_word_fetch_and(address, value, order) }
   @inlinable @inline(__always)
   package static func atomicFetchXor(
     _ address: UnsafeMutablePointer<Int>, _ value: Int, _ order: RKAtomicOrder
-  ) -> Int { rk_atomic_word_fetch_xor(address, value, order) }
+  ) -> Int { unsafe rk_atomic_word_fetch_xor(address, value, order) }
 }
 
 extension Int64: AtomicStorageInteger {
   @inlinable @inline(__always)
   package static func atomicLoad(_ address: UnsafeMutablePointer<Int64>, _ order: RKAtomicOrder)
     -> Int64
-  { rk_atomic_int64_load(address, order) }
+  { unsafe rk_atomic_int64_load(address, order) }
   @inlinable @inline(__always)
   package static func atomicStore(
     _ address: UnsafeMutablePointer<Int64>, _ value: Int64, _ order: RKAtomicOrder
-  ) { rk_atomic_int64_store(address, value, order) }
+  ) { unsafe rk_atomic_int64_store(address, value, order) }
   @inlinable @inline(__always)
   package static func atomicExchange(
     _ address: UnsafeMutablePointer<Int64>, _ value: Int64, _ order: RKAtomicOrder
-  ) -> Int64 { rk_atomic_int64_exchange(address, value, order) }
+  ) -> Int64 { unsafe rk_atomic_int64_exchange(address, value, order) }
   @inlinable @inline(__always)
   package static func atomicCompareExchange(
     _ address: UnsafeMutablePointer<Int64>, _ expected: Int64, _ desired: Int64,
     _ success: RKAtomicOrder, _ failure: RKAtomicOrder
-  ) -> Int64 { rk_atomic_int64_compare_exchange(address, expected, desired, success, failure) }
+  ) -> Int64 {
+    unsafe rk_atomic_int64_compare_exchange(address, expected, desired, success, failure)
+  }
   @inlinable @inline(__always)
   package static func atomicFetchAdd(
     _ address: UnsafeMutablePointer<Int64>, _ value: Int64, _ order: RKAtomicOrder
-  ) -> Int64 { rk_atomic_int64_fetch_add(address, value, order) }
+  ) -> Int64 { unsafe rk_atomic_int64_fetch_add(address, value, order) }
   @inlinable @inline(__always)
   package static func atomicFetchSubtract(
     _ address: UnsafeMutablePointer<Int64>, _ value: Int64, _ order: RKAtomicOrder
-  ) -> Int64 { rk_atomic_int64_fetch_sub(address, value, order) }
+  ) -> Int64 { unsafe rk_atomic_int64_fetch_sub(address, value, order) }
   @inlinable @inline(__always)
   package static func atomicFetchOr(
     _ address: UnsafeMutablePointer<Int64>, _ value: Int64, _ order: RKAtomicOrder
-  ) -> Int64 { rk_atomic_int64_fetch_or(address, value, order) }
+  ) -> Int64 { unsafe rk_atomic_int64_fetch_or(address, value, order) }
   @inlinable @inline(__always)
   package static func atomicFetchAnd(
     _ address: UnsafeMutablePointer<Int64>, _ value: Int64, _ order: RKAtomicOrder
-  ) -> Int64 { rk_atomic_int64_fetch_and(address, value, order) }
+  ) -> Int64 { unsafe rk_atomic_int64_fetch_and(address, value, order) }
   @inlinable @inline(__always)
   package static func atomicFetchXor(
     _ address: UnsafeMutablePointer<Int64>, _ value: Int64, _ order: RKAtomicOrder
-  ) -> Int64 { rk_atomic_int64_fetch_xor(address, value, order) }
+  ) -> Int64 { unsafe rk_atomic_int64_fetch_xor(address, value, order) }
 }
 
 extension Int: AtomicValue {

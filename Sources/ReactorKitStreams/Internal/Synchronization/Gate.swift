@@ -70,14 +70,14 @@ package struct Gate: Sendable {
 
   /// The gate kept in the word at `address`.
   @inlinable @inline(__always)
-  package init(at address: UnsafeMutableRawPointer) { word = UnsafeAtomic(at: address) }
+  package init(at address: UnsafeMutableRawPointer) { word = unsafe UnsafeAtomic(at: address) }
 
   /// Initialises a gate in the word at `address`: idle, or closed.
   @inlinable
   @discardableResult
   package static func initialize(at address: UnsafeMutableRawPointer, closed: Bool = false) -> Gate
   {
-    Gate(UnsafeAtomic.initialize(at: address, to: closed ? Gate.closed : Gate.idle))
+    unsafe Gate(UnsafeAtomic.initialize(at: address, to: closed ? Gate.closed : Gate.idle))
   }
 
   // MARK: Bits

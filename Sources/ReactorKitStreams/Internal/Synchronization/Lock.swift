@@ -19,7 +19,7 @@ package final class Lock: @unchecked Sendable {
   /// Creates a mutex; a `recursive` one may be locked again by the thread that holds it.
   @inlinable
   package init(recursive: Bool = false) {
-    embedded = EmbeddedLock.initialize(
+    embedded = unsafe EmbeddedLock.initialize(
       at: .allocate(
         byteCount: MemoryLayout<pthread_mutex_t>.stride,
         alignment: MemoryLayout<pthread_mutex_t>.alignment),
@@ -28,12 +28,12 @@ package final class Lock: @unchecked Sendable {
 
   deinit {
     embedded.destroy()
-    UnsafeMutableRawPointer(embedded.mutex).deallocate()
+    unsafe UnsafeMutableRawPointer(embedded.mutex).deallocate()
   }
 
   /// The pthread mutex, for `pthread_cond_wait`.
   @inlinable
-  package var mutex: UnsafeMutablePointer<pthread_mutex_t> { embedded.mutex }
+  package var mutex: UnsafeMutablePointer<pthread_mutex_t> { unsafe embedded.mutex }
 
   @inlinable
   package func lock() { embedded.lock() }
@@ -65,12 +65,13 @@ package final class Lock: @unchecked Sendable {
 ///
 /// The owner creates it with ``initialize(at:recursive:)`` and calls ``destroy()`` before
 /// freeing the memory. Never call user code while holding it.
+@safe
 @usableFromInline
 package struct EmbeddedLock {
   @usableFromInline package let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
   @inlinable
-  package init(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) { self.mutex = mutex }
+  package init(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) { unsafe self.mutex = unsafe mutex }
 
   /// Initialises a mutex at the start of `memory`, which must have room for a
   /// `pthread_mutex_t` at its alignment.
@@ -78,39 +79,39 @@ package struct EmbeddedLock {
   package static func initialize(at memory: UnsafeMutableRawPointer, recursive: Bool = false)
     -> EmbeddedLock
   {
-    let mutex = memory.initializeMemory(as: pthread_mutex_t.self, to: pthread_mutex_t())
+    let mutex = unsafe memory.initializeMemory(as: pthread_mutex_t.self, to: pthread_mutex_t())
     let result: Int32
     if recursive {
       var attributes = pthread_mutexattr_t()
-      pthread_mutexattr_init(&attributes)
-      pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
-      result = pthread_mutex_init(mutex, &attributes)
-      pthread_mutexattr_destroy(&attributes)
+      unsafe pthread_mutexattr_init(&attributes)
+      unsafe pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
+      result = unsafe pthread_mutex_init(mutex, &attributes)
+      unsafe pthread_mutexattr_destroy(&attributes)
     } else {
-      result = pthread_mutex_init(mutex, nil)
+      result = unsafe pthread_mutex_init(mutex, nil)
     }
     precondition(result == 0, "pthread_mutex_init failed: \(result)")
-    return EmbeddedLock(mutex)
+    return unsafe EmbeddedLock(mutex)
   }
 
   /// Destroys the mutex; its memory can then be freed.
   @inlinable
   package func destroy() {
-    pthread_mutex_destroy(mutex)
-    mutex.deinitialize(count: 1)
+    unsafe pthread_mutex_destroy(mutex)
+    unsafe mutex.deinitialize(count: 1)
   }
 
   @inlinable
-  package func lock() { pthread_mutex_lock(mutex) }
+  package func lock() { unsafe pthread_mutex_lock(mutex) }
 
   @inlinable
-  package func unlock() { pthread_mutex_unlock(mutex) }
+  package func unlock() { unsafe pthread_mutex_unlock(mutex) }
 
   /// Runs `body` with the lock held. `body` must not call user code.
   @inlinable
   package func withLock<T>(_ body: () throws -> T) rethrows -> T {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
+    unsafe pthread_mutex_lock(mutex)
+    defer { unsafe pthread_mutex_unlock(mutex) }
     return try body()
   }
 }

@@ -34,16 +34,16 @@ package struct OnceReference<Object: AnyObject>: @unchecked Sendable {
   /// (`AtomicSlot(OnceReference.retaining(object))`).
   @inlinable
   package static func retaining(_ object: Object) -> UInt {
-    UInt(bitPattern: Unmanaged.passRetained(object).toOpaque())
+    unsafe UInt(bitPattern: Unmanaged.passRetained(object).toOpaque())
   }
 
   /// The object, or `nil` before it is set and after it is taken (acquiring).
   @inlinable
   package var object: Object? {
-    guard let pointer = UnsafeRawPointer(bitPattern: word.load(ordering: .acquiring)) else {
+    guard let pointer = unsafe UnsafeRawPointer(bitPattern: word.load(ordering: .acquiring)) else {
       return nil
     }
-    return Unmanaged<Object>.fromOpaque(pointer).takeUnretainedValue()
+    return unsafe Unmanaged<Object>.fromOpaque(pointer).takeUnretainedValue()
   }
 
   /// The object, made with `make` and published by the first caller; a racing caller's object
@@ -53,13 +53,13 @@ package struct OnceReference<Object: AnyObject>: @unchecked Sendable {
   @inlinable
   package func getOrMake(_ make: () -> Object) -> Object {
     if let object { return object }
-    let created = Unmanaged.passRetained(make())
-    let (exchanged, existing) = word.compareExchange(
+    let created = unsafe Unmanaged.passRetained(make())
+    let (exchanged, existing) = unsafe word.compareExchange(
       expected: 0, desired: UInt(bitPattern: created.toOpaque()),
       ordering: .acquiringAndReleasing)
-    if exchanged { return created.takeUnretainedValue() }
-    created.release()
-    return Unmanaged<Object>.fromOpaque(UnsafeRawPointer(bitPattern: existing)!)
+    if exchanged { return unsafe created.takeUnretainedValue() }
+    unsafe created.release()
+    return unsafe Unmanaged<Object>.fromOpaque(UnsafeRawPointer(bitPattern: existing)!)
       .takeUnretainedValue()
   }
 
@@ -68,17 +68,17 @@ package struct OnceReference<Object: AnyObject>: @unchecked Sendable {
   @inlinable
   package func take() -> Object? {
     let bits = word.exchange(0, ordering: .acquiringAndReleasing)
-    guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return nil }
-    return Unmanaged<Object>.fromOpaque(pointer).takeRetainedValue()
+    guard let pointer = unsafe UnsafeRawPointer(bitPattern: bits) else { return nil }
+    return unsafe Unmanaged<Object>.fromOpaque(pointer).takeRetainedValue()
   }
 
   /// Releases the reference, if still held, where no other thread can use the word any more
   /// (a deinitialiser): a plain load, no read-modify-write. The word keeps its value.
   @inlinable
   package func releaseUnshared() {
-    guard let pointer = UnsafeRawPointer(bitPattern: word.load(ordering: .acquiring)) else {
+    guard let pointer = unsafe UnsafeRawPointer(bitPattern: word.load(ordering: .acquiring)) else {
       return
     }
-    Unmanaged<Object>.fromOpaque(pointer).release()
+    unsafe Unmanaged<Object>.fromOpaque(pointer).release()
   }
 }

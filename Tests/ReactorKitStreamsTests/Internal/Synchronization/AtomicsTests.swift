@@ -8,8 +8,8 @@ final class AtomicsTests: XCTestCase {
     // given: slots declared first, in a generic class with other properties after them
     let owner = SlotOwner<String>()
     // then: the views reach the stored properties themselves
-    XCTAssertEqual(owner.first.address, owner.addressOfFirst())
-    XCTAssertEqual(owner.second.address, owner.addressOfSecond())
+    unsafe XCTAssertEqual(owner.first.address, owner.addressOfFirst())
+    unsafe XCTAssertEqual(owner.second.address, owner.addressOfSecond())
     XCTAssertEqual(owner.first.load(ordering: .relaxed), 7)
     XCTAssertEqual(owner.second.load(ordering: .relaxed), true)
     // when
@@ -25,7 +25,7 @@ final class AtomicsTests: XCTestCase {
     // given: a subclass whose base holds one weak reference
     let owner = SlotSubclass()
     // then
-    XCTAssertEqual(owner.counter.address, owner.addressOfCounter())
+    unsafe XCTAssertEqual(owner.counter.address, owner.addressOfCounter())
     XCTAssertEqual(owner.counter.load(ordering: .relaxed), 3)
     XCTAssertNil(owner.weakOwner)
   }
@@ -96,14 +96,14 @@ final class AtomicsTests: XCTestCase {
   func test_unsafeAtomic_inRawMemory() {
     // given: a word in a raw allocation, as in an engine's state block
     let block = UnsafeMutableRawPointer.allocate(byteCount: 16, alignment: 8)
-    defer { block.deallocate() }
-    let counter = UnsafeAtomic<Int>.initialize(at: block + 8, to: 1)
+    defer { unsafe block.deallocate() }
+    let counter = unsafe UnsafeAtomic<Int>.initialize(at: block + 8, to: 1)
     // when
     runConcurrently(threads: 4) { _ in
       for _ in 0..<1000 { counter.wrappingAdd(1, ordering: .relaxed) }
     }
     // then
-    XCTAssertEqual(UnsafeAtomic<Int>(at: block + 8).load(ordering: .acquiring), 4001)
+    unsafe XCTAssertEqual(UnsafeAtomic<Int>(at: block + 8).load(ordering: .acquiring), 4001)
   }
 
   func test_atomicSlot_countsConcurrentIncrements() {
@@ -132,10 +132,10 @@ private final class SlotOwner<Tail>: @unchecked Sendable {
   var second: UnsafeAtomic<Bool> { UnsafeAtomic(Slots.second, of: self) }
 
   func addressOfFirst() -> UnsafeMutablePointer<Int> {
-    withUnsafeMutablePointer(to: &firstSlot.bits) { $0 }
+    unsafe withUnsafeMutablePointer(to: &firstSlot.bits) { unsafe $0 }
   }
   func addressOfSecond() -> UnsafeMutablePointer<Int> {
-    withUnsafeMutablePointer(to: &secondSlot.bits) { $0 }
+    unsafe withUnsafeMutablePointer(to: &secondSlot.bits) { unsafe $0 }
   }
 }
 
@@ -154,7 +154,7 @@ private final class SlotSubclass: WeakBase, @unchecked Sendable {
   var counter: UnsafeAtomic<Int> { UnsafeAtomic(Slots.counter, of: self) }
 
   func addressOfCounter() -> UnsafeMutablePointer<Int> {
-    withUnsafeMutablePointer(to: &counterSlot.bits) { $0 }
+    unsafe withUnsafeMutablePointer(to: &counterSlot.bits) { unsafe $0 }
   }
 }
 

@@ -62,8 +62,8 @@ final class GateTests: XCTestCase {
     // given: a gate created closed (a reactor engine before it is wired)
     let storage = UnsafeMutableRawPointer.allocate(
       byteCount: MemoryLayout<UInt>.size, alignment: MemoryLayout<UInt>.alignment)
-    defer { storage.deallocate() }
-    let closedGate = Gate.initialize(at: storage, closed: true)
+    defer { unsafe storage.deallocate() }
+    let closedGate = unsafe Gate.initialize(at: storage, closed: true)
     XCTAssertEqual(closedGate.state, Gate.State(bits: Gate.closed))
     XCTAssertFalse(closedGate.tryClaim())
     // when

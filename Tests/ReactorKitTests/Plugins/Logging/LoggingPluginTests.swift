@@ -154,7 +154,7 @@ final class LoggingPluginTests: ResourceTestCase {
     defer { directory.remove() }
     let url = directory.file("app.log")
     XCTAssertTrue(FileManager.default.createFile(atPath: url.path, contents: Data("old\n".utf8)))
-    chmod(url.path, 0o644)
+    unsafe chmod(url.path, 0o644)
     let logger = LoggingPlugin(
       sink: try .file(url, truncate: true), clock: .stepping(from: start, by: .seconds(1)))
     let store = Store(

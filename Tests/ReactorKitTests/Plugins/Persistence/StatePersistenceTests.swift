@@ -300,14 +300,14 @@ final class StatePersistenceTests: ResourceTestCase {
     }
     // given
     try persistence().save(sample())
-    chmod(directory.url.path, 0o500)
+    unsafe chmod(directory.url.path, 0o500)
     // when / then
     XCTAssertThrowsError(try persistence().save(DemoState())) { error in
       guard case .writeFailed? = error as? PersistenceError else {
         return XCTFail("unexpected \(error)")
       }
     }
-    chmod(directory.url.path, 0o700)
+    unsafe chmod(directory.url.path, 0o700)
     XCTAssertEqual(try persistence().restore(initialState: DemoState()).state, sample())
   }
 
@@ -525,7 +525,7 @@ final class StatePersistenceTests: ResourceTestCase {
 
   func test_persistence_fifoAtThePath_isUnreadable_withoutBlocking() {
     // given
-    XCTAssertEqual(mkfifo(url.path, 0o600), 0)
+    unsafe XCTAssertEqual(mkfifo(url.path, 0o600), 0)
     // when
     let error = restoreError(persistence())
     // then
@@ -539,7 +539,7 @@ final class StatePersistenceTests: ResourceTestCase {
     // given: a file without read permission, or, for root (whom permissions don't stop), a
     // FIFO and then a directory where the file is expected: unreadable for everyone
     var makeUnreadable: [(String, () throws -> Void)] = [
-      ("a FIFO", { XCTAssertEqual(mkfifo(self.url.path, 0o600), 0) }),
+      ("a FIFO", { unsafe XCTAssertEqual(mkfifo(self.url.path, 0o600), 0) }),
       (
         "a directory",
         {
@@ -554,7 +554,7 @@ final class StatePersistenceTests: ResourceTestCase {
           "a file without read permission",
           {
             try self.persistence().save(self.sample())
-            chmod(self.url.path, 0o000)
+            unsafe chmod(self.url.path, 0o000)
           }
         ))
     }

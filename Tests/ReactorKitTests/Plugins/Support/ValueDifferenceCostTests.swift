@@ -135,11 +135,11 @@ private struct CountedRow: Equatable, Identifiable, CustomReflectable, @unchecke
   init(id: Int, title: String, counter: EqualityCounter?) {
     self.id = id
     self.title = title
-    self.counter = counter
+    unsafe self.counter = counter
   }
 
   static func == (lhs: CountedRow, rhs: CountedRow) -> Bool {
-    lhs.counter?.count += 1
+    unsafe lhs.counter?.count += 1
     return lhs.id == rhs.id && lhs.title == rhs.title
   }
 

@@ -308,9 +308,9 @@ private struct DifferenceCollector {
   private func areIdentical(_ old: Any, _ new: Any) -> Bool {
     func check<Value>(_ old: Value) -> Bool {
       guard let new = new as? Value else { return false }
-      return withUnsafeBytes(of: old) { oldBytes in
-        withUnsafeBytes(of: new) { newBytes in
-          oldBytes.count == newBytes.count
+      return unsafe withUnsafeBytes(of: old) { oldBytes in
+        unsafe withUnsafeBytes(of: new) { newBytes in
+          unsafe oldBytes.count == newBytes.count
             && (oldBytes.isEmpty
               || memcmp(oldBytes.baseAddress!, newBytes.baseAddress!, oldBytes.count) == 0)
         }
@@ -460,23 +460,23 @@ private struct DifferenceCollector {
     var isEqual: ((Int, Int) -> Bool)? = nil
     if skipsEqualValues, let equatable = Element.self as? any Equatable.Type {
       func equality<Value: Equatable>(_: Value.Type) -> (Int, Int) -> Bool {
-        let old = unsafeBitCast(old, to: [Value].self)
-        let new = unsafeBitCast(new, to: [Value].self)
+        let old = unsafe unsafeBitCast(old, to: [Value].self)
+        let new = unsafe unsafeBitCast(new, to: [Value].self)
         return { old[$0] == new[$1] }
       }
       isEqual = equality(equatable)
     }
-    return old.withUnsafeBytes { oldBytes in
-      new.withUnsafeBytes { newBytes in
+    return unsafe old.withUnsafeBytes { oldBytes in
+      unsafe new.withUnsafeBytes { newBytes in
         guard let oldBase = oldBytes.baseAddress, let newBase = newBytes.baseAddress else {
           return (0, 0)
         }
-        if oldBase == newBase && old.count == new.count { return (common, 0) }
+        if unsafe oldBase == newBase && old.count == new.count { return (common, 0) }
         let compare = ElementBytes(Element.self)
-        let prefix = compare.matching(
+        let prefix = unsafe compare.matching(
           oldBase, from: 0, newBase, from: 0, step: 1, count: common, isEqual: isEqual)
         let suffix =
-          prefix == common
+          unsafe prefix == common
           ? 0
           : compare.matching(
             oldBase, from: old.count - 1, newBase, from: new.count - 1, step: -1,
@@ -575,32 +575,32 @@ private struct ElementBytes {
     _ old: UnsafeRawPointer, from oldIndex: Int, _ new: UnsafeRawPointer, from newIndex: Int,
     step: Int, count: Int, isEqual: ((Int, Int) -> Bool)?
   ) -> Int {
-    masks.withUnsafeBufferPointer { masks in
+    unsafe masks.withUnsafeBufferPointer { masks in
       var matched = 0
-      var oldElement = old + oldIndex * stride
-      var newElement = new + newIndex * stride
+      var oldElement = unsafe old + oldIndex * stride
+      var newElement = unsafe new + newIndex * stride
       let delta = step * stride
       // Whole blocks first, with one `memcmp` each: their padding is usually the same too
       // (zeroed pages), and where it is not the block is compared element by element.
       let block = max(1, 4_096 / max(1, stride))
       while matched + block <= count {
-        let start = step > 0 ? oldElement : oldElement - (block - 1) * stride
-        let other = step > 0 ? newElement : newElement - (block - 1) * stride
-        guard memcmp(start, other, block * stride) == 0 else { break }
+        let start = unsafe step > 0 ? oldElement : oldElement - (block - 1) * stride
+        let other = unsafe step > 0 ? newElement : newElement - (block - 1) * stride
+        guard unsafe memcmp(start, other, block * stride) == 0 else { break }
         matched += block
-        oldElement += block * delta
-        newElement += block * delta
+        unsafe oldElement += block * delta
+        unsafe newElement += block * delta
       }
       while matched < count {
         var same = true
         if masks.isEmpty {
-          same = memcmp(oldElement, newElement, size) == 0
+          same = unsafe memcmp(oldElement, newElement, size) == 0
         } else {
           for word in 0..<masks.count {
             let difference =
-              oldElement.loadUnaligned(fromByteOffset: word &* 8, as: UInt64.self)
+              unsafe oldElement.loadUnaligned(fromByteOffset: word &* 8, as: UInt64.self)
               ^ newElement.loadUnaligned(fromByteOffset: word &* 8, as: UInt64.self)
-            if difference & masks[word] != 0 {
+            if unsafe difference & masks[word] != 0 {
               same = false
               break
             }
@@ -612,8 +612,8 @@ private struct ElementBytes {
           else { return matched }
         }
         matched += 1
-        oldElement += delta
-        newElement += delta
+        unsafe oldElement += delta
+        unsafe newElement += delta
       }
       return matched
     }
