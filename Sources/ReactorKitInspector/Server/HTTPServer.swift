@@ -54,6 +54,23 @@ final class HTTPServer: @unchecked Sendable {
   /// The most connection threads at once: every slot, and as many again closed to make room
   /// and still exiting.
   private let maximumThreads: Int
+  #if DEBUG
+    /// Test seams, guarded by `lock`: called by a connection's thread once it is done, before
+    /// it frees its thread; and by the acceptor when every connection thread is taken.
+    private var connectionThreadWillEnd: (@Sendable () -> Void)?
+    private var threadLimitReached: (@Sendable () -> Void)?
+
+    /// Sets the test seams (see above); `nil` removes them.
+    func setTestHooks(
+      connectionThreadWillEnd: (@Sendable () -> Void)?,
+      threadLimitReached: (@Sendable () -> Void)?
+    ) {
+      lock.withLock {
+        self.connectionThreadWillEnd = connectionThreadWillEnd
+        self.threadLimitReached = threadLimitReached
+      }
+    }
+  #endif
 
   /// - Parameters:
   ///   - authenticate: Whether a request carries the token (its connection then leaves the
@@ -114,6 +131,9 @@ final class HTTPServer: @unchecked Sendable {
         return
       }
       if activeConnections.load(ordering: .acquiring) >= maximumThreads {
+        #if DEBUG
+          lock.withLock { threadLimitReached }?()
+        #endif
         refuse(descriptor)
         continue
       }
@@ -141,6 +161,9 @@ final class HTTPServer: @unchecked Sendable {
       activeConnections.add(1, ordering: .acquiringAndReleasing)
       let thread = Thread { [self] in
         serve(descriptor, id: id)
+        #if DEBUG
+          lock.withLock { connectionThreadWillEnd }?()
+        #endif
         lock.withLock {
           slots.remove(id)
           _ = open.remove(descriptor)
