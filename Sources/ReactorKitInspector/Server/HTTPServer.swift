@@ -134,8 +134,10 @@ final class HTTPServer: @unchecked Sendable {
         #if DEBUG
           lock.withLock { threadLimitReached }?()
         #endif
-        refuse(descriptor)
-        continue
+        guard awaitFreeThread() else {
+          refuse(descriptor)
+          continue
+        }
       }
       let admission = lock.withLock { () -> ConnectionSlots.Admission in
         let admission = slots.admit(descriptor)
@@ -174,6 +176,23 @@ final class HTTPServer: @unchecked Sendable {
       thread.name = "ReactorKitInspector.connection"
       thread.start()
     }
+  }
+
+  /// Waits until fewer than `maximumThreads` connection threads run; false when that took
+  /// longer than the write timeout, or the server stopped.
+  ///
+  /// Every thread is taken only when at least half of them serve connections closed to make
+  /// room: those were woken or shut down and exit promptly (one answering a request that
+  /// already arrived, within the write timeout). Refusing meanwhile would turn away the
+  /// newcomer that may carry the token, whenever clients without it open connections faster
+  /// than the closed ones exit; waiting also slows such clients down.
+  private func awaitFreeThread() -> Bool {
+    let deadline = ContinuousClock.now + limits.writeTimeout
+    while activeConnections.load(ordering: .acquiring) >= maximumThreads {
+      if isStopped || ContinuousClock.now >= deadline { return false }
+      usleep(1_000)
+    }
+    return true
   }
 
   /// Answers 503 without reading the request, on the accepting thread (bounded by a short
