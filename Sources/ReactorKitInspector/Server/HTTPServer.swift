@@ -54,6 +54,23 @@ final class HTTPServer: @unchecked Sendable {
   /// The most connection threads at once: every slot, and as many again closed to make room
   /// and still exiting.
   private let maximumThreads: Int
+  #if DEBUG
+    /// Test seams, guarded by `lock`: called by a connection's thread once it is done, before
+    /// it frees its thread; and by the acceptor when every connection thread is taken.
+    private var connectionThreadWillEnd: (@Sendable () -> Void)?
+    private var threadLimitReached: (@Sendable () -> Void)?
+
+    /// Sets the test seams (see above); `nil` removes them.
+    func setTestHooks(
+      connectionThreadWillEnd: (@Sendable () -> Void)?,
+      threadLimitReached: (@Sendable () -> Void)?
+    ) {
+      lock.withLock {
+        self.connectionThreadWillEnd = connectionThreadWillEnd
+        self.threadLimitReached = threadLimitReached
+      }
+    }
+  #endif
 
   /// - Parameters:
   ///   - authenticate: Whether a request carries the token (its connection then leaves the
@@ -114,8 +131,13 @@ final class HTTPServer: @unchecked Sendable {
         return
       }
       if activeConnections.load(ordering: .acquiring) >= maximumThreads {
-        refuse(descriptor)
-        continue
+        #if DEBUG
+          lock.withLock { threadLimitReached }?()
+        #endif
+        guard awaitFreeThread() else {
+          refuse(descriptor)
+          continue
+        }
       }
       let admission = lock.withLock { () -> ConnectionSlots.Admission in
         let admission = slots.admit(descriptor)
@@ -141,6 +163,9 @@ final class HTTPServer: @unchecked Sendable {
       activeConnections.add(1, ordering: .acquiringAndReleasing)
       let thread = Thread { [self] in
         serve(descriptor, id: id)
+        #if DEBUG
+          lock.withLock { connectionThreadWillEnd }?()
+        #endif
         lock.withLock {
           slots.remove(id)
           _ = open.remove(descriptor)
@@ -151,6 +176,23 @@ final class HTTPServer: @unchecked Sendable {
       thread.name = "ReactorKitInspector.connection"
       thread.start()
     }
+  }
+
+  /// Waits until fewer than `maximumThreads` connection threads run; false when that took
+  /// longer than the write timeout, or the server stopped.
+  ///
+  /// Every thread is taken only when at least half of them serve connections closed to make
+  /// room: those were woken or shut down and exit promptly (one answering a request that
+  /// already arrived, within the write timeout). Refusing meanwhile would turn away the
+  /// newcomer that may carry the token, whenever clients without it open connections faster
+  /// than the closed ones exit; waiting also slows such clients down.
+  private func awaitFreeThread() -> Bool {
+    let deadline = ContinuousClock.now + limits.writeTimeout
+    while activeConnections.load(ordering: .acquiring) >= maximumThreads {
+      if isStopped || ContinuousClock.now >= deadline { return false }
+      usleep(1_000)
+    }
+    return true
   }
 
   /// Answers 503 without reading the request, on the accepting thread (bounded by a short

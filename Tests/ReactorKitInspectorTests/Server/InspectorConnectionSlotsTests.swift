@@ -110,6 +110,43 @@ final class InspectorConnectionSlotsTests: XCTestCase {
         + "\(Int((times.max() ?? 0) * 1_000)) ms of \(times.count)")
   }
 
+  /// Connections closed to make room keep their threads until they exit; an authenticated
+  /// request that arrives while every thread is taken by them waits for one to exit, instead
+  /// of being refused (what made the test above fail 1 in 3 runs under load).
+  func test_everyThreadTakenByClosedConnections_anAuthenticatedRequestWaitsForOne() throws {
+    // given: the closed connections' threads held until the acceptor has found every thread
+    // taken (or 5 s passed), then let go
+    let inspector = try Inspector(limits: limits)
+    let released = AtomicBox<Bool>(false)
+    let limitReached = AtomicBox<Int>(0)
+    inspector.server.setTestHooks(
+      connectionThreadWillEnd: {
+        _ = waitUntil(timeout: 5) { released.load(ordering: .acquiring) }
+      },
+      threadLimitReached: {
+        limitReached.add(1, ordering: .acquiringAndReleasing)
+        released.store(true, ordering: .releasing)
+      })
+    defer {
+      released.store(true, ordering: .releasing)
+      inspector.server.setTestHooks(connectionThreadWillEnd: nil, threadLimitReached: nil)
+    }
+    // 8 idle connections hold the unauthenticated slots, 24 closed ones still hold threads:
+    // 32, every thread (twice the 16 connections)
+    let idle = (0..<32).compactMap { _ in RawClient(port: inspector.port) }
+    XCTAssertEqual(idle.count, 32)
+    XCTAssertTrue(
+      waitUntil { inspector.server.activeConnections.load(ordering: .relaxed) == 32 },
+      "\(inspector.server.activeConnections.load(ordering: .relaxed)) threads")
+    XCTAssertEqual(limitReached.load(ordering: .acquiring), 0)
+    // when
+    let (status, elapsed) = timedAuthenticatedRequest(inspector)
+    // then
+    XCTAssertEqual(limitReached.load(ordering: .acquiring), 1, "every thread was taken")
+    XCTAssertEqual(status, 200)
+    XCTAssertLessThan(elapsed, bound, "answered in \(elapsed) s")
+  }
+
   func test_unauthenticatedConnection_getsTheShortDeadline_authenticatedKeepsTheIdleTimeout()
     throws
   {
