@@ -134,8 +134,12 @@ public struct BlockingObservable<Element> {
     elements: [Element], error: Swift.Error?
   ) {
     let state = BlockingState<Element>()
-    let subscription = source.subscribe { event in
-      state.record(event, isEnough: isEnough)
+    // On a trampoline of its own, so a synchronous source runs now even when this is called
+    // from inside a subscription or trampolined work (whose queue would run only after this).
+    let subscription = CurrentThreadScheduler.onFreshTrampoline {
+      source.subscribe { event in
+        state.record(event, isEnough: isEnough)
+      }
     }
     let finished = state.wait(timeout: timeout)
     subscription.dispose()

@@ -83,10 +83,16 @@ public class Observable<Element>: ObservableType, @unchecked Sendable {
   }
 
   /// Subscribes `observer`; see ``ObservableType/subscribe(_:)``.
+  ///
+  /// When no ``CurrentThreadScheduler`` trampoline runs on this thread, the subscription runs
+  /// as trampolined work, as in RxSwift: a synchronous source (`of`, `from`, `range`,
+  /// `generate`) starts once the whole chain is subscribed, so an operator that is done early
+  /// (`take`) stops it. Everything still happens before this returns.
   @inlinable
   public final func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
   where Observer.Element == Element {
-    subscribeObserver(AnyObserver(observer))
+    let observer = AnyObserver(observer)
+    return CurrentThreadScheduler.trampolined { subscribeObserver(observer) }
   }
 
   @usableFromInline
@@ -108,6 +114,19 @@ public class Observable<Element>: ObservableType, @unchecked Sendable {
   @usableFromInline
   package func forEachSynchronousElement(
     respectingTrampoline: Bool = false, _ body: (Element) -> Void
+  ) -> Bool {
+    false
+  }
+
+  /// Like ``forEachSynchronousElement(respectingTrampoline:_:)``, but asks `isWanted` before
+  /// pulling each element after the first and stops once it returns `false` (the consumer is
+  /// done), so a long or infinite sequence (`from` a lazy sequence) is not iterated any
+  /// further. A one-element sequence never asks.
+  ///
+  /// - Returns: Whether the sequence was synchronous; if not, nothing was called.
+  @usableFromInline
+  package func forEachSynchronousElement(
+    respectingTrampoline: Bool, while isWanted: () -> Bool, _ body: (Element) -> Void
   ) -> Bool {
     false
   }

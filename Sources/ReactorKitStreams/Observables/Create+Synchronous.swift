@@ -24,6 +24,14 @@ final class JustObservable<Element>: Observable<Element>, @unchecked Sendable {
     body(element)
     return true
   }
+
+  @usableFromInline
+  override package func forEachSynchronousElement(
+    respectingTrampoline: Bool, while isWanted: () -> Bool, _ body: (Element) -> Void
+  ) -> Bool {
+    body(element)
+    return true
+  }
 }
 
 /// The observable behind ``ObservableType/empty()``: completes at once.
@@ -45,43 +53,56 @@ final class EmptyObservable<Element>: Observable<Element>, @unchecked Sendable {
   ) -> Bool {
     true
   }
+
+  @usableFromInline
+  override package func forEachSynchronousElement(
+    respectingTrampoline: Bool, while isWanted: () -> Bool, _ body: (Element) -> Void
+  ) -> Bool {
+    true
+  }
 }
 
-/// The observable behind ``ObservableType/from(_:scheduler:)`` and `of`: the elements, one per
-/// step of the scheduler, then completion.
+/// The observable behind ``ObservableType/from(_:scheduler:)`` and `of`: the elements of a
+/// sequence, pulled one at a time for each subscription and only while it is open (see
+/// ``Sink/produce(from:on:_:)``), one per step of the scheduler, then completion.
+@usableFromInline
 final class SequenceObservable<Element>: Observable<Element>, @unchecked Sendable {
-  // Safety: immutable after init; schedulers are thread-safe.
-  private let elements: [Element]
-  private let scheduler: ImmediateSchedulerType
+  // Safety: immutable after init; the closures only make iterators of the captured sequence
+  // (each subscription or fast-path consumer iterates its own); schedulers are thread-safe.
+  @usableFromInline let isTrampolined: Bool
+  /// Calls its second argument with each element; asks the first before each element after
+  /// the first, and stops once it returns `false`.
+  @usableFromInline let forEach: (() -> Bool, (Element) -> Void) -> Void
 
-  init(_ elements: [Element], scheduler: ImmediateSchedulerType) {
-    self.elements = elements
-    self.scheduler = scheduler
-    super.init()
+  @inlinable
+  init<Source: Sequence>(_ sequence: Source, scheduler: ImmediateSchedulerType)
+  where Source.Element == Element {
+    isTrampolined = scheduler is CurrentThreadScheduler
+    forEach = { isWanted, body in
+      var iterator = sequence.makeIterator()
+      guard let first = iterator.next() else { return }
+      body(first)
+      while isWanted(), let element = iterator.next() { body(element) }
+    }
+    super.init { observer in
+      Sink(observer).produce(from: sequence.makeIterator(), on: scheduler) { $0.next() }
+    }
   }
 
-  override func subscribeObserver(_ observer: AnyObserver<Element>) -> Disposable {
-    let sink = Sink(observer)
-    let elements = self.elements
-    sink.setUpstream(
-      scheduler.scheduleRecursive(0) { index, recurse in
-        if index < elements.count {
-          sink.forwardNext(elements[index])
-          recurse(index + 1)
-        } else {
-          sink.forwardTerminal(.completed)
-        }
-      })
-    return sink
-  }
-
+  @usableFromInline
   override package func forEachSynchronousElement(
     respectingTrampoline: Bool, _ body: (Element) -> Void
   ) -> Bool {
-    guard scheduler is CurrentThreadScheduler,
-      !respectingTrampoline || CurrentThreadScheduler.isScheduleRequired
+    forEachSynchronousElement(respectingTrampoline: respectingTrampoline, while: { true }, body)
+  }
+
+  @usableFromInline
+  override package func forEachSynchronousElement(
+    respectingTrampoline: Bool, while isWanted: () -> Bool, _ body: (Element) -> Void
+  ) -> Bool {
+    guard isTrampolined, !respectingTrampoline || CurrentThreadScheduler.isScheduleRequired
     else { return false }
-    for element in elements { body(element) }
+    forEach(isWanted, body)
     return true
   }
 }

@@ -53,7 +53,9 @@ extension ObservableType {
   /// The given elements, one per step of `scheduler`, then completion.
   ///
   /// The default `CurrentThreadScheduler` trampolines: elements of nested `of` sequences
-  /// interleave instead of recursing.
+  /// interleave instead of recursing. Disposing the subscription (`take` being done) stops
+  /// the elements at once.
+  @inlinable
   public static func of(
     _ elements: Element..., scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance
   ) -> Observable<Element> {
@@ -61,17 +63,26 @@ extension ObservableType {
   }
 
   /// The elements of `sequence`, one per step of `scheduler`, then completion.
+  ///
+  /// The sequence is iterated lazily, anew for each subscription, and only as far as the
+  /// subscriber wants: disposing the subscription (`take` being done) stops the iteration
+  /// at once, so a lazy or infinite sequence works.
+  ///
+  /// - Complexity: O(1) to make the observable; each subscription pulls one element per
+  ///   element delivered.
+  @inlinable
   public static func from<Source: Sequence>(
     _ sequence: Source, scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance
   ) -> Observable<Element> where Source.Element == Element {
-    SequenceObservable(Array(sequence), scheduler: scheduler)
+    SequenceObservable(sequence, scheduler: scheduler)
   }
 
   /// One element if `optional` is non-nil, then completion.
+  @inlinable
   public static func from(
     optional: Element?, scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance
   ) -> Observable<Element> {
-    from(optional.map { [$0] } ?? [], scheduler: scheduler)
+    SequenceObservable(optional.map { [$0] } ?? [], scheduler: scheduler)
   }
 
   /// Calls `factory` for each subscriber and subscribes to the observable it returns; a

@@ -4,6 +4,11 @@ extension ObservableType {
   /// Shifts every element and the completion forward in time by `dueTime`; errors are
   /// forwarded at once.
   ///
+  /// On a virtual-time scheduler (`TestScheduler`) each event gets its own scheduled action,
+  /// as in RxSwift: events due at the same moment are delivered one action after another, so
+  /// `Single.just(1).delay(.seconds(2), scheduler: testScheduler)` subscribed at 200 emits at
+  /// 202 and completes at 203. Real schedulers deliver everything due in one action.
+  ///
   /// The source subscription is released as soon as the source terminates; elements already
   /// received are still delivered, in order, at their shifted times. An error drops the
   /// elements still waiting.
@@ -16,7 +21,8 @@ extension ObservableType {
     let source = asObservable()
     return Observable { observer in
       DelaySubscription(
-        observer, machine: DelayStateMachine(), dueTime: dueTime, scheduler: scheduler
+        observer, machine: DelayStateMachine(oneEventPerAction: scheduler is VirtualTimeScheduling),
+        dueTime: dueTime, scheduler: scheduler
       )
       .run(source)
     }
@@ -66,6 +72,13 @@ struct DelayStateMachine<Element> {
   private var timerRunning = false
   private var sourceEnded = false
   private var failed = false
+  /// Whether each timer emits only the oldest event (virtual time, as in RxSwift), instead of
+  /// every event that is due.
+  private let oneEventPerAction: Bool
+
+  init(oneEventPerAction: Bool) {
+    self.oneEventPerAction = oneEventPerAction
+  }
 
   mutating func enqueue(_ event: Event<Element>, due: Date) -> EnqueueAction {
     guard !sourceEnded else { return .none }
@@ -76,12 +89,12 @@ struct DelayStateMachine<Element> {
     return .startTimer
   }
 
-  /// The timer fired at `now`: emits every event that is due (at least the oldest one, whose
-  /// timer this was).
+  /// The timer fired at `now`: emits the oldest event, whose timer this was, and every other
+  /// event that is due unless each event gets its own action.
   mutating func timerFired(now: Date, emit: (Event<Element>) -> Void) -> TimerAction {
     guard !failed else { return .none }
     var first = true
-    while let next = waiting.first, first || next.due <= now {
+    while let next = waiting.first, first || (!oneEventPerAction && next.due <= now) {
       first = false
       _ = waiting.popFirst()
       emit(next.event)
@@ -90,7 +103,7 @@ struct DelayStateMachine<Element> {
       timerRunning = false
       return .none
     }
-    return .startTimer(delay: next.due.timeIntervalSince(now))
+    return .startTimer(delay: max(0, next.due.timeIntervalSince(now)))
   }
 
   /// The source failed; returns whether the error is to be forwarded.

@@ -5,7 +5,8 @@ extension ObservableType {
   /// Each step runs on `scheduler` (by default the current-thread trampoline, so long
   /// sequences do not grow the stack). An error thrown by `condition` or `iterate` ends the
   /// sequence. `iterate` runs only when the next step starts, after the previous state was
-  /// delivered.
+  /// delivered, and not once the subscription is disposed (`take` being done), so an
+  /// unbounded sequence is fine.
   ///
   /// - Parameters:
   ///   - initialState: The first state.
@@ -13,26 +14,21 @@ extension ObservableType {
   ///   - scheduler: Runs the steps.
   ///   - iterate: Makes the next state from the previous one.
   /// - Returns: The states.
+  @inlinable
   public static func generate(
     initialState: Element, condition: @escaping (Element) throws -> Bool,
     scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance,
     iterate: @escaping (Element) throws -> Element
   ) -> Observable<Element> {
     Observable { observer in
-      let sink = Sink(observer)
-      sink.setUpstream(
-        scheduler.scheduleRecursive((state: initialState, isFirst: true)) { step, recurse in
-          guard sink.isOpen else { return }
-          do {
-            let state = step.isFirst ? step.state : try iterate(step.state)
-            guard try condition(state) else { return sink.forwardTerminal(.completed) }
-            sink.forwardNext(state)
-            recurse((state, false))
-          } catch {
-            sink.forwardTerminal(.error(error))
-          }
-        })
-      return sink
+      Sink(observer).produce(from: (state: initialState, isFirst: true), on: scheduler) { step in
+        if step.isFirst {
+          step.isFirst = false
+        } else {
+          step.state = try iterate(step.state)
+        }
+        return try condition(step.state) ? step.state : nil
+      }
     }
   }
 }
@@ -47,6 +43,7 @@ extension ObservableType where Element: RxAbstractInteger {
   ///   - count: How many integers.
   ///   - scheduler: Runs the steps (by default the current-thread trampoline).
   /// - Returns: `start`, `start + 1`, …, `start + count - 1`.
+  @inlinable
   public static func range(
     start: Element, count: Element,
     scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance
@@ -56,15 +53,11 @@ extension ObservableType where Element: RxAbstractInteger {
       count == 0 || !start.addingReportingOverflow(count - 1).overflow,
       "range(start:count:) overflows its element type.")
     return Observable { observer in
-      let sink = Sink(observer)
-      sink.setUpstream(
-        scheduler.scheduleRecursive(0 as Element) { index, recurse in
-          guard sink.isOpen else { return }
-          guard index < count else { return sink.forwardTerminal(.completed) }
-          sink.forwardNext(start + index)
-          recurse(index + 1)
-        })
-      return sink
+      Sink(observer).produce(from: 0 as Element, on: scheduler) { index in
+        guard index < count else { return nil }
+        defer { index += 1 }
+        return start + index
+      }
     }
   }
 }

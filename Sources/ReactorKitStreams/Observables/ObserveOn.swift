@@ -3,7 +3,9 @@ extension ObservableType {
   ///
   /// Events keep their order and are delivered serially, even on a concurrent scheduler:
   /// one scheduled drain at a time delivers everything that has arrived. Disposing the
-  /// subscription drops the events not yet delivered.
+  /// subscription drops the events not yet delivered. On a virtual-time scheduler
+  /// (`TestScheduler`) each event gets its own scheduled action, as in RxSwift, so
+  /// `Single.just(1).observe(on: testScheduler)` completes one unit after its element.
   ///
   /// With ``MainScheduler/instance`` an event that arrives on the main thread while nothing
   /// is queued is delivered at once, synchronously.
@@ -68,6 +70,9 @@ final class ObserveOnSubscription<Element>: @unchecked Sendable {
 
   @usableFromInline let sink: Sink<Element>
   @usableFromInline let scheduler: ImmediateSchedulerType
+  /// Whether each drain delivers one event and schedules the next (virtual time), instead of
+  /// delivering everything queued.
+  @usableFromInline let oneEventPerAction: Bool
   @usableFromInline let lock = Lock()
   /// Behind a pointer so the per-event path pays no dynamic exclusivity checks.
   @usableFromInline let state: UnsafeMutablePointer<State>
@@ -76,6 +81,7 @@ final class ObserveOnSubscription<Element>: @unchecked Sendable {
   init(_ observer: AnyObserver<Element>, scheduler: ImmediateSchedulerType) {
     sink = Sink(observer)
     self.scheduler = scheduler
+    oneEventPerAction = scheduler is VirtualTimeScheduling
     state = .allocate(capacity: 1)
     state.initialize(to: State())
     sink.extra = ObserveOnResources(self)
@@ -100,6 +106,13 @@ final class ObserveOnSubscription<Element>: @unchecked Sendable {
       return
     }
     state.pointee.drainScheduled = true
+    scheduleDrainLocked()
+  }
+
+  /// Schedules the drain (`drainScheduled` is set); called with the lock held, returns with
+  /// it released.
+  @inlinable
+  func scheduleDrainLocked() {
     state.pointee.drainGeneration &+= 1
     let generation = state.pointee.drainGeneration
     lock.unlock()
@@ -135,6 +148,18 @@ final class ObserveOnSubscription<Element>: @unchecked Sendable {
       }
       lock.unlock()
       sink.forward(event)
+      if oneEventPerAction {
+        // One event per scheduled action (virtual time): schedule the next drain for what is
+        // left; an empty queue or a disposed sink ends this drain in the loop above.
+        lock.lock()
+        if state.pointee.queue.isEmpty || sink.isDisposed {
+          lock.unlock()
+          continue
+        }
+        state.pointee.pendingDrain = nil
+        scheduleDrainLocked()
+        return
+      }
     }
   }
 

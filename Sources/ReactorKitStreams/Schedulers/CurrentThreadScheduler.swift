@@ -40,6 +40,40 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType {
     return true
   }
 
+  /// Runs `subscribe` as this thread's trampolined work when no trampoline is running here,
+  /// otherwise at once.
+  ///
+  /// Every ``Observable`` subscription goes through here, as in RxSwift: work that the
+  /// subscription queues on this scheduler (the first element of `of`, `from`, `range`,
+  /// `generate`) runs after `subscribe` has returned, once every operator of the chain holds
+  /// its upstream disposable, so an operator that is done early (`take`) can stop the source.
+  /// Everything queued still runs before this returns.
+  @usableFromInline
+  package static func trampolined(_ subscribe: () -> Disposable) -> Disposable {
+    let trampoline = Trampoline.current
+    guard !trampoline.pointee.isRunning else { return subscribe() }
+    trampoline.pointee.isRunning = true
+    let disposable = subscribe()
+    Trampoline.drain(trampoline)
+    trampoline.pointee.isRunning = false
+    return disposable
+  }
+
+  /// Runs `body` on a fresh trampoline of this thread, drained before this returns, while the
+  /// work queued on the running one (if any) waits untouched: for callers that block until
+  /// work they start has run (`toBlocking()` called from inside a subscription or from
+  /// trampolined work), which would otherwise wait for work queued behind themselves.
+  package static func onFreshTrampoline<Result>(_ body: () -> Result) -> Result {
+    let trampoline = Trampoline.current
+    let outer = trampoline.pointee
+    trampoline.pointee = Trampoline.State()
+    trampoline.pointee.isRunning = true
+    let result = body()
+    Trampoline.drain(trampoline)
+    trampoline.pointee = outer
+    return result
+  }
+
   /// Schedules `action`: it runs at once when no trampoline is active on this thread,
   /// otherwise it is queued behind the work already running.
   public func schedule<StateType>(
@@ -60,6 +94,7 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType {
 }
 
 /// A queued unit of trampoline work.
+@usableFromInline
 final class TrampolineItem: Cancelable, @unchecked Sendable {
   // Safety: `work` is touched only by the owning thread's trampoline, and `result`
   // synchronises itself; `isDisposed` is the result's state.
@@ -70,7 +105,7 @@ final class TrampolineItem: Cancelable, @unchecked Sendable {
     self.work = work
   }
 
-  var isDisposed: Bool { result.isDisposed }
+  @usableFromInline var isDisposed: Bool { result.isDisposed }
 
   func invoke() {
     guard let work, !result.isDisposed else { return }
@@ -78,7 +113,7 @@ final class TrampolineItem: Cancelable, @unchecked Sendable {
     result.setDisposable(work())
   }
 
-  func dispose() {
+  @usableFromInline func dispose() {
     result.dispose()
   }
 }
@@ -89,14 +124,19 @@ final class TrampolineItem: Cancelable, @unchecked Sendable {
 /// Only its own thread touches it. Callers work on its state through a pointer: no reference
 /// counting per schedule (the thread keeps the trampoline alive), and no dynamic exclusivity
 /// checks (a class's stored `var`s would pay them).
+@usableFromInline
 final class Trampoline {
+  @usableFromInline
   struct State {
-    var isRunning = false
-    var queue: [TrampolineItem] = []
-    var head = 0
+    @usableFromInline var isRunning = false
+    @usableFromInline var queue: [TrampolineItem] = []
+    @usableFromInline var head = 0
+
+    /// Whether work is queued behind the work running now.
+    @inlinable var hasQueuedWork: Bool { head < queue.count }
   }
 
-  let state: UnsafeMutablePointer<State>
+  @usableFromInline let state: UnsafeMutablePointer<State>
 
   private init() {
     state = .allocate(capacity: 1)
@@ -125,6 +165,7 @@ final class Trampoline {
   }()
 
   /// The calling thread's trampoline state, valid until the thread exits.
+  @usableFromInline
   static var current: UnsafeMutablePointer<State> {
     if let pointer = pthread_getspecific(key) {
       return Unmanaged<Trampoline>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.state }
@@ -134,7 +175,34 @@ final class Trampoline {
     return trampoline.state
   }
 
+  /// Queues `work` behind the work running on the trampoline `state` (its thread's).
+  @usableFromInline
+  static func enqueue(_ state: UnsafeMutablePointer<State>, _ work: @escaping () -> Void) {
+    state.pointee.queue.append(
+      TrampolineItem {
+        work()
+        return Disposables.create()
+      })
+  }
+
+  /// Runs `work` on this thread's trampoline: queued behind the running work, or, when no
+  /// trampoline runs, at once as the trampolined work (what it queues runs before this
+  /// returns).
+  @usableFromInline
+  static func run(_ work: @escaping () -> Void) {
+    let state = current
+    if state.pointee.isRunning {
+      enqueue(state, work)
+      return
+    }
+    state.pointee.isRunning = true
+    work()
+    drain(state)
+    state.pointee.isRunning = false
+  }
+
   /// Runs the queued items of `state`, including those they enqueue, in order.
+  @usableFromInline
   static func drain(_ state: UnsafeMutablePointer<State>) {
     guard state.pointee.head < state.pointee.queue.count else { return }
     while state.pointee.head < state.pointee.queue.count {

@@ -12,6 +12,15 @@ public protocol VirtualTimeConverterType: Sendable {
   func convertFromVirtualTime(_ virtualTime: VirtualTimeUnit) -> RxTime
   /// The virtual time of the real date `time`.
   func convertToVirtualTime(_ time: RxTime) -> VirtualTimeUnit
+  /// The real interval of `virtualTimeInterval`, in seconds (RxSwift's requirement).
+  ///
+  /// Implement either this pair or the ``RxTimeInterval`` pair: each has a default that
+  /// calls the other.
+  func convertFromVirtualTimeInterval(_ virtualTimeInterval: VirtualTimeIntervalUnit)
+    -> TimeInterval
+  /// The virtual interval of the real interval `timeInterval`, in seconds (RxSwift's
+  /// requirement; never infinite).
+  func convertToVirtualTimeInterval(_ timeInterval: TimeInterval) -> VirtualTimeIntervalUnit
   /// The real interval of `virtualTimeInterval`.
   func convertFromVirtualTimeInterval(_ virtualTimeInterval: VirtualTimeIntervalUnit)
     -> RxTimeInterval
@@ -24,6 +33,45 @@ public protocol VirtualTimeConverterType: Sendable {
   func compareVirtualTime(_ lhs: VirtualTimeUnit, _ rhs: VirtualTimeUnit) -> VirtualTimeComparison
 }
 
+extension VirtualTimeConverterType {
+  /// `convertFromVirtualTimeInterval(_:) -> RxTimeInterval` in seconds.
+  public func convertFromVirtualTimeInterval(_ virtualTimeInterval: VirtualTimeIntervalUnit)
+    -> TimeInterval
+  {
+    (convertFromVirtualTimeInterval(virtualTimeInterval) as RxTimeInterval).seconds
+  }
+
+  /// `convertToVirtualTimeInterval(_:)` of `timeInterval` seconds as an ``RxTimeInterval``
+  /// (nanoseconds).
+  public func convertToVirtualTimeInterval(_ timeInterval: TimeInterval)
+    -> VirtualTimeIntervalUnit
+  {
+    convertToVirtualTimeInterval(RxTimeInterval.nanoseconds(nanoseconds(of: timeInterval)))
+  }
+
+  /// `convertFromVirtualTimeInterval(_:) -> TimeInterval` as an ``RxTimeInterval``
+  /// (nanoseconds).
+  public func convertFromVirtualTimeInterval(_ virtualTimeInterval: VirtualTimeIntervalUnit)
+    -> RxTimeInterval
+  {
+    .nanoseconds(nanoseconds(of: convertFromVirtualTimeInterval(virtualTimeInterval)))
+  }
+
+  /// `convertToVirtualTimeInterval(_:)` of `timeInterval` in seconds.
+  public func convertToVirtualTimeInterval(_ timeInterval: RxTimeInterval)
+    -> VirtualTimeIntervalUnit
+  {
+    convertToVirtualTimeInterval(timeInterval.seconds as TimeInterval)
+  }
+
+  private func nanoseconds(of seconds: TimeInterval) -> Int {
+    let value = (seconds * 1_000_000_000).rounded()
+    guard value < Double(Int.max) else { return .max }
+    guard value > Double(Int.min) else { return .min }
+    return Int(value)
+  }
+}
+
 /// The order of two virtual times.
 public enum VirtualTimeComparison: Sendable {
   /// `lhs < rhs`.
@@ -33,6 +81,15 @@ public enum VirtualTimeComparison: Sendable {
   /// `lhs > rhs`.
   case greaterThan
 }
+
+/// A scheduler on virtual time. `delay` and `observe(on:)` schedule one action per event on
+/// such a scheduler, as RxSwift always does, so marble tests see RxSwift's times (on
+/// `TestScheduler` each action runs one unit after the previous); on real schedulers they
+/// deliver all events due at once in one action, which is cheaper.
+@usableFromInline
+protocol VirtualTimeScheduling: SchedulerType {}
+
+extension VirtualTimeScheduler: VirtualTimeScheduling {}
 
 /// A scheduler whose clock moves only while it runs work: the base of test schedulers
 /// (`TestScheduler` in ReactorKitTesting), with RxSwift's names and semantics.

@@ -13,12 +13,13 @@ final class CounterReactorTests: ResourceTestCase {
     // when
     scheduler.scheduleAt(10) { reactor.action.onNext(.increase) }
     scheduler.start()
-    // then
+    // then: the delayed `just` completes one unit after its element, as in RxSwift, and
+    // `concat` goes on from there
     XCTAssertEqual(
       observer.events,
       [
         .next(0, Snapshot(0, loading: false)), .next(10, Snapshot(0, loading: true)),
-        .next(12, Snapshot(1, loading: true)), .next(12, Snapshot(1, loading: false)),
+        .next(12, Snapshot(1, loading: true)), .next(13, Snapshot(1, loading: false)),
       ])
     subscription.dispose()
   }
@@ -36,7 +37,7 @@ final class CounterReactorTests: ResourceTestCase {
     scheduler.start()
     // then
     XCTAssertTrue(midway)
-    XCTAssertEqual(observer.events.last, .next(13, Snapshot(1, loading: false)))
+    XCTAssertEqual(observer.events.last, .next(14, Snapshot(1, loading: false)))
     XCTAssertEqual(reactor.currentState.value, 1)
     subscription.dispose()
   }

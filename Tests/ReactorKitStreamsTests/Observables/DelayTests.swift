@@ -44,7 +44,7 @@ final class DelayTests: ResourceTestCase {
     XCTAssertEqual(source.subscriptions, [Subscription(200, 550)])
   }
 
-  func test_delay_eventsAtTheSameTimeAreDeliveredTogether() {
+  func test_delay_eventsAtTheSameTimeAreDeliveredOneActionEach() {
     // given
     let scheduler = TestScheduler(initialClock: 0)
     let source = scheduler.createColdObservable([
@@ -54,7 +54,7 @@ final class DelayTests: ResourceTestCase {
     let observer = scheduler.start { source.delay(.seconds(5), scheduler: scheduler) }
     // then
     XCTAssertEqual(
-      observer.events, [.next(215, 1), .next(215, 2), .next(225, 3), .completed(225)])
+      observer.events, [.next(215, 1), .next(216, 2), .next(225, 3), .completed(226)])
   }
 
   func test_delay_disposalDropsWaitingElements() {
@@ -157,4 +157,55 @@ private final class DelayToken {}
 private struct WeakDelayToken {
   weak var token: DelayToken?
   init(_ token: DelayToken) { self.token = token }
+}
+
+// MARK: - One scheduled action per event on virtual time (RxSwift's timing)
+
+extension DelayTests {
+  func test_delay_singleJust_completesOneUnitAfterTheElement() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    // when
+    let observer = scheduler.start {
+      Single.just(1).delay(.seconds(2), scheduler: scheduler).asObservable()
+    }
+    // then
+    XCTAssertEqual(observer.events, [.next(202, 1), .completed(203)])
+  }
+
+  func test_delay_maybeJust_completesOneUnitAfterTheElement() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    // when
+    let observer = scheduler.start {
+      Maybe.just(1).delay(.seconds(2), scheduler: scheduler).asObservable()
+    }
+    // then
+    XCTAssertEqual(observer.events, [.next(202, 1), .completed(203)])
+  }
+
+  func test_delay_eventsDueTogether_eachGetsItsOwnAction() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let source = scheduler.createHotObservable([
+      .next(210, 1), .next(210, 2), .next(230, 3), .completed(230),
+    ])
+    // when
+    let observer = scheduler.start { source.delay(.seconds(10), scheduler: scheduler) }
+    // then
+    XCTAssertEqual(
+      observer.events, [.next(220, 1), .next(221, 2), .next(240, 3), .completed(241)])
+    XCTAssertEqual(source.subscriptions, [Subscription(200, 230)])
+  }
+
+  func test_delay_withoutProcessingDelay_deliversEventsDueTogetherAtTheSameTime() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0, simulateProcessingDelay: false)
+    // when
+    let observer = scheduler.start {
+      Observable.of(1, 2).delay(.seconds(5), scheduler: scheduler)
+    }
+    // then
+    XCTAssertEqual(observer.events, [.next(205, 1), .next(205, 2), .completed(205)])
+  }
 }

@@ -30,7 +30,7 @@ final class ObserveOnTests: ResourceTestCase {
     // when
     let observer = scheduler.start { source.observe(on: scheduler) }
     // then
-    XCTAssertEqual(observer.events, [.next(211, 2), .error(211, TestError(1))])
+    XCTAssertEqual(observer.events, [.next(211, 2), .error(212, TestError(1))])
   }
 
   func test_observeOn_disposalDropsPendingEvents() {
@@ -223,5 +223,55 @@ final class ObserveOnTests: ResourceTestCase {
     subscription.dispose()
     // then
     XCTAssertEqual(subscribedOn.all, [7])
+  }
+}
+
+// MARK: - One scheduled action per event on virtual time (RxSwift's timing)
+
+extension ObserveOnTests {
+  func test_observeOn_singleJust_completesOneUnitAfterTheElement() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    // when
+    let observer = scheduler.start {
+      Single.just(1).observe(on: scheduler).asObservable()
+    }
+    // then
+    XCTAssertEqual(observer.events, [.next(201, 1), .completed(202)])
+  }
+
+  func test_observeOn_maybeJust_completesOneUnitAfterTheElement() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    // when
+    let observer = scheduler.start {
+      Maybe.just(1).observe(on: scheduler).asObservable()
+    }
+    // then
+    XCTAssertEqual(observer.events, [.next(201, 1), .completed(202)])
+  }
+
+  func test_observeOn_eventsArrivingTogether_eachGetsItsOwnAction() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let source = scheduler.createHotObservable([
+      .next(210, 1), .next(210, 2), .completed(210),
+    ])
+    // when
+    let observer = scheduler.start { source.observe(on: scheduler) }
+    // then
+    XCTAssertEqual(observer.events, [.next(211, 1), .next(212, 2), .completed(213)])
+  }
+
+  func test_observeOn_virtualTime_disposalDropsTheEventsStillQueued() {
+    // given
+    let scheduler = TestScheduler(initialClock: 0)
+    let source = scheduler.createHotObservable([
+      .next(210, 1), .next(210, 2), .next(210, 3), .completed(210),
+    ])
+    // when
+    let observer = scheduler.start(disposed: 212) { source.observe(on: scheduler) }
+    // then
+    XCTAssertEqual(observer.events, [.next(211, 1)])
   }
 }

@@ -172,3 +172,36 @@ final class BlockingObservableTests: ResourceTestCase {
     XCTAssertEqual(result.all, [[1, 2]])
   }
 }
+
+// MARK: - Inside a trampoline
+
+extension BlockingObservableTests {
+  func test_toArray_insideASubscription_runsASynchronousSource() {
+    // given: a subscription runs on the current thread's trampoline
+    var received: [Int] = []
+    // when
+    _ = Observable<Int>.deferred {
+      .from(try Observable.of(1, 2).toBlocking(timeout: 2).toArray())
+    }
+    .subscribe(onNext: { received.append($0) }, onError: { XCTFail("\($0)") })
+    // then
+    XCTAssertEqual(received, [1, 2])
+  }
+
+  func test_toArray_insideTrampolinedWork_runsASynchronousSourceAndKeepsTheQueuedWork() {
+    // given
+    var order: [String] = []
+    // when
+    _ = CurrentThreadScheduler.instance.schedule(()) { _ in
+      _ = CurrentThreadScheduler.instance.schedule(()) { _ in
+        order.append("queued")
+        return Disposables.create()
+      }
+      let values = try? Observable.of(1, 2).toBlocking(timeout: 2).toArray()
+      order.append("blocking \(values ?? [])")
+      return Disposables.create()
+    }
+    // then
+    XCTAssertEqual(order, ["blocking [1, 2]", "queued"])
+  }
+}

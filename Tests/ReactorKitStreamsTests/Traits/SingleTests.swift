@@ -145,8 +145,9 @@ final class SingleTests: ResourceTestCase {
     XCTAssertEqual(timedOut.events, [.error(220, RxError.timeout)])
     XCTAssertEqual(slow.subscriptions, [Subscription(200, 220)])
     // subscribe(on:) at 201 (TestScheduler runs immediate work one tick later), the element
-    // at 206, delayed to 216, observed on the scheduler at 217.
-    XCTAssertEqual(delayed.events.map(\.time), [217, 217])
+    // at 206, delayed to 216, observed on the scheduler at 217; the completion, also due at
+    // 216, gets its own action in `delay` (217) and in `observe(on:)` (218), as in RxSwift.
+    XCTAssertEqual(delayed.events.map(\.time), [217, 218])
     XCTAssertEqual(delayed.events.first?.value.element, 2)
   }
 

@@ -72,7 +72,7 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType>:
     case .completed:
       lock.lock()
       if state.outerDidComplete() {
-        onLocked(.completed)
+        onAndUnlock(.completed)
       } else {
         lock.unlock()
       }
@@ -86,14 +86,14 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType>:
     switch event {
     case .next, .error:
       if state.isCurrent(id) {
-        onLocked(event)
+        onAndUnlock(event)
       } else {
         lock.unlock()
       }
     case .completed:
       let step = state.innerCompleted(id: id)
       if step.complete {
-        onLocked(.completed)
+        onAndUnlock(.completed)
       } else {
         lock.unlock()
       }
@@ -118,7 +118,7 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType>:
       if deliverSynchronously(source, id: id) {
         lock.lock()
         let finished = state.synchronousInnerFinished(id: id)
-        if finished.complete { onLocked(.completed) } else { lock.unlock() }
+        if finished.complete { onAndUnlock(.completed) } else { lock.unlock() }
         next = finished.next
       } else {
         let disposable = source.subscribe(AnyObserver { event in self.innerOn(event, id: id) })
@@ -137,17 +137,23 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType>:
   /// - Returns: Whether `source` was synchronous; if not, nothing was delivered.
   @inlinable
   func deliverSynchronously(_ source: Observable<Element>, id: UInt64) -> Bool {
-    var wanted = true
-    return source.forEachSynchronousElement(respectingTrampoline: true) { element in
-      guard wanted else { return }
-      lock.lock()
-      if isStoppedLocked || !state.isCurrent(id) {
-        wanted = false
+    source.forEachSynchronousElement(
+      respectingTrampoline: true,
+      while: {
+        // Pull no further element once the sequence ended (a `take` downstream is done).
+        lock.lock()
+        let wanted = !isStoppedLocked && state.isCurrent(id)
         lock.unlock()
-        return
-      }
-      onLocked(.next(element))
-    }
+        return wanted
+      },
+      { element in
+        lock.lock()
+        if isStoppedLocked || !state.isCurrent(id) {
+          lock.unlock()
+          return
+        }
+        onAndUnlock(.next(element))
+      })
   }
 
   @usableFromInline

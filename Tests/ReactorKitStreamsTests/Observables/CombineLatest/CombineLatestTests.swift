@@ -174,8 +174,9 @@ final class CombineLatestTests: ResourceTestCase {
     // when
     let subscription = Observable.combineLatest(Observable.of(1, 2), Observable.of("a", "b"))
       .subscribe(onNext: { received.append("\($0)\($1)") })
-    // then
-    XCTAssertEqual(received, ["2a", "2b"])
+    // then: both sources start on the trampoline once the subscribing call is done, and
+    // their elements interleave, as in RxSwift
+    XCTAssertEqual(received, ["1a", "2a", "2b"])
     subscription.dispose()
   }
 

@@ -121,14 +121,15 @@ final class FlatMapSynchronousInnerTests: ResourceTestCase {
     subscription.dispose()
   }
 
-  func test_merge_ofSynchronousSourcesDeliversThemInOrderThenCompletes() {
+  func test_merge_ofSynchronousSourcesDeliversThemLikeRxSwiftThenCompletes() {
     // given
     var events: [Event<Int>] = []
     // when
     let subscription = Observable.merge(.just(1), .empty(), .of(2, 3), .just(4))
       .subscribe { events.append($0) }
-    // then
-    XCTAssertEqual(events, [.next(1), .next(2), .next(3), .next(4), .completed])
+    // then: `just` emits while subscribed; `of` starts on the trampoline once the subscribing
+    // call is done, as in RxSwift
+    XCTAssertEqual(events, [.next(1), .next(4), .next(2), .next(3), .completed])
     subscription.dispose()
   }
 
