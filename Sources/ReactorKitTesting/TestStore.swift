@@ -75,6 +75,41 @@ public final class TestStore<State: Equatable> {
       filePath: filePath, line: line, column: column)
   }
 
+  /// Creates a test store around a new store with plugins, installed as
+  /// `Store(reducer:state:middleware:plugins:)` installs them.
+  ///
+  /// ```swift
+  /// let history = StateHistory<TodosState>()
+  /// let store = TestStore(
+  ///   reducer: appReducer, state: AppState(), plugins: [history.scoped(to: \.todos)])
+  /// store.send(TodoAction.add("Milk")) { $0.todos.items = ["Milk"] }
+  /// history.stepBack()
+  /// store.receive({ $0 is HistoryAction }) { $0.todos.items = [] }
+  /// ```
+  ///
+  /// Actions a plugin dispatches (an undo history's navigation) are received actions.
+  ///
+  /// - Parameters:
+  ///   - reducer: The reducer under test.
+  ///   - state: The initial state.
+  ///   - middleware: The middleware under test, run before the plugins'.
+  ///   - plugins: The plugins to install, in order.
+  ///   - fileID: The file ID of the call site, where failures found when the test store is
+  ///     freed are reported. Leave the default.
+  ///   - filePath: The file path of the call site. Leave the default.
+  ///   - line: The line of the call site. Leave the default.
+  ///   - column: The column of the call site. Leave the default.
+  public convenience init(
+    reducer: Reducer<State>, state: State, middleware: [Middleware<State>] = [],
+    plugins: [any StorePlugin<State>],
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
+  ) {
+    self.init(
+      store: Store(reducer: reducer, state: state, middleware: middleware, plugins: plugins),
+      fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+
   /// Creates a test store around an existing store, starting from its current state.
   ///
   /// Only reductions after this point are recorded.

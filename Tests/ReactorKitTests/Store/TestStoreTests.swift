@@ -24,6 +24,23 @@ final class TestStoreTests: ResourceTestCase {
     XCTAssertEqual(store.state, Profile(name: "Bob", isSaving: false, saveCount: 1))
   }
 
+  func test_testStore_installsPluginsLikeAStore() {
+    // given: an undo history installed the way a store installs it
+    let failures = FailureLog()
+    let history = StateHistory<String>()
+    let store = TestStore(
+      reducer: profileReducer, state: Profile(), plugins: [history.scoped(to: \.name)])
+    store.reportFailure = failures.record
+    // when
+    store.send(ProfileAction.rename("Ann")) { $0.name = "Ann" }
+    history.stepBack()
+    // then: the history's navigation is an action the store received
+    store.receive({ $0 is HistoryAction }, assert: { $0.name = "" })
+    store.finish()
+    XCTAssertEqual(failures.messages, [])
+    XCTAssertEqual(store.store.currentState.name, "")
+  }
+
   func test_testStore_receivePredicateForm() {
     // given
     let failures = FailureLog()
