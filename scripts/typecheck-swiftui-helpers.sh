@@ -73,8 +73,12 @@ SWIFT
       -emit-module-path "$dir/SwiftUI.swiftmodule" "$dir/SwiftUI.swift"
     swiftc -swift-version 6 -parse-as-library -module-name ReactorKit \
       -package-name "$package_name" -I "$modules" -I "$dir" -emit-module \
+      -Xcc -fmodule-map-file=.build/debug/CReactorKitAtomics.build/module.modulemap \
+      -Xcc -I -Xcc Sources/CReactorKitAtomics/include \
       -emit-module-path "$dir/ReactorKit.swiftmodule" $(find Sources/ReactorKit -name '*.swift')
-    swiftc -swift-version 6 -typecheck -I "$dir" -I "$modules" "$work/client.swift"
+    swiftc -swift-version 6 -typecheck -I "$dir" -I "$modules" \
+      -Xcc -fmodule-map-file=.build/debug/CReactorKitAtomics.build/module.modulemap \
+      -Xcc -I -Xcc Sources/CReactorKitAtomics/include "$work/client.swift"
   } >"$log" 2>&1 || true
   if grep -qE "error|warning" "$log"; then
     echo "Binding.init $variant: FAILED"

@@ -34,4 +34,7 @@ runBenchmarks(
     reSwiftFacadeDispatch(subscribers: 1000),
     reactiveReSwiftFacadeDispatch(subscribers: 1),
     reactiveReSwiftFacadeDispatch(subscribers: 1000),
-  ], options: options)
+  ] + listPluginWorkloads(), options: options)
+if let filter = options.filter, "inspector_catch_up".contains(filter) {
+  runCatchUpMeasurement()
+}

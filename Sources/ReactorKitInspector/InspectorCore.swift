@@ -21,7 +21,7 @@ final class InspectorCore: @unchecked Sendable {
   init(
     capacity: Int, redaction: LogRedaction, registry: ActionRegistry?, limits: InspectorLimits
   ) {
-    ring = EventRing(capacity: capacity)
+    ring = EventRing(capacity: capacity, byteBudget: limits.maximumRetainedBytes)
     self.redaction = redaction
     self.registry = registry
     self.limits = limits

@@ -26,6 +26,11 @@ public struct InspectorLimits: Sendable, Equatable {
   public var writeTimeout: Duration
   /// How often an open event stream gets a keep-alive comment.
   public var keepAliveInterval: Duration
+  /// About how many bytes of memory the recorded timeline may keep alive (states, actions,
+  /// renderings for the page); past it the oldest events are dropped, and a page that had not
+  /// read them is told how many it missed. States count the storage that copy-on-write gave
+  /// them, not what they share with the previous state.
+  public var maximumRetainedBytes: Int
 
   /// Creates limits; the defaults suit a developer's browser.
   public init(
@@ -33,7 +38,8 @@ public struct InspectorLimits: Sendable, Equatable {
     maximumConnections: Int = 32, idleTimeout: Duration = .seconds(30),
     requestTimeout: Duration = .seconds(10), writeTimeout: Duration = .seconds(5),
     keepAliveInterval: Duration = .seconds(15), maximumUnauthenticatedConnections: Int = 8,
-    unauthenticatedTimeout: Duration = .seconds(2), maximumEventStreams: Int = 8
+    unauthenticatedTimeout: Duration = .seconds(2), maximumEventStreams: Int = 8,
+    maximumRetainedBytes: Int = 64 << 20
   ) {
     self.maximumHeaderBytes = maximumHeaderBytes
     self.maximumBodyBytes = maximumBodyBytes
@@ -45,11 +51,12 @@ public struct InspectorLimits: Sendable, Equatable {
     self.maximumUnauthenticatedConnections = maximumUnauthenticatedConnections
     self.unauthenticatedTimeout = unauthenticatedTimeout
     self.maximumEventStreams = maximumEventStreams
+    self.maximumRetainedBytes = maximumRetainedBytes
   }
 
   /// The defaults: 8 KiB of headers, 8 MiB bodies, 32 connections (8 without the token, 2 s
   /// for them; 8 event streams), 30 s idle, 10 s per request, 5 s per write, a keep-alive
-  /// every 15 s.
+  /// every 15 s, 64 MiB of recorded events.
   public static let `default` = InspectorLimits()
 }
 

@@ -54,12 +54,16 @@ extension Recorded {
     recordedEvents
   }
 
-  /// The recorded events of several arrays, joined in order:
-  /// `Recorded.events(prefix, [.completed(300)])`.
-  public static func events<Element>(_ recordedEvents: [Recorded<Event<Element>>]...)
+  /// The recorded events of one array, as RxTest takes them:
+  /// `Recorded.events([.next(210, 1), .completed(220)])`. Join several arrays with `+`.
+  ///
+  /// There is deliberately no overload taking several arrays: with one, a call whose
+  /// elements hold arithmetic (`Recorded.events(.next(210, 0 * 10 + 1), …)`) is too slow to
+  /// type-check.
+  public static func events<Element>(_ recordedEvents: [Recorded<Event<Element>>])
     -> [Recorded<Event<Element>>] where Value == Event<Element>
   {
-    recordedEvents.flatMap { $0 }
+    recordedEvents
   }
 }
 

@@ -29,9 +29,21 @@ public struct TestSchedulerVirtualTimeConverter: VirtualTimeConverterType {
 
   /// The interval in units, rounded to the nearest; `.never` is `Int.max`.
   public func convertToVirtualTimeInterval(_ timeInterval: RxTimeInterval) -> TestTime {
-    let seconds = timeInterval.seconds
-    if seconds == .infinity { return .max }
-    return Int((seconds / resolution).rounded())
+    convertToVirtualTimeInterval(timeInterval.seconds as TimeInterval)
+  }
+
+  /// `virtualTimeInterval × resolution` seconds (RxTest's conversion).
+  public func convertFromVirtualTimeInterval(_ virtualTimeInterval: TestTime) -> TimeInterval {
+    Double(virtualTimeInterval) * resolution
+  }
+
+  /// The interval of `timeInterval` seconds in units, rounded to the nearest; an infinite
+  /// or too long interval is `Int.max` (a negative one `Int.min`).
+  public func convertToVirtualTimeInterval(_ timeInterval: TimeInterval) -> TestTime {
+    let units = (timeInterval / resolution).rounded()
+    guard units < Double(Int.max) else { return .max }
+    guard units > Double(Int.min) else { return .min }
+    return Int(units)
   }
 
   /// `time + offset`, saturating at `Int.max`.

@@ -30,6 +30,9 @@ public enum Exhaustivity: Equatable, Sendable {
 ///   (an action matching a predicate) assert, in order, the actions that reached the reducer
 ///   without being sent by the test (dispatched by middleware or subscribers), one reduction
 ///   each, with their state change.
+/// - In `async` code, the async forms of `receive` (with a `Duration` timeout, one second by
+///   default) wait for the action without blocking the thread, so effects that dispatch from
+///   the main actor can run while a `@MainActor` test waits.
 /// - At the end (``finish(fileID:filePath:line:column:)``, or when the test store is freed),
 ///   received actions that were not asserted fail the test.
 ///
@@ -181,6 +184,57 @@ public final class TestStore<State: Equatable> {
       at: Location(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
+  /// Asserts that the next received action matches `isMatching`, and its state change,
+  /// waiting for it without blocking the thread.
+  ///
+  /// The async form of
+  /// ``receive(_:timeout:assert:fileID:filePath:line:column:)-((Action)->Bool,_,_,_,_,_,_)``,
+  /// chosen in `async` code. While it waits, the caller's actor is free, so it works in a
+  /// `@MainActor` test whose effects dispatch from the main actor (`Effect.run`, a reactor's
+  /// `run`, `observe(on: MainScheduler.instance)`), where the blocking form would wait for an
+  /// action the blocked main thread can never dispatch.
+  ///
+  /// - Parameters:
+  ///   - isMatching: Whether an action is the one expected.
+  ///   - timeout: How long to wait for the action when it was not received yet (real time).
+  ///     One second by default.
+  ///   - updateExpected: Describes the expected state change (see
+  ///     ``send(_:assert:fileID:filePath:line:column:)``).
+  ///   - fileID: The file ID of the call site, where this assertion's failures are reported.
+  ///     Leave the default.
+  ///   - filePath: The file path of the call site. Leave the default.
+  ///   - line: The line of the call site. Leave the default.
+  ///   - column: The column of the call site. Leave the default.
+  ///   - isolation: The caller's actor. Leave the default.
+  public func receive(
+    _ isMatching: (any Action) -> Bool, timeout: Duration = .seconds(1),
+    assert updateExpected: ((inout State) -> Void)? = nil, fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
+    isolation: isolated (any Actor)? = #isolation
+  ) async {
+    await receive(
+      description: "an action matching the predicate", isMatching, timeout: timeout,
+      updateExpected,
+      at: Location(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Asserts that the next received action equals `expected`, and its state change, waiting
+  /// for it without blocking the thread.
+  ///
+  /// Compares with `==`; otherwise the same as
+  /// ``receive(_:timeout:assert:fileID:filePath:line:column:isolation:)-((Action)->Bool,_,_,_,_,_,_,_)``.
+  public func receive<A: Action & Equatable>(
+    _ expected: A, timeout: Duration = .seconds(1),
+    assert updateExpected: ((inout State) -> Void)? = nil, fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
+    isolation: isolated (any Actor)? = #isolation
+  ) async {
+    await receive(
+      description: renderValue(expected), { ($0 as? A) == expected }, timeout: timeout,
+      updateExpected,
+      at: Location(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
   /// Drops every received action not asserted yet, accepting the state they led to.
   public func skipReceivedActions() {
     if let last = recorder.takeAll().last { state = last.after }
@@ -233,25 +287,79 @@ public final class TestStore<State: Equatable> {
     let deadline = Date().addingTimeInterval(timeout)
     while true {
       guard let reduction = recorder.takeFirst(until: deadline) else {
-        let waited = timeout > 0 ? " within \(timeout) seconds" : ""
+        let waited = timeout > 0 ? " within \(describe(seconds: timeout))" : ""
         fail(
           "Expected to receive \(description), but no action was received\(waited).", at: location)
         return
       }
-      if isMatching(reduction.action) {
-        check(
-          reduction.after, updateExpected, after: "receiving \(renderValue(reduction.action))",
-          at: location)
-        return
-      }
-      state = reduction.after
-      if exhaustivity == .on {
-        fail(
-          "Expected to receive \(description), but received \(renderValue(reduction.action)).",
-          at: location)
+      if assertReceived(reduction, description, isMatching, updateExpected, at: location) {
         return
       }
     }
+  }
+
+  private func receive(
+    description: String, _ isMatching: (any Action) -> Bool, timeout: Duration,
+    _ updateExpected: ((inout State) -> Void)?, at location: Location,
+    isolation: isolated (any Actor)? = #isolation
+  ) async {
+    let deadline = ContinuousClock.now.advanced(by: max(timeout, .zero))
+    while true {
+      if let reduction = recorder.takeFirst() {
+        if assertReceived(reduction, description, isMatching, updateExpected, at: location) {
+          return
+        }
+        continue
+      }
+      if Task.isCancelled {
+        fail(
+          "Expected to receive \(description), but the test was cancelled before an action "
+            + "was received.", at: location)
+        return
+      }
+      if ContinuousClock.now >= deadline {
+        let seconds =
+          Double(timeout.components.seconds)
+          + Double(timeout.components.attoseconds) / 1e18
+        fail(
+          "Expected to receive \(description), but no action was received within "
+            + "\(describe(seconds: seconds)).", at: location)
+        return
+      }
+      await recorder.waitForReduction(until: deadline)
+    }
+  }
+
+  /// Asserts a received reduction against the expected one: returns `true` when the
+  /// assertion is over (matched, or failed), `false` when the reduction was skipped (with
+  /// exhaustivity off) and the next one must be looked at.
+  private func assertReceived(
+    _ reduction: StoreReduction<State>, _ description: String,
+    _ isMatching: (any Action) -> Bool, _ updateExpected: ((inout State) -> Void)?,
+    at location: Location
+  ) -> Bool {
+    if isMatching(reduction.action) {
+      check(
+        reduction.after, updateExpected, after: "receiving \(renderValue(reduction.action))",
+        at: location)
+      return true
+    }
+    state = reduction.after
+    if exhaustivity == .on {
+      fail(
+        "Expected to receive \(description), but received \(renderValue(reduction.action)).",
+        at: location)
+      return true
+    }
+    return false
+  }
+
+  /// `seconds` as words: "1 second", "0.5 seconds".
+  private func describe(seconds: Double) -> String {
+    let number =
+      seconds == seconds.rounded() && abs(seconds) < 1e15
+      ? String(Int(seconds)) : String(seconds)
+    return "\(number) second\(seconds == 1 ? "" : "s")"
   }
 
   private func check(
@@ -311,15 +419,24 @@ private func nextTag() -> UInt64 {
 /// The reductions a test store has seen and not yet asserted, in order. Filled on the store's
 /// processing thread, drained on the test's thread.
 private final class ReductionRecorder<State>: @unchecked Sendable {
-  // Safety: `reductions` is only touched with `condition` locked.
+  // Safety: `reductions`, `waiters`, `woken` and `nextWaiter` are only touched with
+  // `condition` locked; continuations are resumed with it unlocked.
   private let condition = NSCondition()
   private var reductions: [StoreReduction<State>] = []
+  /// Tasks suspended in ``waitForReduction(until:)``, by id.
+  private var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+  /// Waiters woken (timed out or cancelled) before they suspended.
+  private var woken: Set<UInt64> = []
+  private var nextWaiter: UInt64 = 0
 
   func append(_ reduction: StoreReduction<State>) {
     condition.lock()
     reductions.append(reduction)
     condition.broadcast()
+    let resumed = Array(waiters.values)
+    waiters = [:]
     condition.unlock()
+    for continuation in resumed { continuation.resume() }
   }
 
   func takeAll() -> [StoreReduction<State>] {
@@ -337,6 +454,71 @@ private final class ReductionRecorder<State>: @unchecked Sendable {
     let own = reductions.filter { $0.tag == tag }
     reductions.removeAll { $0.tag == tag }
     return own
+  }
+
+  /// Removes and returns the oldest reduction, if any, without waiting.
+  func takeFirst() -> StoreReduction<State>? {
+    condition.lock()
+    defer { condition.unlock() }
+    return reductions.isEmpty ? nil : reductions.removeFirst()
+  }
+
+  /// Suspends until a reduction is recorded, `deadline` passes or the task is cancelled,
+  /// whichever comes first (returns at once if a reduction is waiting).
+  func waitForReduction(until deadline: ContinuousClock.Instant) async {
+    let id = makeWaiterID()
+    let timer = Task { [weak self] in
+      try? await Task.sleep(until: deadline, clock: .continuous)
+      self?.wake(id)
+    }
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        suspend(id, continuation)
+      }
+    } onCancel: {
+      wake(id)
+    }
+    timer.cancel()
+    forget(id)
+  }
+
+  private func makeWaiterID() -> UInt64 {
+    condition.lock()
+    defer { condition.unlock() }
+    nextWaiter &+= 1
+    return nextWaiter
+  }
+
+  /// Keeps `continuation` as waiter `id`, or resumes it at once when a reduction is waiting
+  /// or the waiter was woken already.
+  private func suspend(_ id: UInt64, _ continuation: CheckedContinuation<Void, Never>) {
+    condition.lock()
+    if !reductions.isEmpty || woken.remove(id) != nil {
+      condition.unlock()
+      continuation.resume()
+      return
+    }
+    waiters[id] = continuation
+    condition.unlock()
+  }
+
+  /// Forgets waiter `id` after its wait (a timer or cancellation may have marked it woken).
+  private func forget(_ id: UInt64) {
+    condition.lock()
+    woken.remove(id)
+    condition.unlock()
+  }
+
+  /// Resumes the waiter `id`, or makes it return at once if it has not suspended yet.
+  private func wake(_ id: UInt64) {
+    condition.lock()
+    guard let continuation = waiters.removeValue(forKey: id) else {
+      woken.insert(id)
+      condition.unlock()
+      return
+    }
+    condition.unlock()
+    continuation.resume()
   }
 
   /// Removes and returns the oldest reduction, waiting for one until `deadline`.

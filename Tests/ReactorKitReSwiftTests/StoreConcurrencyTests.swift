@@ -2,6 +2,9 @@ import Foundation
 import ReactorKitReSwift
 import XCTest
 
+import var ReactorKitTesting.defaultConcurrencyTimeout
+import func ReactorKitTesting.runConcurrentlyWithin
+
 /// The facade is thread-safe where ReSwift traps: dispatch, subscribe, unsubscribe and
 /// middleware replacement from many threads at once. Every wait is bounded.
 final class StoreConcurrencyTests: XCTestCase {
@@ -13,7 +16,7 @@ final class StoreConcurrencyTests: XCTestCase {
     let perThread = 400
 
     // when
-    let finished = runConcurrently(threads: 8) { _ in
+    let finished = runConcurrentlyWithin(defaultConcurrencyTimeout, threads: 8) { _ in
       for _ in 0..<perThread {
         store.dispatch(Increment())
         sched_yield()
@@ -32,7 +35,7 @@ final class StoreConcurrencyTests: XCTestCase {
     let subscribers = (0..<6).map { _ in Recorder<Int?>() }
 
     // when
-    let finished = runConcurrently(threads: 4) { index in
+    let finished = runConcurrentlyWithin(defaultConcurrencyTimeout, threads: 4) { index in
       if index < 2 {
         for _ in 0..<500 { store.dispatch(Increment()) }
       } else {
@@ -68,7 +71,7 @@ final class StoreConcurrencyTests: XCTestCase {
       let subscriber = Recorder<Int?>()
 
       // when: one thread dispatches 1...300 while the other subscribes midway
-      let finished = runConcurrently(threads: 2) { index in
+      let finished = runConcurrentlyWithin(defaultConcurrencyTimeout, threads: 2) { index in
         if index == 0 {
           for _ in 0..<300 { store.dispatch(Increment()) }
         } else {
@@ -104,7 +107,7 @@ final class StoreConcurrencyTests: XCTestCase {
       reducer: counterReducer, state: CounterState(), middleware: [counting.value])
 
     // when
-    let finished = runConcurrently(threads: 4) { index in
+    let finished = runConcurrentlyWithin(defaultConcurrencyTimeout, threads: 4) { index in
       if index < 3 {
         for _ in 0..<300 { store.dispatch(Increment()) }
       } else {
@@ -132,7 +135,7 @@ final class StoreConcurrencyTests: XCTestCase {
     store.subscribe(echo) { $0.select(\.value) }
 
     // when
-    let finished = runConcurrently(threads: 2) { _ in
+    let finished = runConcurrentlyWithin(defaultConcurrencyTimeout, threads: 2) { _ in
       for _ in 0..<500 { store.dispatch(Increment()) }
     }
 
@@ -141,24 +144,4 @@ final class StoreConcurrencyTests: XCTestCase {
     XCTAssertEqual(store.state.value, 1000)
     XCTAssertEqual(store.state.label, "1000")
   }
-}
-
-/// Runs `body` on `threads` threads released together behind a spin barrier; returns whether
-/// all finished within `timeout` seconds.
-func runConcurrently(
-  threads: Int, timeout: TimeInterval = 60, _ body: @escaping @Sendable (Int) -> Void
-) -> Bool {
-  let waiting = Locked(threads)
-  let group = DispatchGroup()
-  for index in 0..<threads {
-    group.enter()
-    let thread = Thread {
-      waiting.update { $0 -= 1 }
-      while waiting.value > 0 { sched_yield() }
-      body(index)
-      group.leave()
-    }
-    thread.start()
-  }
-  return group.wait(timeout: .now() + timeout) == .success
 }

@@ -1,6 +1,9 @@
 import Foundation
 import XCTest
 
+import var ReactorKitTesting.defaultConcurrencyTimeout
+import func ReactorKitTesting.runConcurrentlyWithin
+
 @testable import ReactorKitReactiveReSwift
 
 /// `ObservableProperty`, its references and `SubscriptionReferenceBag` (ReactiveReSwift's
@@ -173,7 +176,7 @@ final class ObservablePropertyTests: XCTestCase {
     let shared = UncheckedBox(property)
 
     // when
-    let finished = runConcurrently(threads: 4) { index in
+    let finished = runConcurrentlyWithin(defaultConcurrencyTimeout, threads: 4) { index in
       for step in 0..<250 { shared.value.value = index * 1000 + step }
     }
 

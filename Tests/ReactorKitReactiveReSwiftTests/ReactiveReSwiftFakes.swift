@@ -82,22 +82,3 @@ final class UncheckedBox<Value>: @unchecked Sendable {
   let value: Value
   init(_ value: Value) { self.value = value }
 }
-
-/// Runs `body` on `threads` threads released together behind a spin barrier; returns whether
-/// all finished within `timeout` seconds.
-func runConcurrently(
-  threads: Int, timeout: TimeInterval = 60, _ body: @escaping @Sendable (Int) -> Void
-) -> Bool {
-  let waiting = Locked(threads)
-  let group = DispatchGroup()
-  for index in 0..<threads {
-    group.enter()
-    Thread {
-      waiting.update { $0 -= 1 }
-      while waiting.value > 0 { sched_yield() }
-      body(index)
-      group.leave()
-    }.start()
-  }
-  return group.wait(timeout: .now() + timeout) == .success
-}

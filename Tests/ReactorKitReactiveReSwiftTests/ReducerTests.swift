@@ -36,4 +36,24 @@ final class ReducerTests: XCTestCase {
   func test_concatReducers_single_isTheReducer() {
     XCTAssertEqual(concatReducers(increaseBy(4))(Noop(), CounterState()).count, 4)
   }
+
+  func test_concatReducers_firstAndRestArray_runsInOrder() {
+    // given
+    var calls: [String] = []
+    let record: (String) -> Reducer<CounterState> = { name in
+      { _, state in
+        calls.append(name)
+        return CounterState(count: state.count * 10 + calls.count)
+      }
+    }
+
+    // when
+    let state = concatReducers(first: record("a"), rest: [record("b"), record("c")])(
+      Noop(), CounterState())
+
+    // then
+    XCTAssertEqual(calls, ["a", "b", "c"])
+    XCTAssertEqual(state.count, 123)
+    XCTAssertEqual(concatReducers(first: increaseBy(5), rest: [])(Noop(), CounterState()).count, 5)
+  }
 }

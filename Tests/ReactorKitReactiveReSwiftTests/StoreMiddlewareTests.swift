@@ -141,6 +141,44 @@ final class StoreMiddlewareTests: XCTestCase {
     // then
     wait(for: [reduced], timeout: 10)
   }
+
+  func test_sideEffectsOtherThread_dispatchesThroughItThenTheStore_keepsThatThreadsOrder() {
+    for round in 0..<50 {
+      // given: a side effect that waits while another thread dispatches through its dispatch
+      // function, then (after releasing it) through the store
+      let reduced = Locked<[Int]>([])
+      let released = UncheckedBox(DispatchSemaphore(value: 0))
+      let storeBox = Locked<Store<ObservableProperty<ValueState>>?>(nil)
+      let middleware = Middleware<ValueState>().sideEffect { _, dispatch, action in
+        guard (action as? SetValue)?.value == 0 else { return }
+        let dispatch = UncheckedBox(dispatch)
+        Thread {
+          dispatch.value(SetValue(1))
+          released.value.signal()
+          storeBox.value?.dispatch(SetValue(2))
+        }.start()
+        _ = released.value.wait(timeout: .now() + 10)
+      }
+      let reducer: Reducer<ValueState> = { action, state in
+        guard let action = action as? SetValue else { return state }
+        reduced.update { $0.append(action.value) }
+        return ValueState(value: action.value)
+      }
+      let store = Store(
+        reducer: reducer, observable: ObservableProperty(ValueState()), middleware: middleware)
+      storeBox.value = store
+
+      // when
+      store.dispatch(SetValue(0))
+      let deadline = Date().addingTimeInterval(10)
+      while reduced.value.count < 3 && Date() < deadline { usleep(1000) }
+      storeBox.value = nil
+
+      // then: 1 before 2, as the other thread dispatched them
+      XCTAssertEqual(reduced.value, [0, 1, 2], "round \(round)")
+      if reduced.value != [0, 1, 2] { return }
+    }
+  }
 }
 
 // MARK: - Fakes

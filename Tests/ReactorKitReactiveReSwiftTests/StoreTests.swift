@@ -124,7 +124,7 @@ final class StoreTests: XCTestCase {
     store.observable.subscribe { state in received.update { $0.append(state.count) } }
 
     // when
-    let finished = runConcurrently(threads: 8) { _ in
+    let finished = runConcurrentlyWithin(defaultConcurrencyTimeout, threads: 8) { _ in
       for _ in 0..<300 {
         store.dispatch(Noop())
         sched_yield()

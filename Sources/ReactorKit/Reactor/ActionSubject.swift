@@ -30,6 +30,9 @@ public final class ActionSubject<Element>: ObservableType, ObserverType, Subject
   /// The storage of ``subjectReference``, `observableReference`, ``counter`` and
   /// ``subscriptions``:
   /// ``AtomicSlot``s, so the first stored properties.
+  @usableFromInline enum Slots: Int, AtomicSlotIndex {
+    case subject, observable, counter, subscriptions
+  }
   @usableFromInline var subjectSlot = AtomicSlot(UInt(0))
   @usableFromInline var observableSlot = AtomicSlot(UInt(0))
   @usableFromInline var counterSlot = AtomicSlot(UInt(0))
@@ -39,13 +42,17 @@ public final class ActionSubject<Element>: ObservableType, ObserverType, Subject
   /// reactor nobody observes the actions of (the common case) carries no subject.
   /// (Typed `AnyObject`, so that the unspecialised deinitialiser releases them without looking
   /// up type metadata every time a reactor is freed; the accessors downcast what they made.)
-  @inlinable var subjectReference: OnceReference<AnyObject> { OnceReference(slot: 0, of: self) }
+  @inlinable var subjectReference: OnceReference<AnyObject> {
+    OnceReference(Slots.subject, of: self)
+  }
   /// The observable of ``asObservable()``, created on first use.
-  private var observableReference: OnceReference<AnyObject> { OnceReference(slot: 1, of: self) }
+  private var observableReference: OnceReference<AnyObject> {
+    OnceReference(Slots.observable, of: self)
+  }
   /// Each element carries the sequence number it was given when the subject accepted it; a
   /// subscription skips elements numbered before it subscribed, which were already in flight.
-  @inlinable var counter: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 2, of: self) }
-  @inlinable var subscriptions: UnsafeAtomic<Int> { UnsafeAtomic(slot: 3, of: self) }
+  @inlinable var counter: UnsafeAtomic<UInt> { UnsafeAtomic(Slots.counter, of: self) }
+  @inlinable var subscriptions: UnsafeAtomic<Int> { UnsafeAtomic(Slots.subscriptions, of: self) }
 
   /// Creates a subject with no subscribers.
   public convenience init() {

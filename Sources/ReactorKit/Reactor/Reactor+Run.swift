@@ -12,13 +12,20 @@ extension Reactor {
   ///   case .refresh:
   ///     return run { send in
   ///       send(.setLoading(true))
-  ///       let items = await api.items()
+  ///       let items = try await api.items()
   ///       send(.setItems(items))
   ///       send(.setLoading(false))
+  ///     } catch: { error, send in
+  ///       send(.setError(error))
   ///     }
   ///   }
   /// }
   /// ```
+  ///
+  /// To wait, sleep on a clock the reactor is given (`let clock: any Clock<Duration>`,
+  /// `ContinuousClock()` in the app): `try await clock.sleep(for: .seconds(1))`. Tests pass a
+  /// `TestClock` (ReactorKitTesting), whose sleeps end when the test advances its
+  /// `TestScheduler`.
   ///
   /// - Parameters:
   ///   - priority: The priority of the task; `nil` lets the system decide.
@@ -26,16 +33,33 @@ extension Reactor {
   ///     scheduler.
   ///   - operation: The work, isolated to the main actor; receives the function that emits
   ///     mutations.
+  ///   - handler: Called with an error `operation` throws (other than the task's
+  ///     cancellation), to turn it into mutations. Without it, the sequence fails with the
+  ///     error (which a reactor ignores in `mutate`, as it ignores every failed action).
   /// - Returns: The mutations sent by `operation`, then completion.
   public func run(
     priority: TaskPriority? = nil,
     scheduler: ImmediateSchedulerType = MainScheduler.instance,
-    operation: @escaping @MainActor @Sendable (_ send: Send<Mutation>) async -> Void
+    operation: @escaping @MainActor @Sendable (_ send: Send<Mutation>) async throws -> Void,
+    catch handler: (@MainActor @Sendable (_ error: any Error, _ send: Send<Mutation>) -> Void)? =
+      nil
   ) -> Observable<Mutation> {
     Observable<Mutation>.create { observer in
       let output = UncheckedSendable(observer)
-      let task = Task(priority: priority) {
-        await operation(Send { output.value.onNext($0) })
+      let task = Task(priority: priority) { @MainActor in
+        let send = Send<Mutation> { output.value.onNext($0) }
+        do {
+          try await operation(send)
+        } catch {
+          if error is CancellationError || Task.isCancelled {
+            // Disposed: nothing is delivered any more.
+          } else if let handler {
+            handler(error, send)
+          } else {
+            output.value.onError(error)
+            return
+          }
+        }
         output.value.onCompleted()
       }
       return Disposables.create { task.cancel() }
@@ -44,8 +68,8 @@ extension Reactor {
   }
 }
 
-/// The function a ``Reactor/run(priority:scheduler:operation:)`` operation calls to emit a
-/// mutation.
+/// The function a ``Reactor/run(priority:scheduler:operation:catch:)`` or
+/// ``Effect/run(priority:operation:catch:)`` operation calls to emit a mutation or an action.
 ///
 /// Call it like a function: `send(.setLoading(true))`. Mutations sent after the task was
 /// cancelled are dropped.

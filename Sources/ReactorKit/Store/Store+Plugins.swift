@@ -81,9 +81,9 @@ extension Store {
     pluginSlot.getOrMake { StorePluginHost() }
   }
 
-  /// The reference kept in the store's ``pluginSlotStorage``.
+  /// The reference kept in the store's ``pluginHostSlot``.
   var pluginSlot: OnceReference<StorePluginHost> {
-    OnceReference(slot: 0, of: self)
+    OnceReference(Slots.pluginHost, of: self)
   }
 }
 

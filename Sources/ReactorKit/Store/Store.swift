@@ -45,8 +45,10 @@
 /// under the store's locks. Keep them values (or immutable objects), as Redux expects.
 public final class Store<State>: @unchecked Sendable {
   // Safety: the engine synchronises itself; the plugin slot is only accessed atomically.
+  /// The store's atomic slot, declared once (see `AtomicSlot`).
+  @usableFromInline enum Slots: Int, AtomicSlotIndex { case pluginHost }
   /// The storage of the installed plugins (see `Store+Plugins.swift`): 0 until one is.
-  @usableFromInline var pluginSlotStorage = AtomicSlot(UInt(0))
+  @usableFromInline var pluginHostSlot = AtomicSlot(UInt(0))
   /// The engine: the turn, the dispatch queue, the state and the subscriptions.
   @usableFromInline let core: StoreCore<State>
 

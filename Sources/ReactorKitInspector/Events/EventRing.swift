@@ -9,8 +9,17 @@ import ReactorKit
 #endif
 
 /// The inspector's bounded timeline: the newest `capacity` events, numbered from 1 without
-/// gaps. Appending never waits for a reader's batch and never grows the ring; a reader that
-/// falls behind by more than the capacity learns how many events it missed.
+/// gaps, holding at most about `byteBudget` bytes. Appending never waits for a reader's batch
+/// and never grows the ring; a reader that falls behind by more than the capacity learns how
+/// many events it missed.
+///
+/// ## The byte budget
+///
+/// Each event is appended with an estimate of the bytes it keeps alive (its states' storage
+/// that no earlier event shares, see ``RetainedBytes``), and each cached rendering counts its
+/// length. When the total passes `byteBudget`, the oldest events are dropped (their values
+/// released after the lock) until it fits again, the newest event always kept; readers are
+/// told about them as about overwritten events (the stream's gap marker).
 ///
 /// The slots live in memory allocated once (no array copy-on-write or exclusivity checks on
 /// the app's thread), initialised as the first `capacity` events arrive.
@@ -31,25 +40,35 @@ final class EventRing: @unchecked Sendable {
   // (`lock()`/`unlock()`, acquiring and releasing `lockWord`); `latest` is atomic. Both atomic
   // words live in `words`, allocated once and only accessed atomically.
   let capacity: Int
+  /// The most bytes the events (and their cached renderings) may keep alive, approximately.
+  let byteBudget: Int
   private let slots: UnsafeMutablePointer<RecordedEvent>
   private let rendered: UnsafeMutablePointer<String?>
+  /// The bytes each slot's event (and its cached rendering) is counted for.
+  private let costs: UnsafeMutablePointer<Int>
   /// `[0]`: the next sequence number; `[1]`: how many slots are initialised; `[2]`: the
-  /// sequence number that went (or goes) into slot 0; `[3]`: the slot of the next event.
+  /// sequence number that went (or goes) into slot 0; `[3]`: the slot of the next event;
+  /// `[4]`: the bytes counted for the events in the ring; `[5]`: the oldest sequence number
+  /// not dropped for the byte budget.
   private let counters: UnsafeMutablePointer<UInt64>
   /// The spin lock's word (0 free, 1 held), then ``latestSequence``.
   private let words: UnsafeMutableRawPointer
   private var lockWord: UnsafeAtomic<Int> { UnsafeAtomic(at: words) }
   private var latest: UnsafeAtomic<UInt64> { UnsafeAtomic(at: words + 8) }
 
-  init(capacity: Int) {
+  init(capacity: Int, byteBudget: Int = .max) {
     self.capacity = max(1, capacity)
+    self.byteBudget = max(0, byteBudget)
     slots = .allocate(capacity: self.capacity)
     rendered = .allocate(capacity: self.capacity)
     rendered.initialize(repeating: nil, count: self.capacity)
-    counters = .allocate(capacity: 4)
-    counters.initialize(repeating: 0, count: 4)
+    costs = .allocate(capacity: self.capacity)
+    costs.initialize(repeating: 0, count: self.capacity)
+    counters = .allocate(capacity: 6)
+    counters.initialize(repeating: 0, count: 6)
     counters[0] = 1
     counters[2] = 1
+    counters[5] = 1
     words = .allocate(byteCount: 16, alignment: 8)
     _ = UnsafeAtomic<Int>.initialize(at: words, to: 0)
     _ = UnsafeAtomic<UInt64>.initialize(at: words + 8, to: 0)
@@ -60,6 +79,7 @@ final class EventRing: @unchecked Sendable {
     slots.deallocate()
     rendered.deinitialize(count: capacity)
     rendered.deallocate()
+    costs.deallocate()
     counters.deallocate()
     words.deallocate()
   }
@@ -101,11 +121,21 @@ final class EventRing: @unchecked Sendable {
   /// The sequence number of the newest event; 0 before the first.
   var latestSequence: UInt64 { latest.load(ordering: .acquiring) }
 
+  /// The bytes counted for the events in the ring now.
+  var retainedBytes: Int {
+    lock()
+    defer { unlock() }
+    return Int(counters[4])
+  }
+
   /// Appends an event stamped with the time now; returns its sequence number.
+  ///
+  /// - Parameter bytes: The bytes the event keeps alive, for the byte budget.
   @discardableResult
   func append(
     kind: InspectorEventKind, source: SourceInfo, value: consuming Any? = nil,
-    before: consuming Any? = nil, after: consuming Any? = nil, note: consuming String? = nil
+    before: consuming Any? = nil, after: consuming Any? = nil, note: consuming String? = nil,
+    bytes: Int = 0
   ) -> UInt64 {
     let time = RecordedEvent.now()
     lock()
@@ -115,6 +145,16 @@ final class EventRing: @unchecked Sendable {
     let index = Int(counters[3])
     counters[3] = index + 1 == capacity ? 0 : counters[3] + 1
     let slot = slots + index
+    // The displaced event's bytes leave the count, the new one's enter it.
+    let total =
+      counters[4] &- UInt64(bitPattern: Int64(costs[index])) &+ UInt64(bitPattern: Int64(bytes))
+    counters[4] = total
+    costs[index] = bytes
+    if total > UInt64(byteBudget) {
+      return appendOverBudgetLocked(
+        sequence: sequence, time: time, kind: kind, source: source, index: index,
+        value: value, before: before, after: after, note: note)
+    }
     if UInt64(index) < counters[1], slot.pointee.source === source {
       // The displaced event came from the same source (the common case): the slot keeps its
       // reference to the source, and the values are exchanged, the old ones released after
@@ -166,6 +206,52 @@ final class EventRing: @unchecked Sendable {
     return sequence
   }
 
+  /// The rest of ``append(kind:source:value:before:after:note:bytes:)`` when the ring is over
+  /// its byte budget (lock held, counters updated): stores the event, drops the oldest events
+  /// until the total fits (never the new one), and releases what they held after the lock.
+  @inline(never)
+  private func appendOverBudgetLocked(
+    sequence: UInt64, time: Double, kind: InspectorEventKind, source: SourceInfo, index: Int,
+    value: Any?, before: Any?, after: Any?, note: String?
+  ) -> UInt64 {
+    let slot = slots + index
+    let displaced: RecordedEvent? = UInt64(index) < counters[1] ? slot.move() : nil
+    if displaced == nil { counters[1] += 1 }
+    slot.initialize(
+      to: RecordedEvent(
+        sequence: sequence, time: time, kind: kind, source: source, value: value,
+        before: before, after: after, note: note))
+    var released: [Any?] = [displaced]
+    released.append(rendered[index] == nil ? nil : (rendered + index).move())
+    if rendered[index] == nil { (rendered + index).initialize(to: nil) }
+    // Events older than the capacity are gone already: start after them.
+    if sequence >= UInt64(capacity), counters[5] < sequence + 1 - UInt64(capacity) {
+      counters[5] = sequence + 1 - UInt64(capacity)
+    }
+    while counters[4] > UInt64(byteBudget), counters[5] < sequence {
+      let place = slotLocked(counters[5])
+      counters[5] += 1
+      guard case .present(let victim) = place else { continue }
+      counters[4] = counters[4] &- UInt64(costs[victim])
+      costs[victim] = 0
+      released.append(slots[victim].value)
+      released.append(slots[victim].before)
+      released.append(slots[victim].after)
+      slots[victim].value = nil
+      slots[victim].before = nil
+      slots[victim].after = nil
+      slots[victim].note = nil
+      if rendered[victim] != nil {
+        released.append((rendered + victim).move())
+        (rendered + victim).initialize(to: nil)
+      }
+    }
+    latest.store(sequence, ordering: .releasing)
+    unlock()
+    withExtendedLifetime(released) {}
+    return sequence
+  }
+
   /// Drops every event (sequence numbers continue).
   func removeAll() {
     var dropped: [RecordedEvent] = []
@@ -183,6 +269,9 @@ final class EventRing: @unchecked Sendable {
     // Sequence numbers continue; slots fill again from slot 0.
     counters[2] = counters[0]
     counters[3] = 0
+    counters[4] = 0
+    counters[5] = counters[0]
+    costs.update(repeating: 0, count: capacity)
     unlock()
     _ = dropped
     _ = droppedRenderings
@@ -194,13 +283,15 @@ final class EventRing: @unchecked Sendable {
     case present(Int)
     /// Not in the ring: dropped by ``removeAll()``, or not appended yet.
     case removed
-    /// Not in the ring any more: its slot holds a newer event.
+    /// Not in the ring any more: its slot holds a newer event, or it was dropped for the
+    /// byte budget.
     case overwritten
   }
 
   /// Where event `sequence` is (lock held).
   private func slotLocked(_ sequence: UInt64) -> Place {
     guard sequence >= counters[2], sequence < counters[0] else { return .removed }
+    guard sequence >= counters[5] else { return .overwritten }
     let index = Int((sequence - counters[2]) % UInt64(capacity))
     guard UInt64(index) < counters[1] else { return .removed }
     return slots[index].sequence == sequence ? .present(index) : .overwritten
@@ -229,9 +320,10 @@ final class EventRing: @unchecked Sendable {
       return Batch(missed: 0, events: [], rendered: [])
     }
     let oldest = newest >= UInt64(capacity) ? newest - UInt64(capacity) + 1 : 1
-    // Events before the first one after the last ``removeAll()`` are gone too, and count as
-    // missed, so the reader's cursor moves past them.
-    let firstKept = counters[2]
+    // Events before the first one after the last ``removeAll()`` are gone too, and so are
+    // those dropped for the byte budget: they count as missed, so the reader's cursor moves
+    // past them.
+    let firstKept = max(counters[2], counters[5])
     unlock()
     let first = max(sequence + 1, oldest, firstKept)
     let missed = first - (sequence + 1)
@@ -307,6 +399,10 @@ final class EventRing: @unchecked Sendable {
     }
     let previous = rendered[index]
     rendered[index] = text
+    // The rendering counts toward the budget; it is dropped with its event.
+    let added = text.utf8.count - (previous?.utf8.count ?? 0)
+    costs[index] += added
+    counters[4] = counters[4] &+ UInt64(bitPattern: Int64(added))
     unlock()
     _ = previous
   }

@@ -54,16 +54,34 @@ struct RecordingExporter {
     return output
   }
 
-  private func redact(_ value: Any, redaction: LogRedaction) -> Any {
+  /// `value` with its secrets replaced as ``ActionRecording`` redacts a copy to share: a
+  /// secret key's value whole when it is not an object or array, otherwise each string and
+  /// number inside it.
+  private func redact(_ value: Any, redaction: LogRedaction, secret: Bool = false) -> Any {
     if let object = value as? [String: Any] {
       var copy: [String: Any] = [:]
       for (key, inner) in object {
+        let isSecret = redaction.isRedacted(key)
+        let isContainer = inner is [String: Any] || inner is [Any]
         copy[key] =
-          redaction.isRedacted(key) ? redaction.replacement : redact(inner, redaction: redaction)
+          isSecret && (redaction.redactsWholeValues || !isContainer)
+          ? redaction.replacement
+          : redact(inner, redaction: redaction, secret: secret || isSecret)
       }
       return copy
     }
-    if let array = value as? [Any] { return array.map { redact($0, redaction: redaction) } }
+    if let array = value as? [Any] {
+      return array.map { redact($0, redaction: redaction, secret: secret) }
+    }
+    if secret, value is String || (value is NSNumber && !Self.isBoolean(value)) {
+      return redaction.replacement
+    }
     return value
+  }
+
+  /// Whether a value from `JSONSerialization` is a JSON `true` or `false`: Foundation gives
+  /// those as its boolean subclass of `NSNumber` (`__NSCFBoolean`, on Linux too).
+  private static func isBoolean(_ value: Any) -> Bool {
+    value is NSNumber && String(describing: type(of: value)).contains("Boolean")
   }
 }

@@ -173,12 +173,26 @@ enum InspectorPageScript {
         $("d-time").textContent = clock(event.time || 0);
         $("d-action").textContent = title(event);
         const source = state.sources.find((s) => s.name === event.source);
-        const jumpable = !!(source && source.canJump && event.state);
+        const hasState = !!(event.state || event.hasState);
+        const jumpable = !!(source && source.canJump && hasState);
         $("jump-btn").hidden = !jumpable;
         $("diff-card").hidden = !event.diff;
         renderDiff(event.diff || []);
-        $("state-card").hidden = !event.state;
-        renderTree(event.state, new Set((event.diff || []).map((d) => d.path)));
+        $("state-card").hidden = !hasState;
+        const changed = new Set((event.diff || []).map((d) => d.path));
+        if (event.state || !hasState) {
+          renderTree(event.state, changed);
+          return;
+        }
+        // Events carry no state tree (a page catching up would render thousands): ask for
+        // the one shown.
+        $("d-state").textContent = "Loading the state…";
+        api("/api/state?source=" + encodeURIComponent(event.source) + "&seq=" + event.seq)
+          .then((body) => {
+            event.state = body.state;
+            if (state.selected === seq) renderTree(event.state, changed);
+          })
+          .catch((error) => { if (state.selected === seq) $("d-state").textContent = error.message; });
       }
 
       function renderDiff(diff) {
@@ -361,7 +375,8 @@ enum InspectorPageScript {
         const source = $("dispatch-source").value;
         file.arrayBuffer().then((body) => api("/api/import" + (source ? "?source=" + encodeURIComponent(source) : ""),
           { method: "POST", headers: { "Content-Type": "application/x-ndjson" }, body }))
-          .then((result) => toast("Replayed " + result.replayed + " actions"))
+          .then((result) => toast("Replayed " + result.replayed + " actions"
+            + (result.warning ? ". " + result.warning : "")))
           .catch((error) => toast(error.message))
           .finally(() => { $("import-file").value = ""; });
       };

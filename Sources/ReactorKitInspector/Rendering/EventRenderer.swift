@@ -11,7 +11,8 @@ struct EventRenderer {
   private var renderer: ValueRenderer {
     let redaction = self.redaction
     return ValueRenderer(
-      isRedacted: { redaction.isRedacted($0) }, redactedText: redaction.replacement)
+      isRedacted: { redaction.isRedacted($0) }, redactedText: redaction.replacement,
+      redactsWholeValues: redaction.redactsWholeValues)
   }
 
   var tree: StateTree {
@@ -39,7 +40,12 @@ struct EventRenderer {
 
   /// The event as one JSON object: `seq`, `source`, `sourceKind`, `kind`, `time` (ms since
   /// 1970), `action` (the action or mutation rendered), `note`, `diff` (changed paths with
-  /// `old` and `new` renderings) and `state` (the tree after the event).
+  /// `old` and `new` renderings, at most 500) and `hasState` (the event changed a state, whose
+  /// tree `GET /api/state?source=S&seq=N` renders while the event is in the ring).
+  ///
+  /// The state's tree is not part of the event: rendering it costs the size of the state
+  /// (up to ``StateTree/maximumNodes`` nodes), so a page catching up on a full ring would
+  /// pay it 10,000 times; the page asks for the one it shows.
   func json(_ event: RecordedEvent) -> String {
     var writer = JSONWriter()
     writer.object { json in
@@ -63,7 +69,9 @@ struct EventRenderer {
           let changes = valueDifferences(
             from: prepared(before, source: event.source), to: preparedAfter,
             render: renderer.renderPart, isRedacted: { redaction.isRedacted($0) },
-            redactedText: redaction.replacement, skipsEqualValues: true)
+            redactedText: redaction.replacement,
+            renderSecret: redaction.redactsWholeValues ? nil : renderer.renderSecretPart,
+            skipsEqualValues: true, identifiesElements: true)
           json.key("diff")
           json.array { list in
             for change in changes.prefix(500) {
@@ -84,7 +92,7 @@ struct EventRenderer {
             }
           }
         }
-        json.field("state", raw: tree.json(preparedAfter))
+        json.field("hasState", true)
       }
     }
     return writer.text

@@ -1,7 +1,9 @@
 import ReactorKit
 
 /// Renders a value as a JSON tree for the page's collapsible state view, by reflection, with
-/// secrets redacted by field name.
+/// secrets redacted by field name: a secret-named value rendered whole is a leaf with the
+/// redaction text, a secret-named container keeps its shape with its values redacted (see
+/// ``ValueRenderer``). A `@Pulse` property shows as its property.
 ///
 /// A node is `{"k": label, "t": type, "v": text}` for a leaf, or `{"k": label, "t": type,
 /// "c": [children], "n": count}` for a struct, class, tuple, enum payload, collection or
@@ -17,12 +19,18 @@ struct StateTree {
   func json(_ value: Any) -> String {
     var writer = JSONWriter()
     var budget = maximumNodes
-    write(value, label: nil, depth: 0, budget: &budget, into: &writer)
+    write(value, label: nil, depth: 0, budget: &budget, secret: false, into: &writer)
     return writer.text
   }
 
+  /// A leaf's text: its rendering, or inside a secret-named container its hidden form.
+  private func leafText(_ value: Any, secret: Bool) -> String {
+    secret ? renderer.renderSecretPart(value) : renderer.renderPart(value)
+  }
+
   private func write(
-    _ value: Any, label: String?, depth: Int, budget: inout Int, into writer: inout JSONWriter
+    _ value: Any, label: String?, depth: Int, budget: inout Int, secret: Bool,
+    into writer: inout JSONWriter
   ) {
     budget -= 1
     let mirror = Mirror(reflecting: value)
@@ -39,10 +47,11 @@ struct StateTree {
           let inner = Mirror(reflecting: wrapped)
           if Self.hasChildren(inner) {
             node.field("t", Self.typeName(of: wrapped))
-            writeChildren(inner, of: wrapped, depth: depth, budget: &budget, into: &node)
+            writeChildren(
+              inner, of: wrapped, depth: depth, budget: &budget, secret: secret, into: &node)
           } else {
             node.field("t", Self.typeName(of: wrapped))
-            node.field("v", renderer.renderPart(wrapped))
+            node.field("v", leafText(wrapped, secret: secret))
           }
         } else {
           node.field("t", Self.typeName(of: value))
@@ -51,9 +60,10 @@ struct StateTree {
       case .struct, .class, .tuple, .collection, .dictionary, .set:
         node.field("t", Self.typeName(of: value))
         if mirror.children.isEmpty {
-          node.field("v", renderer.renderPart(value))
+          node.field("v", leafText(value, secret: secret))
         } else {
-          writeChildren(mirror, of: value, depth: depth, budget: &budget, into: &node)
+          writeChildren(
+            mirror, of: value, depth: depth, budget: &budget, secret: secret, into: &node)
         }
       case .enum:
         node.field("t", Self.typeName(of: value))
@@ -61,25 +71,26 @@ struct StateTree {
         {
           let name = payload.label ?? "payload"
           node.field("case", name)
-          if isRedacted(name) {
+          if isRedacted(name) && renderer.redactsWholeValues {
             node.field("v", ".\(name)(\(redactedText))")
           } else {
             writeChildren(
               Mirror(reflecting: payload.value), of: payload.value, depth: depth, budget: &budget,
-              into: &node)
+              secret: secret || isRedacted(name), into: &node)
           }
         } else {
-          node.field("v", renderer.renderPart(value))
+          node.field("v", leafText(value, secret: secret))
         }
       default:
         node.field("t", Self.typeName(of: value))
-        node.field("v", renderer.renderPart(value))
+        node.field("v", leafText(value, secret: secret))
       }
     }
   }
 
   private func writeChildren(
-    _ mirror: Mirror, of value: Any, depth: Int, budget: inout Int, into node: inout JSONWriter
+    _ mirror: Mirror, of value: Any, depth: Int, budget: inout Int, secret: Bool,
+    into node: inout JSONWriter
   ) {
     let isDictionary = mirror.displayStyle == .dictionary
     let isSet = mirror.displayStyle == .set
@@ -88,18 +99,21 @@ struct StateTree {
       if isDictionary {
         let pair = Array(Mirror(reflecting: child.value).children)
         guard pair.count == 2 else { continue }
-        let key = (pair[0].value as? String) ?? renderer.renderPart(pair[0].value)
-        children.append((key, pair[1].value, isRedacted(key)))
-      } else if let label = child.label, !label.hasPrefix(".") {
-        children.append((label, child.value, isRedacted(label)))
+        let name = (pair[0].value as? String) ?? renderer.renderPart(pair[0].value)
+        let key = secret ? leafText(pair[0].value, secret: true) : name
+        children.append((key, pair[1].value, isRedacted(name)))
+      } else if case (let label?, let value) = ValueRenderer.field(child.label, child.value) {
+        children.append((label, value, isRedacted(label)))
       } else {
         children.append(("\(index)", child.value, false))
       }
     }
     if isDictionary { children.sort { $0.label < $1.label } }
     if isSet {
-      children = children.map { ($0.label, $0.value, $0.redacted, renderer.renderPart($0.value)) }
-        .sorted { $0.3 < $1.3 }.enumerated().map { ("\($0.offset)", $0.element.1, false) }
+      children = children.map {
+        ($0.label, $0.value, $0.redacted, leafText($0.value, secret: secret))
+      }
+      .sorted { $0.3 < $1.3 }.enumerated().map { ("\($0.offset)", $0.element.1, false) }
     }
     node.field("n", children.count)
     if isDictionary || isSet || mirror.displayStyle == .collection { node.field("s", "items") }
@@ -114,7 +128,7 @@ struct StateTree {
           }
           break
         }
-        if child.redacted {
+        if child.redacted && renderer.redactsWhole(child.value) {
           budget -= 1
           list.object { leaf in
             leaf.field("k", child.label)
@@ -122,7 +136,9 @@ struct StateTree {
             leaf.field("v", redactedText)
           }
         } else {
-          write(child.value, label: child.label, depth: depth + 1, budget: &budget, into: &list)
+          write(
+            child.value, label: child.label, depth: depth + 1, budget: &budget,
+            secret: secret || child.redacted, into: &list)
         }
       }
     }

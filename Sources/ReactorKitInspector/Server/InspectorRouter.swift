@@ -211,7 +211,7 @@ struct InspectorRouter: Sendable {
       let bytes = try ActionRecording([]).jsonLines(registry: registry) + Array(line)
       decoded = try ActionRecording(jsonLines: bytes, registry: registry).actions
     } catch let error as RecordingError {
-      return .error(422, error.description)
+      return .error(422, Self.message(for: error, from: .dispatchForm))
     } catch {
       return .error(400, "the action is not valid JSON")
     }
@@ -257,12 +257,86 @@ struct InspectorRouter: Sendable {
     let recording: ActionRecording
     do {
       recording = try ActionRecording(
-        jsonLines: request.body, registry: registry, source: "the imported recording")
+        jsonLines: request.body, registry: registry, source: "the imported file")
     } catch {
-      return .error(422, error.description)
+      return .error(422, Self.message(for: error, from: .importedFile))
     }
-    core.note("\(name): replaying an imported recording of \(recording.actions.count) actions")
+    // A last line cut off mid-write is dropped, and the user is told (the page shows the
+    // warning; the timeline keeps a note).
+    let warning = recording.tornTail.map { Self.message(for: $0, from: .importedFile) }
+    core.note(
+      "\(name): replaying an imported recording of \(recording.actions.count) actions"
+        + (warning.map { ". " + $0 } ?? ""))
     for action in recording.actions { _ = source.dispatch(action) }
-    return .json(200, "{\"replayed\":\(recording.actions.count)}")
+    var json = JSONWriter()
+    json.object { json in
+      json.field("replayed", recording.actions.count)
+      if case .tornLastLine(_, let line, let length)? = recording.tornTail {
+        json.key("droppedLastLine")
+        json.object { dropped in
+          dropped.field("line", line)
+          dropped.field("bytes", length)
+        }
+        json.field("warning", warning)
+      }
+    }
+    return .json(200, json.text)
+  }
+
+  // MARK: - Messages
+
+  /// What the user sent a recording line with.
+  enum RecordingOrigin {
+    /// The page's dispatch form: one action, its type and JSON typed in by hand.
+    case dispatchForm
+    /// A recording file imported from the page (or `POST /api/import`).
+    case importedFile
+  }
+
+  /// `error` as a sentence about what the user did: the dispatch form's action, or the line of
+  /// the imported file.
+  static func message(for error: RecordingError, from origin: RecordingOrigin) -> String {
+    /// `reason` as the end of a sentence: one final period.
+    func ending(_ reason: String) -> String {
+      var text = reason
+      while text.hasSuffix(".") { text.removeLast() }
+      return text + "."
+    }
+    switch (origin, error) {
+    case (.dispatchForm, .unknownActionType(_, _, let type)):
+      return "The dispatch form's action type \"\(type)\" is not registered in the inspector's "
+        + "ActionRegistry."
+    case (.dispatchForm, .undecodableAction(_, _, let type, let reason)):
+      return "The dispatch form's action does not decode as \(type): " + ending(reason)
+    case (.dispatchForm, .malformedLine(_, _, let reason)):
+      return "The dispatch form's action is not valid: " + ending(reason)
+    case (.dispatchForm, .nestingTooDeep(_, _, let limit)):
+      return "The dispatch form's action nests deeper than \(limit) levels."
+    case (.dispatchForm, .tooLarge(_, let size, let limit)):
+      return "The dispatch form's action is too large (\(size) bytes; the limit is \(limit))."
+    case (.importedFile, .tooLarge(_, let size, let limit)):
+      return "The imported file is too large (\(size) bytes; the limit is \(limit))."
+    case (.importedFile, .missingHeader):
+      return "The imported file is not a recording: its first line must be "
+        + "{\"format\":\"reactorkit.actions\",\"version\":1}."
+    case (.importedFile, .unsupportedFormatVersion(_, let found, let supported)):
+      return "The imported file has format version \(found); the inspector reads version "
+        + "\(supported)."
+    case (.importedFile, .nestingTooDeep(_, let line, let limit)):
+      return "The imported file, line \(line), nests deeper than \(limit) levels."
+    case (.importedFile, .malformedLine(_, let line, let reason)):
+      return "The imported file, line \(line), is not an action: " + ending(reason)
+    case (.importedFile, .unknownActionType(_, let line, let type)):
+      return "The imported file, line \(line), has an action of type \"\(type)\", which is not "
+        + "registered in the inspector's ActionRegistry."
+    case (.importedFile, .undecodableAction(_, let line, let type, let reason)):
+      return "The imported file, line \(line): the \(type) action does not decode: "
+        + ending(reason)
+    case (.importedFile, .tornLastLine(_, let line, let length)):
+      return "The imported file's last line (line \(line), \(length) bytes) was cut off and "
+        + "was not replayed; the actions before it were."
+    default:
+      return error.description
+    }
   }
 }

@@ -18,6 +18,7 @@ public struct InspectorTimeTravel: Action, CustomReflectable {
 /// and after it, and time travel dispatches an ``InspectorTimeTravel`` through the store.
 final class StoreSource<State>: InspectedSource, @unchecked Sendable {
   // Safety: `getState`, `send` and `liveState` are guarded by `lock`; `jumped` is atomic;
+  // `sizes` is only used by the middleware, which the store runs for one action at a time;
   // the rest is immutable. The closures are the store's own thread-safe accessors.
   let info: SourceInfo
   private let core: InspectorCore
@@ -28,6 +29,14 @@ final class StoreSource<State>: InspectedSource, @unchecked Sendable {
   private var send: ((any Action) -> Void)?
   private var liveState: State?
   private let jumpedBox = AtomicBox<UInt64>(0)
+  /// The bytes each recorded state keeps alive (for the ring's byte budget), for a state type
+  /// with references; a state without is counted as ``plainBytes``.
+  private var sizes = RetainedBytes()
+  private let isPlain = _isPOD(State.self)
+  /// What an event of a state without references counts: 0 for a small one (the capacity
+  /// bounds those), its size for a large one.
+  private let plainBytes =
+    MemoryLayout<State>.size > 1_024 ? RetainedBytes.plainEstimate(State.self) : 0
   private var jumped: UnsafeAtomic<UInt64> { jumpedBox.atomic }
 
   init(name: String, core: InspectorCore, redactions: [Redaction<State>]) {
@@ -42,6 +51,13 @@ final class StoreSource<State>: InspectedSource, @unchecked Sendable {
     ring = Unmanaged.passUnretained(core.ring)
   }
 
+  /// The bytes `state` keeps alive that the previous recorded state does not.
+  @inline(__always)
+  private func retainedBytes(_ state: State) -> Int {
+    if isPlain { return plainBytes }
+    return sizes.estimate(state)
+  }
+
   /// The middleware that records into this source.
   func middleware() -> Middleware<State> {
     .redux { [self] getState, dispatch in
@@ -51,8 +67,10 @@ final class StoreSource<State>: InspectedSource, @unchecked Sendable {
       }
       // The first entry: the state the store starts from (the first action's diff is taken
       // against it).
+      let initial = getState()
       record(
-        kind: .note, value: nil, before: nil, after: getState(), note: "\(name): initial state")
+        kind: .note, value: nil, before: nil, after: initial, note: "\(name): initial state",
+        bytes: retainedBytes(initial))
       return { next in
         { [self] action in handle(action, getState: getState, next: next) }
       }
@@ -70,7 +88,7 @@ final class StoreSource<State>: InspectedSource, @unchecked Sendable {
       record(
         kind: .jump, value: nil, before: nil, after: after,
         note: target.map { "\(name): jumped to the state after #\($0)" }
-          ?? "\(name): back to live")
+          ?? "\(name): back to live", bytes: retainedBytes(after))
       return
     }
     // No copy of the state before: the diff is taken from the previous entry of this store
@@ -79,16 +97,19 @@ final class StoreSource<State>: InspectedSource, @unchecked Sendable {
     next(action)
     let after = getState()
     if jumped.load(ordering: .relaxed) != 0 { continueFromPast() }
+    let bytes = retainedBytes(after)
     _ = ring._withUnsafeGuaranteedRef {
-      $0.append(kind: .action, source: info, value: action, after: after)
+      $0.append(kind: .action, source: info, value: action, after: after, bytes: bytes)
     }
   }
 
   private func record(
-    kind: InspectorEventKind, value: Any?, before: Any?, after: Any?, note: String?
+    kind: InspectorEventKind, value: Any?, before: Any?, after: Any?, note: String?,
+    bytes: Int
   ) {
     core.ring.append(
-      kind: kind, source: info, value: value, before: before, after: after, note: note)
+      kind: kind, source: info, value: value, before: before, after: after, note: note,
+      bytes: bytes)
   }
 
   /// An app action arrived while the store showed an earlier state: it was reduced on that

@@ -34,6 +34,8 @@ open class Store<ObservableProperty: ObservablePropertyType>: @unchecked Sendabl
 
   @usableFromInline let publisher: StatePublisher<ObservableProperty>
   @usableFromInline let disposeBag = SubscriptionReferenceBag()
+  /// The middleware's gate; `nil` without middleware.
+  @usableFromInline let gate: MiddlewareGate?
   @usableFromInline var stateSubscription: Disposable?
 
   /// Creates a store.
@@ -48,7 +50,9 @@ open class Store<ObservableProperty: ObservablePropertyType>: @unchecked Sendabl
     middleware: StoreMiddleware = Middleware()
   ) {
     let reduce = UncheckedSendable(reducer)
-    let stages = middleware.isIdentity ? [] : [MiddlewareStage.make(middleware)]
+    let gate = middleware.isIdentity ? nil : MiddlewareGate()
+    let stages = gate.map { [MiddlewareStage.make(middleware, gate: $0)] } ?? []
+    self.gate = gate
     reactorKitStore = ReactorKit.Store(
       reducer: ReactorKit.Reducer.pure { state, action in reduce.value(action, state) },
       state: observable.value, middleware: stages)
@@ -75,21 +79,23 @@ open class Store<ObservableProperty: ObservablePropertyType>: @unchecked Sendabl
   /// and their states set on ``observable``. Called from inside it, it queues them. Thread-safe.
   @inlinable
   public final func dispatch(_ actions: Action...) {
-    for action in actions { reactorKitStore.dispatch(action) }
+    for action in actions { dispatch(action) }
   }
 
   /// Dispatches `action` (the one-action form of ``dispatch(_:)-(Action...)``, which spares the
   /// variadic array).
   @inlinable
   public final func dispatch(_ action: Action) {
-    reactorKitStore.dispatch(action)
+    let native = reactorKitStore
+    gate?.flushHeld { native.dispatch($0) }
+    native.dispatch(action)
   }
 
   /// Dispatches every action `stream` sends, until the store is freed.
   @inlinable
   public final func dispatch<S: StreamType>(_ stream: S) where S.ValueType: Action {
     disposeBag += stream.subscribe { [weak self] action in
-      self?.reactorKitStore.dispatch(action)
+      self?.dispatch(action)
     }
   }
 }

@@ -63,8 +63,9 @@ struct NopDisposable: Disposable, Sendable {
 final class AnonymousDisposable: Cancelable, @unchecked Sendable {
   // Safety: `action` is read and cleared only by the single caller that wins `disposed`.
   /// The storage of ``disposed``; an ``AtomicSlot``, so the first stored property.
+  @usableFromInline enum Slots: Int, AtomicSlotIndex { case disposed }
   @usableFromInline var disposedSlot = AtomicSlot(false)
-  @inlinable var disposed: UnsafeAtomic<Bool> { UnsafeAtomic(slot: 0, of: self) }
+  @inlinable var disposed: UnsafeAtomic<Bool> { UnsafeAtomic(Slots.disposed, of: self) }
   @usableFromInline var action: (() -> Void)?
 
   @inlinable
@@ -88,8 +89,9 @@ final class AnonymousDisposable: Cancelable, @unchecked Sendable {
 public final class BooleanDisposable: Cancelable, @unchecked Sendable {
   // Safety: the state is atomic.
   /// The storage of `disposed`; an ``AtomicSlot``, so the first stored property.
+  enum Slots: Int, AtomicSlotIndex { case disposed }
   private var disposedSlot: AtomicSlot
-  private var disposed: UnsafeAtomic<Bool> { UnsafeAtomic(slot: 0, of: self) }
+  private var disposed: UnsafeAtomic<Bool> { UnsafeAtomic(Slots.disposed, of: self) }
 
   /// Creates a disposable, already disposed when `isDisposed` is `true`.
   public init(isDisposed: Bool = false) {

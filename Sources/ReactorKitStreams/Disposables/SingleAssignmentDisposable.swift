@@ -9,12 +9,13 @@ public final class SingleAssignmentDisposable: Cancelable, @unchecked Sendable {
   // after assignment.
 
   /// The storage of ``state``; an ``AtomicSlot``, so the first stored property.
+  @usableFromInline enum Slots: Int, AtomicSlotIndex { case state }
   @usableFromInline var stateSlot = AtomicSlot(0)
 
   @usableFromInline static var assignedBit: Int { 1 }
   @usableFromInline static var disposedBit: Int { 2 }
 
-  @inlinable var state: UnsafeAtomic<Int> { UnsafeAtomic(slot: 0, of: self) }
+  @inlinable var state: UnsafeAtomic<Int> { UnsafeAtomic(Slots.state, of: self) }
   @exclusivity(unchecked) @usableFromInline var current: Disposable?
 
   /// Creates an empty container.

@@ -28,6 +28,7 @@ final class SubscriptionHandle: SubscriptionLink, Cancelable, @unchecked Sendabl
 
   /// The storage of ``state``; an ``AtomicSlot``, so the first stored property after the
   /// link's (slot 0, see ``SubscriptionLink``): slot 1.
+  @usableFromInline enum Slots: Int, AtomicSlotIndex { case state = 1 }
   @usableFromInline var stateSlot = AtomicSlot(0)
 
   /// A terminal event was accepted; the sink delivers nothing more.
@@ -43,7 +44,7 @@ final class SubscriptionHandle: SubscriptionLink, Cancelable, @unchecked Sendabl
   /// The assigned `upstream` was taken, by the disposal or because its source released it.
   private static var upstreamTaken: Int { 32 }
 
-  @inlinable var state: UnsafeAtomic<Int> { UnsafeAtomic(slot: 1, of: self) }
+  @inlinable var state: UnsafeAtomic<Int> { UnsafeAtomic(Slots.state, of: self) }
   @exclusivity(unchecked) private var upstream: Disposable?
   /// `onError`, `onCompleted` and `onDisposed`, when any was given; `nil` otherwise, so a
   /// subscription with only `onNext` does not pay for them.

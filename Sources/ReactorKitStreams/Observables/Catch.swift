@@ -83,7 +83,7 @@ extension ObservableType {
     let source = asObservable()
     return Observable { observer in
       SequentialSink(
-        observer, sources: repeatElement(source, count: maxAttemptCount), mode: .retry
+        observer, sources: Swift.repeatElement(source, count: maxAttemptCount), mode: .retry
       ).run()
     }
   }
@@ -227,9 +227,10 @@ extension RetryWhenSink: ReentrantLoop {}
 final class CatchReplacement: UpstreamReleaseHandling, @unchecked Sendable {
   // Safety: `isSubscribedSlot` is only accessed atomically; `current` synchronises itself.
   /// The storage of ``isSubscribed``; an ``AtomicSlot``, so the first stored property.
+  @usableFromInline enum Slots: Int, AtomicSlotIndex { case isSubscribed }
   @usableFromInline var isSubscribedSlot = AtomicSlot(false)
   /// Whether a replacement sequence was subscribed (after the source failed).
-  @inlinable var isSubscribed: UnsafeAtomic<Bool> { UnsafeAtomic(slot: 0, of: self) }
+  @inlinable var isSubscribed: UnsafeAtomic<Bool> { UnsafeAtomic(Slots.isSubscribed, of: self) }
   @usableFromInline let current = SerialDisposable()
 
   @inlinable

@@ -213,10 +213,11 @@ final class MulticastConnection<Subject: SubjectType>: SubscriptionLink, Observe
 
   /// The storage of ``disposed``; an ``AtomicSlot``, so the first stored property after the
   /// link's (slot 0, see ``SubscriptionLink``): slot 1.
+  @usableFromInline enum Slots: Int, AtomicSlotIndex { case disposed = 1 }
   @usableFromInline var disposedSlot = AtomicSlot(false)
   @usableFromInline let lock = Lock()
   @usableFromInline var parent: MulticastConnectable<Subject>?
-  @inlinable var disposed: UnsafeAtomic<Bool> { UnsafeAtomic(slot: 1, of: self) }
+  @inlinable var disposed: UnsafeAtomic<Bool> { UnsafeAtomic(Slots.disposed, of: self) }
   @usableFromInline let observer: Subject.Observer
   @usableFromInline let subscription = SingleAssignmentDisposable()
   /// Whether the subject was made for this connection alone.

@@ -69,7 +69,7 @@ final class RefCountState<Source: ConnectableObservableType>: @unchecked Sendabl
       connection = pending
       work.append(.connect(pending))
     }
-    performWorkLocked()
+    performWorkAndUnlock()
     return subscription
   }
 
@@ -81,7 +81,7 @@ final class RefCountState<Source: ConnectableObservableType>: @unchecked Sendabl
       count -= 1
       if count == 0 { endConnectionLocked() }
     }
-    performWorkLocked()
+    performWorkAndUnlock()
   }
 
   /// Connection `id` delivered a terminal event: it is over for every observer.
@@ -89,7 +89,7 @@ final class RefCountState<Source: ConnectableObservableType>: @unchecked Sendabl
   func connectionTerminated(_ id: UInt64?) {
     lock.lock()
     if let id, id == connectionID { endConnectionLocked() }
-    performWorkLocked()
+    performWorkAndUnlock()
   }
 
   /// Forgets the current connection and queues its disposal. Call with the lock held.
@@ -104,7 +104,7 @@ final class RefCountState<Source: ConnectableObservableType>: @unchecked Sendabl
   /// Runs the queued work unless another call already does. Call with the lock held; the
   /// lock is released on return.
   @usableFromInline
-  func performWorkLocked() {
+  func performWorkAndUnlock() {
     guard !working else {
       lock.unlock()
       return

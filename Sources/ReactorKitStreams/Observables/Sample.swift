@@ -54,7 +54,7 @@ final class SampleSink<Element, Sampler>: TwoSourceSink<Element, Element, Sample
       state.element = element
       lock.unlock()
     case .error:
-      onLocked(event)
+      onAndUnlock(event)
     case .completed:
       state.sourceCompleted = true
       lock.unlock()
@@ -65,17 +65,17 @@ final class SampleSink<Element, Sampler>: TwoSourceSink<Element, Element, Sample
   func samplerOn(_ event: Event<Sampler>) {
     lock.lock()
     if case .error(let error) = event {
-      onLocked(.error(error))
+      onAndUnlock(.error(error))
       return
     }
     let sample = state.element ?? defaultValue
     state.element = nil
     let completes = state.sourceCompleted
     if let sample {
-      onLocked(.next(sample))
+      onAndUnlock(.next(sample))
       if completes { on(.completed) }
     } else if completes {
-      onLocked(.completed)
+      onAndUnlock(.completed)
     } else {
       lock.unlock()
     }

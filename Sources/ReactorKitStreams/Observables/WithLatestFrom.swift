@@ -60,11 +60,11 @@ final class WithLatestFromSink<First, Second, Element>:
         lock.unlock()
         return
       }
-      onLocked(.next((element, latest)))
+      onAndUnlock(.next((element, latest)))
     case .error(let error):
-      onLocked(.error(error))
+      onAndUnlock(.error(error))
     case .completed:
-      onLocked(.completed)
+      onAndUnlock(.completed)
     }
   }
 

@@ -12,6 +12,15 @@ public protocol VirtualTimeConverterType: Sendable {
   func convertFromVirtualTime(_ virtualTime: VirtualTimeUnit) -> RxTime
   /// The virtual time of the real date `time`.
   func convertToVirtualTime(_ time: RxTime) -> VirtualTimeUnit
+  /// The real interval of `virtualTimeInterval`, in seconds (RxSwift's requirement).
+  ///
+  /// Implement either this pair or the ``RxTimeInterval`` pair: each has a default that
+  /// calls the other.
+  func convertFromVirtualTimeInterval(_ virtualTimeInterval: VirtualTimeIntervalUnit)
+    -> TimeInterval
+  /// The virtual interval of the real interval `timeInterval`, in seconds (RxSwift's
+  /// requirement; never infinite).
+  func convertToVirtualTimeInterval(_ timeInterval: TimeInterval) -> VirtualTimeIntervalUnit
   /// The real interval of `virtualTimeInterval`.
   func convertFromVirtualTimeInterval(_ virtualTimeInterval: VirtualTimeIntervalUnit)
     -> RxTimeInterval
@@ -22,6 +31,45 @@ public protocol VirtualTimeConverterType: Sendable {
     -> VirtualTimeUnit
   /// How `lhs` compares with `rhs`.
   func compareVirtualTime(_ lhs: VirtualTimeUnit, _ rhs: VirtualTimeUnit) -> VirtualTimeComparison
+}
+
+extension VirtualTimeConverterType {
+  /// `convertFromVirtualTimeInterval(_:) -> RxTimeInterval` in seconds.
+  public func convertFromVirtualTimeInterval(_ virtualTimeInterval: VirtualTimeIntervalUnit)
+    -> TimeInterval
+  {
+    (convertFromVirtualTimeInterval(virtualTimeInterval) as RxTimeInterval).seconds
+  }
+
+  /// `convertToVirtualTimeInterval(_:)` of `timeInterval` seconds as an ``RxTimeInterval``
+  /// (nanoseconds).
+  public func convertToVirtualTimeInterval(_ timeInterval: TimeInterval)
+    -> VirtualTimeIntervalUnit
+  {
+    convertToVirtualTimeInterval(RxTimeInterval.nanoseconds(nanoseconds(of: timeInterval)))
+  }
+
+  /// `convertFromVirtualTimeInterval(_:) -> TimeInterval` as an ``RxTimeInterval``
+  /// (nanoseconds).
+  public func convertFromVirtualTimeInterval(_ virtualTimeInterval: VirtualTimeIntervalUnit)
+    -> RxTimeInterval
+  {
+    .nanoseconds(nanoseconds(of: convertFromVirtualTimeInterval(virtualTimeInterval)))
+  }
+
+  /// `convertToVirtualTimeInterval(_:)` of `timeInterval` in seconds.
+  public func convertToVirtualTimeInterval(_ timeInterval: RxTimeInterval)
+    -> VirtualTimeIntervalUnit
+  {
+    convertToVirtualTimeInterval(timeInterval.seconds as TimeInterval)
+  }
+
+  private func nanoseconds(of seconds: TimeInterval) -> Int {
+    let value = (seconds * 1_000_000_000).rounded()
+    guard value < Double(Int.max) else { return .max }
+    guard value > Double(Int.min) else { return .min }
+    return Int(value)
+  }
 }
 
 /// The order of two virtual times.

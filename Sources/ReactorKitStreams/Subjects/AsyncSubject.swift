@@ -29,12 +29,12 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
       last = value
       core.lock.unlock()
     case .error:
-      core.publishLocked(event)
+      core.publishAndUnlock(event)
     case .completed:
       if let last {
-        core.publishTerminalSequenceLocked([.next(last), .completed])
+        core.publishTerminalSequenceAndUnlock([.next(last), .completed])
       } else {
-        core.publishLocked(.completed)
+        core.publishAndUnlock(.completed)
       }
     }
   }

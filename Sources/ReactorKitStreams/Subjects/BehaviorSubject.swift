@@ -42,7 +42,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
   public func on(_ event: Event<Element>) {
     guard core.lockIfAccepting() else { return }
     if case .next(let value) = event { core.state.pointee.current = value }
-    core.publishLocked(event)
+    core.publishAndUnlock(event)
   }
 
   override func subscribeObserver(_ observer: AnyObserver<Element>) -> Disposable {
@@ -57,7 +57,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
       return Disposables.create()
     }
     let entry = core.addLocked(observer)
-    core.sendLocked(.next(core.state.pointee.current!), to: entry)
+    core.sendAndUnlock(.next(core.state.pointee.current!), to: entry)
     return entry
   }
 

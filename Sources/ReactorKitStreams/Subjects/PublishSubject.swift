@@ -37,7 +37,7 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ob
     // nobody is subscribed, so it reaches nobody).
     if case .next = event, core.publishNextIfIdle(event) { return }
     guard core.lockIfAccepting() else { return }
-    core.publishLocked(event)
+    core.publishAndUnlock(event)
   }
 
   override func subscribeObserver(_ observer: AnyObserver<Element>) -> Disposable {

@@ -74,7 +74,7 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
         replay.pointee.head = 0
       }
     }
-    core.publishLocked(event)
+    core.publishAndUnlock(event)
   }
 
   override func subscribeObserver(_ observer: AnyObserver<Element>) -> Disposable {
@@ -95,7 +95,7 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
     if events.isEmpty {
       core.lock.unlock()
     } else {
-      core.sendLocked(events, to: entry)
+      core.sendAndUnlock(events, to: entry)
     }
     return entry
   }

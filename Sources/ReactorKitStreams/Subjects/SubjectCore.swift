@@ -48,12 +48,16 @@ final class SubjectEntry<Element>: SubscriptionLink, Disposable, @unchecked Send
   // synchronises itself.
   /// The storage of ``disposed`` and ``coreBits``: ``AtomicSlot``s, so the first stored
   /// properties after the link's (slot 0, see ``SubscriptionLink``): slots 1 and 2.
+  @usableFromInline enum Slots: Int, AtomicSlotIndex {
+    case disposed = 1
+    case core
+  }
   @usableFromInline var disposedSlot = AtomicSlot(false)
   @usableFromInline var coreSlot: AtomicSlot
   @usableFromInline let observer: AnyObserver<Element>
-  @inlinable var disposed: UnsafeAtomic<Bool> { UnsafeAtomic(slot: 1, of: self) }
+  @inlinable var disposed: UnsafeAtomic<Bool> { UnsafeAtomic(Slots.disposed, of: self) }
   /// The core, retained (`Unmanaged.passRetained`), until the entry is disposed; `0` after.
-  @inlinable var coreBits: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 2, of: self) }
+  @inlinable var coreBits: UnsafeAtomic<UInt> { UnsafeAtomic(Slots.core, of: self) }
 
   @inlinable
   init(_ observer: AnyObserver<Element>, core: SubjectCore<Element>) {
@@ -147,14 +151,14 @@ final class SubjectCore<Element>: @unchecked Sendable {
     @usableFromInline var isDisposed = false
     /// Work queued for the deliverer; each item is released as soon as it is delivered.
     @usableFromInline var pending = Queue<Work>()
-    /// Where the hand-off of a long drain stands (see ``drainPendingLocked()``).
+    /// Where the hand-off of a long drain stands (see ``drainPendingAndUnlock()``).
     @usableFromInline var handOff = HandOff.none
 
     @inlinable init() {}
   }
 
   /// How many queued items a deliverer delivers in one call before it asks another thread
-  /// that sends to take over (see ``drainPendingLocked()``).
+  /// that sends to take over (see ``drainPendingAndUnlock()``).
   @usableFromInline static var handOffThreshold: Int { 1024 }
   /// How long a sender that offered to take over waits for the deliverer to finish the event
   /// it is delivering, in nanoseconds, before it withdraws the offer and returns.
@@ -188,6 +192,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
   }
 
   /// The storage of ``gate``; an ``AtomicSlot``, so the first stored property.
+  @usableFromInline enum Slots: Int, AtomicSlotIndex { case gate }
   @usableFromInline var gateSlot = AtomicSlot(Gate.idle)
   /// One allocation holding the mutex, then the ``State``.
   @usableFromInline let body: UnsafeMutableRawPointer
@@ -195,7 +200,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
   @usableFromInline let state: UnsafeMutablePointer<State>
   /// Who delivers: ``Gate/busy`` while someone does, ``Gate/announced`` once work or an
   /// observer-list change was queued for that deliverer (see ``Gate``).
-  @inlinable var gate: Gate { Gate(slot: 0, of: self) }
+  @inlinable var gate: Gate { Gate(Slots.gate, of: self) }
   /// Whether `.next` events may be delivered without the lock (see the type's comment).
   @usableFromInline let lockFreeNext: Bool
   @usableFromInline
@@ -348,16 +353,16 @@ final class SubjectCore<Element>: @unchecked Sendable {
   /// The common case, a `.next` event while nobody is delivering, is delivered straight from
   /// here without building a queued ``Work`` item.
   @inlinable
-  func publishLocked(_ event: Event<Element>) {
+  func publishAndUnlock(_ event: Event<Element>) {
     if event.isStopEvent {
       let targets = entries
       stopEvent = event
       modifyEntriesLocked { $0 = [] }
-      enqueueAndDrainLocked(.all(event, targets))
+      deliverOrEnqueueAndUnlock(.all(event, targets))
       return
     }
     guard startDeliveringLocked() else {
-      enqueueLocked(.all(event, entries))
+      enqueueAndUnlock(.all(event, entries))
       return
     }
     let targets = entries
@@ -369,27 +374,27 @@ final class SubjectCore<Element>: @unchecked Sendable {
   /// Records `events` (the last one terminal) for every current observer and delivers them in
   /// order. Call with the lock held; the lock is released on return.
   @inlinable
-  func publishTerminalSequenceLocked(_ events: [Event<Element>]) {
+  func publishTerminalSequenceAndUnlock(_ events: [Event<Element>]) {
     let targets = entries
     stopEvent = events.last
     modifyEntriesLocked { $0 = [] }
-    enqueueAndDrainLocked(.many(events, targets))
+    deliverOrEnqueueAndUnlock(.many(events, targets))
   }
 
   /// Queues `events` for one observer only (used for replay on subscription). Call with the
   /// lock held; the lock is released on return.
   @inlinable
-  func sendLocked(_ events: [Event<Element>], to entry: SubjectEntry<Element>) {
-    enqueueAndDrainLocked(.one(entry, events))
+  func sendAndUnlock(_ events: [Event<Element>], to entry: SubjectEntry<Element>) {
+    deliverOrEnqueueAndUnlock(.one(entry, events))
   }
 
   /// Delivers `event` to one observer only (the current value, on subscription), without
   /// building a queued ``Work`` item when nobody is delivering. Call with the lock held; the
   /// lock is released on return.
   @inlinable
-  func sendLocked(_ event: Event<Element>, to entry: SubjectEntry<Element>) {
+  func sendAndUnlock(_ event: Event<Element>, to entry: SubjectEntry<Element>) {
     guard startDeliveringLocked() else {
-      enqueueLocked(.one(entry, [event]))
+      enqueueAndUnlock(.one(entry, [event]))
       return
     }
     lock.unlock()
@@ -453,9 +458,9 @@ final class SubjectCore<Element>: @unchecked Sendable {
   }
 
   @inlinable
-  func enqueueAndDrainLocked(_ work: Work) {
+  func deliverOrEnqueueAndUnlock(_ work: Work) {
     guard startDeliveringLocked() else {
-      enqueueLocked(work)
+      enqueueAndUnlock(work)
       return
     }
     lock.unlock()
@@ -491,7 +496,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
   /// Queues `work` for the deliverer and releases the lock; if the deliverer left meanwhile,
   /// the caller becomes the deliverer and drains. Call with the lock held.
   @inlinable
-  func enqueueLocked(_ work: Work) {
+  func enqueueAndUnlock(_ work: Work) {
     pending.append(work)
     if case .requested(let deliverer) = state.pointee.handOff,
       pthread_equal(deliverer, pthread_self()) == 0
@@ -499,12 +504,12 @@ final class SubjectCore<Element>: @unchecked Sendable {
       // The deliverer has been at it for long and asks for help: take over once it finished
       // the event it is delivering (it holds the gate for us).
       state.pointee.handOff = .accepted(deliverer)
-      takeOverLocked(from: deliverer)
+      takeOverAndUnlock(from: deliverer)
       return
     }
     if gate.claimOrAnnounceLocked() == .claimed {
       // The deliverer left before seeing this work: deliver it here.
-      drainPendingLocked()
+      drainPendingAndUnlock()
       return
     }
     lock.unlock()
@@ -516,13 +521,13 @@ final class SubjectCore<Element>: @unchecked Sendable {
   func finishDelivering() {
     if gate.tryRelease() { return }
     lock.lock()
-    drainPendingLocked()
+    drainPendingAndUnlock()
   }
 
   /// Delivers the queued work until the queue is empty, then stops delivering. Call with the
   /// lock held by the deliverer; the lock is released on return.
   @inlinable
-  func drainPendingLocked() {
+  func drainPendingAndUnlock() {
     // The observer lists `published` held before, released after the lock.
     var replaced: [ContiguousArray<SubjectEntry<Element>>] = []
     defer { withExtendedLifetime(replaced) {} }
@@ -536,7 +541,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
         deliver(next)
         lock.lock()
         delivered += 1
-        if delivered >= Self.handOffThreshold && !pending.isEmpty && handOffLocked() { return }
+        if delivered >= Self.handOffThreshold && !pending.isEmpty && handOffAndUnlock() { return }
       }
       state.pointee.handOff = .none
       if lockFreeNext && !isPublishedCurrentLocked {
@@ -556,7 +561,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
   ///
   /// - Returns: Whether the caller stepped aside (and must return at once).
   @usableFromInline
-  func handOffLocked() -> Bool {
+  func handOffAndUnlock() -> Bool {
     switch state.pointee.handOff {
     case .none:
       state.pointee.handOff = .requested(pthread_self())
@@ -574,7 +579,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
   /// deliverer to step aside, then drains; withdraws after ``handOffPatience`` (the deliverer
   /// may be blocked on this very thread, through another subject). Releases the lock.
   @usableFromInline
-  func takeOverLocked(from deliverer: pthread_t) {
+  func takeOverAndUnlock(from deliverer: pthread_t) {
     let start = DispatchTime.now().uptimeNanoseconds
     while true {
       lock.unlock()
@@ -582,7 +587,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
       lock.lock()
       if case .transferred = state.pointee.handOff {
         state.pointee.handOff = .none
-        drainPendingLocked()
+        drainPendingAndUnlock()
         return
       }
       if DispatchTime.now().uptimeNanoseconds - start > Self.handOffPatience {

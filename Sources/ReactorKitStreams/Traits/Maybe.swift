@@ -202,35 +202,3 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     primitiveSequence
   }
 }
-
-extension ObservableType {
-  /// The source's events, or `other`'s when the source completes without an element.
-  func ifEmpty(switchTo other: Observable<Element>) -> Observable<Element> {
-    let source = asObservable()
-    return Observable { observer in
-      let first = SingleAssignmentDisposable()
-      let second = SingleAssignmentDisposable()
-      let sink = Sink(observer)
-      let isEmpty = OperatorState(true)
-      sink.setUpstream(Disposables.create(first, second))
-      first.setDisposable(
-        source.subscribe(
-          AnyObserver { event in
-            switch event {
-            case .next(let element):
-              isEmpty.value = false
-              sink.forwardNext(element)
-            case .error(let error):
-              sink.forwardTerminal(.error(error))
-            case .completed:
-              guard isEmpty.value else {
-                sink.forwardTerminal(.completed)
-                return
-              }
-              second.setDisposable(other.subscribe(AnyObserver { sink.forward($0) }))
-            }
-          }))
-      return sink
-    }
-  }
-}

@@ -132,6 +132,14 @@ extension PrimitiveSequence {
   }
 }
 
+extension ObservableType where Element == Never {
+  /// Converts the sequence, which has no elements, to a ``Completable`` that forwards its
+  /// completion or error.
+  public func asCompletable() -> Completable {
+    Completable(raw: asObservable())
+  }
+}
+
 extension ObservableType {
   /// Converts the sequence to a ``Single``: its only element, ``RxError/noElements`` when
   /// it completes empty, ``RxError/moreThanOneElement`` (at the second element) when it has
@@ -148,6 +156,15 @@ extension ObservableType {
 
   /// Converts the sequence to a ``Completable`` that ignores its elements and forwards its
   /// completion or error.
+  ///
+  /// Deprecated: RxSwift has `asCompletable()` only on sequences without elements, and this
+  /// overload for every element type kept `asCompletable()` from inferring the element type
+  /// (`scheduler.createColdObservable([.completed(20)]).asCompletable()` did not compile).
+  @available(
+    *, deprecated,
+    message: "Ignore the elements first, as in RxSwift: ignoreElements().asCompletable()."
+  )
+  @_disfavoredOverload
   public func asCompletable() -> Completable {
     Completable(raw: ignoreElements())
   }

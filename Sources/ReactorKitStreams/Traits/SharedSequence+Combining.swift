@@ -223,16 +223,6 @@ extension SharedSequenceConvertibleType {
   }
 }
 
-extension SharedSequenceConvertibleType
-where
-  Element: SharedSequenceConvertibleType, Element.SharingStrategy == SharingStrategy
-{
-  /// Forwards the elements of the latest inner sequence, dropping the previous one.
-  public func switchLatest() -> SharedSequence<SharingStrategy, Element.Element> {
-    SharedSequence(asObservable().map { $0.asObservable() }.switchLatest())
-  }
-}
-
 extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingStrategy {
   /// Accepts each element into `relays`. Call on the main thread.
   public func drive(_ relays: ReplayRelay<Element>...) -> Disposable {

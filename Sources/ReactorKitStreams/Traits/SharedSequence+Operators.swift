@@ -1,18 +1,21 @@
 extension SharedSequenceConvertibleType {
   /// Maps each element to a shared sequence and merges their elements.
-  public func flatMap<Sharing: SharedSequenceConvertibleType>(
-    _ selector: @escaping (Element) -> Sharing
-  ) -> SharedSequence<SharingStrategy, Sharing.Element>
-  where Sharing.SharingStrategy == SharingStrategy {
+  ///
+  /// The result has the inner sequences' sharing strategy, so a ``Driver`` can map into
+  /// ``Signal``s (as in RxCocoa).
+  public func flatMap<Sharing: SharingStrategyProtocol, Result>(
+    _ selector: @escaping (Element) -> SharedSequence<Sharing, Result>
+  ) -> SharedSequence<Sharing, Result> {
     SharedSequence(asObservable().flatMap { selector($0).asObservable() })
   }
 
   /// Maps each element to a shared sequence, ignoring elements while the previous one is
   /// still running.
-  public func flatMapFirst<Sharing: SharedSequenceConvertibleType>(
-    _ selector: @escaping (Element) -> Sharing
-  ) -> SharedSequence<SharingStrategy, Sharing.Element>
-  where Sharing.SharingStrategy == SharingStrategy {
+  ///
+  /// The result has the inner sequences' sharing strategy, as for ``flatMap(_:)``.
+  public func flatMapFirst<Sharing: SharingStrategyProtocol, Result>(
+    _ selector: @escaping (Element) -> SharedSequence<Sharing, Result>
+  ) -> SharedSequence<Sharing, Result> {
     SharedSequence(asObservable().flatMapFirst { selector($0).asObservable() })
   }
 

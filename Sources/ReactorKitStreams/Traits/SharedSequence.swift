@@ -183,10 +183,12 @@ extension SharedSequenceConvertibleType {
   }
 
   /// Maps each element to a shared sequence and forwards only the latest one's elements.
-  public func flatMapLatest<Sharing: SharedSequenceConvertibleType>(
-    _ selector: @escaping (Element) -> Sharing
-  ) -> SharedSequence<SharingStrategy, Sharing.Element>
-  where Sharing.SharingStrategy == SharingStrategy {
+  ///
+  /// The result has the inner sequences' sharing strategy, so a ``Driver`` can map into
+  /// ``Signal``s (as in RxCocoa).
+  public func flatMapLatest<Sharing: SharingStrategyProtocol, Result>(
+    _ selector: @escaping (Element) -> SharedSequence<Sharing, Result>
+  ) -> SharedSequence<Sharing, Result> {
     SharedSequence(asObservable().flatMapLatest { selector($0).asObservable() })
   }
 }

@@ -24,7 +24,9 @@ final class InspectorEndToEndTests: XCTestCase {
     let diff = events.first?["diff"] as? [[String: Any]]
     XCTAssertEqual(diff?.first?["path"] as? String, ".notes[0]")
     XCTAssertEqual(diff?.first?["new"] as? String, #""milk""#)
-    XCTAssertNotNil(events.last?["state"] as? [String: Any])
+    XCTAssertEqual(events.last?["hasState"] as? Bool, true)
+    let state = client.get("/api/state?source=store&seq=3")?.json["state"] as? [String: Any]
+    XCTAssertEqual(state?["t"] as? String, "NotesState")
   }
 
   func test_jump_toAnEarlierEvent_setsTheStoresStateAndLiveRestoresIt() throws {

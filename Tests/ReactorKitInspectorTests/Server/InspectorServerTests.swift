@@ -1,5 +1,6 @@
 import Foundation
 import ReactorKit
+import ReactorKitTesting
 import XCTest
 
 @testable import ReactorKitInspector

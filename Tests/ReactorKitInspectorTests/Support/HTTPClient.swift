@@ -81,13 +81,3 @@ struct HTTPClient {
     func get() -> Response? { lock.withLock { value } }
   }
 }
-
-/// Waits until `condition` holds or `timeout` passes; returns whether it held.
-func waitUntil(timeout: TimeInterval = 5, _ condition: () -> Bool) -> Bool {
-  let deadline = Date().addingTimeInterval(timeout)
-  while Date() < deadline {
-    if condition() { return true }
-    usleep(5_000)
-  }
-  return condition()
-}

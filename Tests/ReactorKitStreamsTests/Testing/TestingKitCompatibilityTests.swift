@@ -8,7 +8,7 @@ final class TestingKitCompatibilityTests: ResourceTestCase {
   func test_recordedEvents_buildsAndJoinsExpectedEvents() {
     // when
     let single = Recorded.events(.next(210, 1), .completed(220))
-    let joined = Recorded.events([.next(210, "a")], [.next(220, "b"), .completed(230)])
+    let joined = Recorded.events([.next(210, "a")] + [.next(220, "b"), .completed(230)])
     // then
     XCTAssertEqual(single, [.next(210, 1), .completed(220)])
     XCTAssertEqual(joined, [.next(210, "a"), .next(220, "b"), .completed(230)])

@@ -96,7 +96,7 @@ final class CompletableTests: ResourceTestCase {
 
   func test_asCompletable_ignoresElements() {
     // when
-    let result = Observable.of(1, 2, 3).asCompletable().toBlocking().materialize()
+    let result = Observable.of(1, 2, 3).ignoreElements().asCompletable().toBlocking().materialize()
     let ignored = Observable.of(1, 2).ignoreElements().asCompletable().toBlocking()
       .materialize()
     // then

@@ -44,6 +44,14 @@ import Testing
     expectMessage(result, "TestScheduler.advanceTo: cannot move back in time.")
   }
 
+  @Test func testClock_advancingBackInTime_stopsTheProgram() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let clock = TestClock(scheduler: TestScheduler(initialClock: 0))
+      await clock.advance(by: .seconds(-1))
+    }
+    expectMessage(result, "TestClock.advance(by:): cannot move back in time.")
+  }
+
   #if DEBUG
     @Test func reactorStateBoundWithAnError_stopsTheProgramInDebugBuilds() async {
       let result = await #expect(

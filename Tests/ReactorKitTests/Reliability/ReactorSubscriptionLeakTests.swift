@@ -88,7 +88,7 @@ final class ReactorSubscriptionLeakTests: ResourceTestCase {
       reactor.action.onNext(1)
     }
     // when: nothing but the table's own release of freed reactors
-    let released = waitUntil(seconds: 2) { weakProbe == nil && Resources.total == start }
+    let released = waitUntil(timeout: 2) { weakProbe == nil && Resources.total == start }
     // then
     XCTAssertTrue(released, "still alive 2 s after the reactor was freed")
     XCTAssertNil(weakProbe)
@@ -117,7 +117,7 @@ final class ReactorSubscriptionLeakTests: ResourceTestCase {
     // when
     StorageTables.reactors.purge()
     // then: the thread lets go of its closure (with the probe) when it exits
-    XCTAssertTrue(waitUntil(seconds: 10) { weakProbe == nil && Resources.total == start })
+    XCTAssertTrue(waitUntil(timeout: 10) { weakProbe == nil && Resources.total == start })
     XCTAssertNil(weakProbe)
     XCTAssertEqual(Resources.total, start)
   }
@@ -230,7 +230,7 @@ final class ReactorSubscriptionLeakTests: ResourceTestCase {
       let reactors = (0..<100).map { _ in LeakReactor() }
       let subscriptions = reactors.map { $0.state.subscribe(onNext: { _ in }) }
       // when: nothing happens for longer than the table watches them
-      XCTAssertTrue(waitUntil(seconds: 10) { !StorageTables.reactors.isSweepScheduled })
+      XCTAssertTrue(waitUntil(timeout: 10) { !StorageTables.reactors.isSweepScheduled })
       let sweeps = StorageTables.reactors.sweepCount
       Thread.sleep(forTimeInterval: 0.3)
       // then: no timer fires
@@ -246,12 +246,12 @@ final class ReactorSubscriptionLeakTests: ResourceTestCase {
     var reactor: LeakReactor? = LeakReactor()
     let subscription = reactor!.state.subscribe(onNext: { _ in })
     reactor!.action.onNext(1)
-    XCTAssertTrue(waitUntil(seconds: 10) { !StorageTables.reactors.isSweepScheduled })
+    XCTAssertTrue(waitUntil(timeout: 10) { !StorageTables.reactors.isSweepScheduled })
     // when: its view goes away: the bag disposes the subscription, then the reactor is freed
     subscription.dispose()
     reactor = nil
     // then: released without a cleanup call
-    XCTAssertTrue(waitUntil(seconds: 2) { Resources.total == start })
+    XCTAssertTrue(waitUntil(timeout: 2) { Resources.total == start })
     XCTAssertEqual(Resources.total, start)
   }
 
@@ -363,22 +363,13 @@ final class ReactorSubscriptionLeakTests: ResourceTestCase {
     // when: Linux has no deinitialisation hook; the cleanup stands in for the sweep
     StorageTables.reactors.purge()
     // then
-    _ = waitUntil(seconds: 2) { weakProbe == nil && Resources.total == start }
+    _ = waitUntil(timeout: 2) { weakProbe == nil && Resources.total == start }
     XCTAssertNil(weakReactor, "the reactor was not freed", file: file, line: line)
     XCTAssertNil(
       weakProbe, "the subscription's closure outlived the reactor", file: file, line: line)
     XCTAssertEqual(Resources.total, start, file: file, line: line)
   }
 
-  /// Polls `condition` until it holds or `seconds` passed.
-  private func waitUntil(seconds: Double, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while !condition() {
-      if Date() > deadline { return false }
-      usleep(1_000)
-    }
-    return true
-  }
 }
 
 /// An object that keeps its subscriptions in its own bag, as a view or view model does.

@@ -336,34 +336,6 @@ enum StoreStress {
   }()
 }
 
-/// Runs `body(index)` on `threads` new threads started together; returns when all finished.
-func runConcurrently(threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
-  let ready = AtomicBox<Int>(0)
-  let finished = DispatchGroup()
-  for index in 0..<threads {
-    finished.enter()
-    Thread {
-      ready.add(1, ordering: .acquiringAndReleasing)
-      while ready.load(ordering: .acquiring) < threads { sched_yield() }
-      body(index)
-      finished.leave()
-    }.start()
-  }
-  if finished.wait(timeout: .now() + 120) == .timedOut {
-    XCTFail("The threads did not finish within 120 s: a deadlock?")
-  }
-}
-
-/// Polls `condition` until it holds or 10 s passed; returns whether it held.
-func waitUntil(_ condition: () -> Bool) -> Bool {
-  let deadline = Date().addingTimeInterval(10)
-  while !condition() {
-    if Date() > deadline { return false }
-    usleep(200)
-  }
-  return true
-}
-
 /// The calling thread's identity, for tests that check where work ran.
 func currentThreadID() -> UInt64 {
   #if canImport(Darwin)

@@ -34,6 +34,7 @@ final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
   // `gate` (see `Gate`).
 
   /// The storage of ``gate``: an `AtomicSlot`, so the first stored property.
+  @usableFromInline enum Slots: Int, AtomicSlotIndex { case gate }
   @usableFromInline var gateSlot = AtomicSlot(0)
 
   /// Whether the value at one key path differs between two states (old, new).
@@ -91,7 +92,7 @@ final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
   @usableFromInline let lock = Lock()
   /// Who applies states: idle, `busy` while a state is being applied or a drain is queued,
   /// plus `announced` once a state was left pending for it; `closed` once the model is gone.
-  @inlinable var gate: Gate { Gate(slot: 0, of: self) }
+  @inlinable var gate: Gate { Gate(Slots.gate, of: self) }
   @usableFromInline let registrar = ObservationRegistrar()
   /// `\State.self`, made once so that reading the whole state finds its member by identity.
   @usableFromInline let wholeState: KeyPath<State, State> = \.self

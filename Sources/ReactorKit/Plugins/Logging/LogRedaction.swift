@@ -2,8 +2,15 @@
 ///
 /// Values are rendered by reflection, never by their own `description` (which might print a
 /// secret). A struct field, tuple element, enum case or string dictionary key whose name
-/// matches ``fieldNames`` renders as ``replacement``, wherever it appears: in actions,
-/// mutations and states, inside `AnyHashable`s too. A `URL` renders without its user
+/// matches ``fieldNames`` hides its value, wherever it appears: in actions, mutations and
+/// states, inside `AnyHashable`s too. A value rendered whole (a string, a number, data, a
+/// date, a URL) renders as ``replacement``; a container (a struct, a collection, an enum
+/// payload) keeps its shape and has every value inside it that could carry a secret
+/// replaced (strings, numbers, data…; only `Bool`s, `nil` and enum cases without payload stay
+/// visible), so a feature state named `session` shows which fields it has and whether
+/// `isLoggingIn`, while `session.token`, and the strings of a `tokens` array, are
+/// `<redacted>`. Set ``redactsWholeValues`` to replace secret-named containers whole. A
+/// `URL` renders without its user
 /// name and password, and with the values of secret-named query items (and fragment
 /// parameters) replaced. ``redactValue`` runs first on every action, mutation and state, for
 /// anything names can't catch. For specific parts of one store's or reactor's state, pass
@@ -50,6 +57,10 @@ public struct LogRedaction: Sendable {
   public var nonSecretQualifiers: Set<String> {
     didSet { qualifiers = Set(nonSecretQualifiers.map { Array($0.lowercased().utf8) }) }
   }
+  /// Whether a secret-named container (`session: SessionState`) renders as ``replacement``
+  /// as a whole, as earlier versions did, instead of keeping its shape with its values
+  /// replaced; `false` by default. Values rendered whole are replaced either way.
+  public var redactsWholeValues = false
 
   private var patterns: [[[UInt8]]]
   private var qualifiers: Set<[UInt8]>

@@ -277,7 +277,8 @@ extension LoggingPlugin {
   private var renderer: ValueRenderer {
     let redaction = self.redaction
     return ValueRenderer(
-      isRedacted: { [names] in names.isRedacted($0) }, redactedText: redaction.replacement)
+      isRedacted: { [names] in names.isRedacted($0) }, redactedText: redaction.replacement,
+      redactsWholeValues: redaction.redactsWholeValues)
   }
 
   private func prepared(_ value: Any) -> Any {
@@ -296,7 +297,8 @@ extension LoggingPlugin {
     let (differences, omitted) = cappedValueDifferences(
       from: prepared(before), to: prepared(after), render: renderer.renderPart,
       isRedacted: { [names] in names.isRedacted($0) }, redactedText: redaction.replacement,
-      skipsEqualValues: true, maximumCount: maximumChangesPerEvent)
+      renderSecret: redaction.redactsWholeValues ? nil : renderer.renderSecretPart,
+      skipsEqualValues: true, identifiesElements: true, maximumCount: maximumChangesPerEvent)
     let changes = differences.map(LogEvent.Change.init)
     emit(
       source: source, kind: .state,

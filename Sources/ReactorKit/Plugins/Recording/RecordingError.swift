@@ -34,7 +34,7 @@ public enum RecordingError: Error, Equatable, Sendable, CustomStringConvertible 
   public var description: String {
     switch self {
     case .unreadable(let path, let reason):
-      return "Cannot read the recording \(path): \(reason)."
+      return "Cannot read the recording \(path): \(Self.ending(reason))"
     case .tooLarge(let path, let size, let limit):
       return "The recording \(path) is too large (\(size) bytes; the limit is \(limit))."
     case .nestingTooDeep(let path, let line, let limit):
@@ -48,25 +48,35 @@ public enum RecordingError: Error, Equatable, Sendable, CustomStringConvertible 
         "The recording \(path) has format version \(found); this version of ReactorKit reads "
         + "version \(supported)."
     case .malformedLine(let path, let line, let reason):
-      return "The recording \(path), line \(line), is malformed: \(reason)."
+      return "The recording \(path), line \(line), is malformed: \(Self.ending(reason))"
     case .unknownActionType(let path, let line, let type):
       return
         "The recording \(path), line \(line), has an action of type \"\(type)\", which is not "
         + "registered."
     case .undecodableAction(let path, let line, let type, let reason):
-      return "The recording \(path), line \(line): the \(type) action does not decode: \(reason)."
+      return
+        "The recording \(path), line \(line): the \(type) action does not decode: \(Self.ending(reason))"
     case .unregisteredAction(let type):
       return "Cannot record an action of type \(type): register it in the ActionRegistry."
     case .encodingFailed(let type, let reason):
-      return "Cannot encode an action of type \(type): \(reason)."
+      return "Cannot encode an action of type \(type): \(Self.ending(reason))"
     case .writeFailed(let path, let reason):
-      return "Cannot write the recording \(path): \(reason)."
+      return "Cannot write the recording \(path): \(Self.ending(reason))"
     case .tornLastLine(let path, let line, let length):
       return
         "The recording \(path), line \(line), was cut off mid-write (\(length) bytes without a "
         + "newline); the actions before it were loaded."
     case .unreplayable(let type, let reason):
-      return "Cannot record an action of type \(type) so that it can be replayed: \(reason)."
+      return
+        "Cannot record an action of type \(type) so that it can be replayed: \(Self.ending(reason))"
     }
+  }
+
+  /// `reason` as the end of a sentence: with one final period (a decoder's message may end
+  /// with its own).
+  static func ending(_ reason: String) -> String {
+    var text = reason
+    while text.hasSuffix(".") { text.removeLast() }
+    return text + "."
   }
 }

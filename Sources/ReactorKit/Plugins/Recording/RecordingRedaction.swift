@@ -6,7 +6,8 @@
 
 /// Redaction of recording lines for sharing: the JSON of each action is decoded into a plain
 /// JSON tree, every member whose key is a secret name (``LogRedaction/isRedacted(_:)``) gets
-/// the replacement string as its value, and the tree is encoded again with sorted keys.
+/// the replacement string as its value (or, for an object or array, as each string and number
+/// inside it), and the tree is encoded again with sorted keys.
 enum RecordingRedaction {
   /// `line` (one JSON object, without its newline) with the secret members of its `action`
   /// replaced.
@@ -19,20 +20,40 @@ enum RecordingRedaction {
     return try encoder.encode(JSONValue.object(members))
   }
 
-  private static func redact(_ value: JSONValue, with redaction: LogRedaction) -> JSONValue {
+  /// `value` with its secrets replaced: the value of a secret key as a whole when it is a
+  /// string or a number (or ``LogRedaction/redactsWholeValues`` is set), and otherwise every
+  /// string and number inside it (`true`, `false` and `null` stay).
+  private static func redact(
+    _ value: JSONValue, with redaction: LogRedaction, secret: Bool = false
+  ) -> JSONValue {
     switch value {
     case .object(let members):
       var result: [String: JSONValue] = [:]
       for (key, member) in members {
-        result[key] =
-          redaction.isRedacted(key)
-          ? .string(redaction.replacement) : redact(member, with: redaction)
+        let isSecret = redaction.isRedacted(key)
+        if isSecret && (redaction.redactsWholeValues || !member.isContainer) {
+          result[key] = .string(redaction.replacement)
+        } else {
+          result[key] = redact(member, with: redaction, secret: secret || isSecret)
+        }
       }
       return .object(result)
     case .array(let elements):
-      return .array(elements.map { redact($0, with: redaction) })
-    default:
+      return .array(elements.map { redact($0, with: redaction, secret: secret) })
+    case .string, .integer, .unsigned, .number:
+      return secret ? .string(redaction.replacement) : value
+    case .null, .bool:
       return value
+    }
+  }
+}
+
+extension JSONValue {
+  /// Whether the value is an object or an array.
+  var isContainer: Bool {
+    switch self {
+    case .object, .array: return true
+    default: return false
     }
   }
 }

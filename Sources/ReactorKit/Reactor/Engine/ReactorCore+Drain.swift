@@ -50,7 +50,7 @@ extension ReactorCore {
       return
     }
     lock.lock()
-    guard !shared.isDisposed else {
+    guard !shared.lifecycle.isDisposed else {
       lock.unlock()
       return
     }
@@ -98,7 +98,7 @@ extension ReactorCore {
   @inlinable
   func enqueueUnlessInline(_ item: Item, urgent: Bool, allowInline: Bool = true) -> Bool {
     lock.lock()
-    guard !shared.isDisposed else {
+    guard !shared.lifecycle.isDisposed else {
       lock.unlock()
       return false
     }
@@ -128,7 +128,7 @@ extension ReactorCore {
   /// - Returns: Whether the caller must schedule a drain.
   @inlinable
   func scheduleDrainIfNeededLocked() -> Bool {
-    guard shared.isWired, !shared.isDisposed else { return false }
+    guard shared.lifecycle.isWired else { return false }
     let hasWork = !shared.actionQueue.isEmpty || !shared.mutationQueue.isEmpty
     if gate.state.isClosed {
       // Closed and not disposed: wired just now (with the lock held nothing else opens it).
@@ -194,7 +194,7 @@ extension ReactorCore {
         if gate.tryRelease() { break }
       }
       lock.lock()
-      if shared.isDisposed {
+      if shared.lifecycle.isDisposed {
         owner.store(0, ordering: .relaxed)
         owned.pinned = nil
         gate.releaseLocked()
@@ -205,7 +205,7 @@ extension ReactorCore {
       gate.clearAnnouncementLocked()
       owner.store(currentThreadIdentity(), ordering: .relaxed)
       owned.pinned = pinned
-      while !shared.isDisposed, let item = nextLocked() {
+      while !shared.lifecycle.isDisposed, let item = nextLocked() {
         lock.unlock()
         process(item)
         lock.lock()
@@ -236,7 +236,7 @@ extension ReactorCore {
       run(action)
     case .endOfActions:
       lock.lock()
-      shared.actionsEnded = true
+      _ = shared.lifecycle.end(.actions)
       let ended = shared.rareStorage?.inners.isEmpty ?? true
       lock.unlock()
       if ended { endMutations() }

@@ -34,7 +34,7 @@ extension ReactorCore {
   @usableFromInline
   func addHook(_ hook: ReactorHook<Action, Mutation, State>) -> Disposable {
     lock.lock()
-    guard !shared.isDisposed else {
+    guard !shared.lifecycle.isDisposed else {
       lock.unlock()
       return Disposables.create()
     }
@@ -51,7 +51,7 @@ extension ReactorCore {
 
   private func removeHook(_ id: UInt64) {
     lock.lock()
-    guard !shared.isDisposed,
+    guard !shared.lifecycle.isDisposed,
       let rare = shared.rareStorage,
       let index = rare.installedHooks.firstIndex(where: { $0.id == id })
     else {

@@ -25,14 +25,14 @@ extension ReactorCore {
       lock.unlock()
       return output.subscribe(observer)
     }
-    if shared.outputEnded {
+    if shared.lifecycle.hasEnded(.output) {
       lock.unlock()
       observer.on(.completed)
       return Disposables.create()
     }
     // The wiring stores the initial state before it sets `ownsOutput`.
     let current = shared.current!
-    if shared.isDisposed {
+    if shared.lifecycle.isDisposed {
       // The reactor is gone: the last state, and nothing more. The subscription is let go of
       // at once, so an operator chain subscribed now is released.
       lock.unlock()
@@ -65,11 +65,11 @@ extension ReactorCore {
     } else if owner.load(ordering: .relaxed) == currentThreadIdentity() {
       // `isDelivering` belongs to the owner, read only once the caller is known to be it.
       isOwner = true
-      if owned.isDelivering { return queueObserverLocked(entry) }
+      if owned.isDelivering { return queueObserverAndUnlock(entry) }
     } else if gateState.isIdle, gate.tryClaim() {
       claimed = true
     } else {
-      return queueObserverLocked(entry)
+      return queueObserverAndUnlock(entry)
     }
     appendObserverLocked(entry)
     lock.unlock()
@@ -101,7 +101,7 @@ extension ReactorCore {
   /// Queues `entry` for the owner to register (``Item/addObserver(_:)``). Call with the lock
   /// held; releases it.
   @inlinable
-  func queueObserverLocked(_ entry: OutputObserver) -> Disposable {
+  func queueObserverAndUnlock(_ entry: OutputObserver) -> Disposable {
     shared.mutationQueue.append(.addObserver(entry))
     let schedule = scheduleDrainIfNeededLocked()
     lock.unlock()
@@ -114,7 +114,7 @@ extension ReactorCore {
   func releaseClaimedGate() {
     if gate.tryRelease() { return }
     lock.lock()
-    if shared.isDisposed {
+    if shared.lifecycle.isDisposed {
       gate.releaseLocked()
       lock.unlock()
       return
@@ -139,12 +139,12 @@ extension ReactorCore {
   @inlinable
   func addQueuedObserver(_ entry: OutputObserver) {
     lock.lock()
-    guard !shared.isDisposed, let current = shared.current else {
+    guard !shared.lifecycle.isDisposed, let current = shared.current else {
       lock.unlock()
       entry.sourceReleased()
       return
     }
-    let ended = shared.outputEnded
+    let ended = shared.lifecycle.hasEnded(.output)
     if !ended { appendObserverLocked(entry) }
     lock.unlock()
     owned.isDelivering = true
@@ -222,11 +222,10 @@ extension ReactorCore {
   @inlinable
   func completeOwnOutput() {
     lock.lock()
-    guard !shared.outputEnded else {
+    guard shared.lifecycle.end(.output) else {
       lock.unlock()
       return
     }
-    shared.outputEnded = true
     let first = shared.firstObserver.take()
     let others = shared.otherObservers
     shared.otherObservers = []

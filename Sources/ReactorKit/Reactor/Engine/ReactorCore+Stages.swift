@@ -12,7 +12,7 @@ extension ReactorCore {
     if mutations.forEachSynchronousElement({ emit($0) }) { return }
     let inner = InnerMutationObserver(core: self)
     lock.lock()
-    guard !shared.isDisposed else {
+    guard !shared.lifecycle.isDisposed else {
       lock.unlock()
       return
     }
@@ -48,7 +48,7 @@ extension ReactorCore {
     lock.lock()
     let rare = shared.rareStorage
     let removed = rare?.inners.removeValue(forKey: ObjectIdentifier(inner)) != nil
-    let ended = removed && shared.actionsEnded && rare?.inners.isEmpty == true
+    let ended = removed && shared.lifecycle.hasEnded(.actions) && rare?.inners.isEmpty == true
     lock.unlock()
     inner.subscription.dispose()
     if ended { endMutations() }
@@ -104,10 +104,9 @@ extension ReactorCore {
   @inlinable
   func endMutations() {
     lock.lock()
-    let alreadyEnded = shared.mutationsEnded
-    shared.mutationsEnded = true
+    let first = shared.lifecycle.end(.mutations)
     lock.unlock()
-    guard !alreadyEnded else { return }
+    guard first else { return }
     if let mutationInput = config.mutationInput {
       mutationInput.on(.completed)
     } else {
@@ -142,11 +141,10 @@ extension ReactorCore {
   @inlinable
   func dispose() {
     lock.lock()
-    guard !shared.isDisposed else {
+    guard shared.lifecycle.dispose() else {
       lock.unlock()
       return
     }
-    shared.isDisposed = true
     gate.close()
     // Taken whole: what it holds is released or disposed after the lock.
     let rare = shared.rareStorage.take()
@@ -159,7 +157,7 @@ extension ReactorCore {
     shared.mutationQueue = Queue()
     shared.otherObservers = []
     // Subscribers of the state stream still waiting for the owner get the last state.
-    let current = shared.outputEnded ? nil : shared.current
+    let current = shared.lifecycle.hasEnded(.output) ? nil : shared.current
     lock.unlock()
     while let item = mutationQueue.popFirst() {
       guard case .addObserver(let entry) = item else { continue }

@@ -46,15 +46,11 @@ extension ReactorCore {
     @usableFromInline var otherObservers: ContiguousArray<OutputObserver> = []
     /// The latest published state (``currentState``); `nil` before the first one.
     @usableFromInline var current: State?
-    @usableFromInline var isWired = false
-    @usableFromInline var isDisposed = false
-    @usableFromInline var actionsEnded = false
-    @usableFromInline var mutationsEnded = false
+    /// Where the core is in its life, and which streams have ended (see ``ReactorLifecycle``).
+    @usableFromInline var lifecycle = ReactorLifecycle()
     /// Whether the core delivers states to the subscribers of the state stream itself: the
     /// usual case, `transform(state:)` is the identity. Set once, by the wiring.
     @usableFromInline var ownsOutput = false
-    /// Whether the state stream completed (only when ``ownsOutput``).
-    @usableFromInline var outputEnded = false
 
     @inlinable init() {}
 

@@ -1,12 +1,5 @@
 import ReactorKitStreams
 
-/// The tables that keep per-object storage for reactors and reactor views.
-@usableFromInline
-enum StorageTables {
-  /// Storage of every reactor that has been touched, keyed by the reactor.
-  @usableFromInline static let reactors = WeakObjectTable()
-}
-
 // Everything ReactorKit keeps for one reactor (the engine, the action subject, the state
 // stream, the stub and the stub flag) is the engine itself, `ReactorCore`: one object per
 // reactor, kept in `StorageTables.reactors` until the reactor is gone, and with it the objects

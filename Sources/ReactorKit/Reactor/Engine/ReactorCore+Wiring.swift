@@ -134,7 +134,8 @@ extension ReactorCore {
     }
 
     lock.lock()
-    shared.isWired = true
+    // Disposed meanwhile: it stays so, and nothing is scheduled.
+    _ = shared.lifecycle.wire()
     let schedule = scheduleDrainIfNeededLocked()
     lock.unlock()
     if schedule { scheduleDrain() }
@@ -155,7 +156,7 @@ extension ReactorCore {
     defer { lock.unlock() }
     if let subject = get(config) { return subject }
     let subject = make()
-    if !shared.isWired { set(&config, subject) }
+    if shared.lifecycle.isUnwired { set(&config, subject) }
     return subject
   }
 
@@ -169,7 +170,7 @@ extension ReactorCore {
   @inlinable
   func keep(_ subscription: Disposable) {
     lock.lock()
-    if shared.isDisposed {
+    if shared.lifecycle.isDisposed {
       lock.unlock()
       subscription.dispose()
       return

@@ -27,6 +27,26 @@ import ReactorKitStreams
 /// current step: never recursively, never concurrently. Mutations are queued ahead of
 /// actions, so an action never overtakes a mutation that was already produced.
 ///
+/// ## Which word decides what
+///
+/// - ``Shared/lifecycle`` (under ``lock``, a ``ReactorLifecycle``): unwired, wired or
+///   disposed, and which streams have ended. The one record of where the core is in its life.
+/// - ``gate``: *whether* a drain holds the core (idle, busy, busy with work announced; closed
+///   until wired and once disposed). ``owner``: *which thread* that drain runs on.
+/// - ``wiring``: a lock-free latch that lets exactly one caller run the transforms; the
+///   lifecycle becomes wired at the end of that run.
+/// - ``Owned/isDelivering`` (owner thread only): the owner is inside a state delivery, so
+///   work it sends itself is queued instead of run inline.
+///
+/// ## The path of one action
+///
+/// `reactor.action.onNext` (ActionSubject.swift) → ``receive(_:)`` (ReactorCore+Drain.swift):
+/// an idle core on the trampoline is claimed and drained at once, otherwise the action is
+/// queued and a drain scheduled → `drain()` → `process(_:)` → ``run(_:)``
+/// (ReactorCore+Stages.swift): `mutate`, whose synchronous results are consumed in place →
+/// ``emit(_:)`` → ``apply(_:)``: `reduce` → ``publish(_:)``: `currentState`, then the state
+/// stream's subscribers (ReactorCore+Output.swift).
+///
 /// ## Performance
 ///
 /// The per-action path is `@inlinable`, so it is specialised for the reactor's types in the
@@ -45,7 +65,7 @@ import ReactorKitStreams
 @usableFromInline
 final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Sendable {
   // Safety: `shared` (with the current state) is guarded by `lock`. `config` is written in
-  // `wire` under `lock` before `shared.isWired` is set and the `gate` opened (releasing), and
+  // `wire` under `lock` before `shared.lifecycle` is wired and the `gate` opened (releasing), and
   // read by code that observed either (the drain, hence the owner thread, and `receive`'s
   // unlocked claim) or that `wire` itself started; afterwards only the owner thread rewrites
   // `config.hooks` (when it processes `.reconfigure`). `owned` belongs to the owner thread;
@@ -54,7 +74,13 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   // to its parts, `teardown`, `baseMutate` and `baseReduce` are immutable.
 
   // The storage of the atomic words below: `AtomicSlot`s, the first stored properties after
-  // `OwnedStorage`'s three words, so slots 3 to 9. Only accessed through their views.
+  // `OwnedStorage`'s three words (`storageOwner`, `storageKey`, `sweepMarkSlot`), in the
+  // order of `Slots`, the one place their indices are written. Only accessed through their
+  // views; `AtomicSlotLayoutTests` checks the layout.
+  @usableFromInline enum Slots: Int, AtomicSlotIndex {
+    case owner = 3
+    case action, state, stubRecorder, stubObject, wiring, stubFlag
+  }
   @usableFromInline var ownerSlot = AtomicSlot(UInt(0))
   @usableFromInline var actionSlot = AtomicSlot(UInt(0))
   @usableFromInline var stateSlot = AtomicSlot(UInt(0))
@@ -65,7 +91,7 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
 
   /// The ``currentThreadIdentity()`` of the thread draining the queue, 0 when none. Written by
   /// that thread; read by others only to learn that they are not it.
-  @inlinable var owner: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 3, of: self) }
+  @inlinable var owner: UnsafeAtomic<UInt> { UnsafeAtomic(Slots.owner, of: self) }
   /// Everything the core keeps for its reactor, in one allocation (see ``Body``). Only the
   /// accessors below (``lock``, ``gate``, ``shared``, ``config``, ``owned``), the initialiser
   /// and ``destroyBody()`` touch it.
@@ -89,17 +115,17 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   // releases them to break the cycle. Typed `AnyObject`, so that the unspecialised
   // deinitialiser and ``ownerDidDeinitialize()`` release them without a metadata lookup; the
   // accessors downcast what they made.
-  @inlinable var actionReference: OnceReference<AnyObject> { OnceReference(slot: 4, of: self) }
-  @inlinable var stateReference: OnceReference<AnyObject> { OnceReference(slot: 5, of: self) }
+  @inlinable var actionReference: OnceReference<AnyObject> { OnceReference(Slots.action, of: self) }
+  @inlinable var stateReference: OnceReference<AnyObject> { OnceReference(Slots.state, of: self) }
   @inlinable var stubRecorderReference: OnceReference<AnyObject> {
-    OnceReference(slot: 6, of: self)
+    OnceReference(Slots.stubRecorder, of: self)
   }
   @inlinable var stubObjectReference: OnceReference<AnyObject> {
-    OnceReference(slot: 7, of: self)
+    OnceReference(Slots.stubObject, of: self)
   }
   /// ``Wiring`` state of the streams.
-  @inlinable var wiring: UnsafeAtomic<UInt8> { UnsafeAtomic(slot: 8, of: self) }
-  @inlinable var stubFlag: UnsafeAtomic<Bool> { UnsafeAtomic(slot: 9, of: self) }
+  @inlinable var wiring: UnsafeAtomic<UInt8> { UnsafeAtomic(Slots.wiring, of: self) }
+  @inlinable var stubFlag: UnsafeAtomic<Bool> { UnsafeAtomic(Slots.stubFlag, of: self) }
 
   /// The core's mutex (``Body/mutex``).
   @inlinable var lock: EmbeddedLock { EmbeddedLock(body.pointer(to: \.mutex)!) }

@@ -24,11 +24,12 @@ class OwnedStorage: @unchecked Sendable {
   /// the Linux sweeps found the owner alive since the table last saw it used (see
   /// ``WeakObjectTable``). Changed under the table's lock; read without it only to skip a
   /// needless ``WeakObjectTable/touch(_:)``.
+  @usableFromInline enum Slots: Int, AtomicSlotIndex { case sweepMark = 2 }
   @usableFromInline final var sweepMarkSlot = AtomicSlot(UInt8(0))
   /// The view of ``sweepMarkSlot``: an `AtomicSlot`, the third word of the stored properties
   /// (after ``storageOwner`` and ``storageKey``, one word each). Subclasses number their own
   /// slots from 3.
-  @inlinable final var sweepMark: UnsafeAtomic<UInt8> { UnsafeAtomic(slot: 2, of: self) }
+  @inlinable final var sweepMark: UnsafeAtomic<UInt8> { UnsafeAtomic(Slots.sweepMark, of: self) }
 
   @inlinable init() {}
 

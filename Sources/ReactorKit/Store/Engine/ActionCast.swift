@@ -46,22 +46,25 @@ func copyAction(
 @usableFromInline
 final class ActionCastMisses: @unchecked Sendable {
   // Safety: the slots are only accessed atomically, through `slot0` … `slot7`.
-  @usableFromInline var storage0 = AtomicSlot(UInt(0))
-  @usableFromInline var storage1 = AtomicSlot(UInt(0))
-  @usableFromInline var storage2 = AtomicSlot(UInt(0))
-  @usableFromInline var storage3 = AtomicSlot(UInt(0))
-  @usableFromInline var storage4 = AtomicSlot(UInt(0))
-  @usableFromInline var storage5 = AtomicSlot(UInt(0))
-  @usableFromInline var storage6 = AtomicSlot(UInt(0))
-  @usableFromInline var storage7 = AtomicSlot(UInt(0))
-  @inlinable var slot0: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 0, of: self) }
-  @inlinable var slot1: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 1, of: self) }
-  @inlinable var slot2: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 2, of: self) }
-  @inlinable var slot3: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 3, of: self) }
-  @inlinable var slot4: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 4, of: self) }
-  @inlinable var slot5: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 5, of: self) }
-  @inlinable var slot6: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 6, of: self) }
-  @inlinable var slot7: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 7, of: self) }
+  @usableFromInline enum Slots: Int, AtomicSlotIndex {
+    case word0, word1, word2, word3, word4, word5, word6, word7
+  }
+  @usableFromInline var word0Slot = AtomicSlot(UInt(0))
+  @usableFromInline var word1Slot = AtomicSlot(UInt(0))
+  @usableFromInline var word2Slot = AtomicSlot(UInt(0))
+  @usableFromInline var word3Slot = AtomicSlot(UInt(0))
+  @usableFromInline var word4Slot = AtomicSlot(UInt(0))
+  @usableFromInline var word5Slot = AtomicSlot(UInt(0))
+  @usableFromInline var word6Slot = AtomicSlot(UInt(0))
+  @usableFromInline var word7Slot = AtomicSlot(UInt(0))
+  @inlinable var slot0: UnsafeAtomic<UInt> { UnsafeAtomic(Slots.word0, of: self) }
+  @inlinable var slot1: UnsafeAtomic<UInt> { UnsafeAtomic(Slots.word1, of: self) }
+  @inlinable var slot2: UnsafeAtomic<UInt> { UnsafeAtomic(Slots.word2, of: self) }
+  @inlinable var slot3: UnsafeAtomic<UInt> { UnsafeAtomic(Slots.word3, of: self) }
+  @inlinable var slot4: UnsafeAtomic<UInt> { UnsafeAtomic(Slots.word4, of: self) }
+  @inlinable var slot5: UnsafeAtomic<UInt> { UnsafeAtomic(Slots.word5, of: self) }
+  @inlinable var slot6: UnsafeAtomic<UInt> { UnsafeAtomic(Slots.word6, of: self) }
+  @inlinable var slot7: UnsafeAtomic<UInt> { UnsafeAtomic(Slots.word7, of: self) }
 
   @inlinable
   init() {}

@@ -17,6 +17,7 @@ final class StoreChainEnd<State>: @unchecked Sendable {
   // is inside the core's own processing (the core is alive); everyone else uses `weakCore`.
   // `storage` synchronises itself.
   /// The storage of ``thread`` (an ``AtomicSlot``, so the first stored property).
+  @usableFromInline enum Slots: Int, AtomicSlotIndex { case thread }
   @usableFromInline var threadSlot = AtomicSlot(UInt(0))
   @usableFromInline let core: Unmanaged<StoreCore<State>>
   @usableFromInline weak var weakCore: StoreCore<State>?
@@ -25,7 +26,7 @@ final class StoreChainEnd<State>: @unchecked Sendable {
   /// The identity of the thread running the middleware chain right now, 0 when none (also
   /// 0 while that thread reduces and notifies subscribers, so that a `next` called then is
   /// queued).
-  @inlinable var thread: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 0, of: self) }
+  @inlinable var thread: UnsafeAtomic<UInt> { UnsafeAtomic(Slots.thread, of: self) }
 
   @inlinable
   init(core: StoreCore<State>) {
@@ -56,28 +57,5 @@ final class StoreChainEnd<State>: @unchecked Sendable {
       return storage.value.pointee
     }
     return storage.read()
-  }
-}
-
-/// A store's middleware chain, held by its registry: the first stage and the chain's end.
-@usableFromInline
-final class StoreChain<State> {
-  /// The first stage: runs an action through the whole chain.
-  @usableFromInline let first: (any Action) -> Void
-  @usableFromInline let end: StoreChainEnd<State>
-
-  @inlinable
-  init(_ first: @escaping (any Action) -> Void, end: StoreChainEnd<State>) {
-    self.first = first
-    self.end = end
-  }
-
-  /// Runs `action` through the chain on the turn holder's thread, marking that thread as the
-  /// chain's, so that the final `next` reduces at once.
-  @inlinable
-  func run(_ action: any Action) {
-    end.thread.store(currentThreadIdentity(), ordering: .relaxed)
-    first(action)
-    end.thread.store(0, ordering: .relaxed)
   }
 }

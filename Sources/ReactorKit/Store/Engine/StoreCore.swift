@@ -10,6 +10,30 @@ import ReactorKitStreams
 /// An idle store is claimed and released with one compare-and-swap of ``gate`` each, without
 /// the lock; everything else goes through the machine under ``lock``, and the actions it
 /// returns are carried out here, outside the lock.
+///
+/// ## Which word decides what
+///
+/// - ``gate``: *whether* a turn is held (idle, busy, busy with work announced). Every turn,
+///   with or without the lock, starts by claiming it and ends by releasing it.
+/// - ``fastOwner``: *which thread* holds a turn claimed without the lock, while the machine
+///   has not been told about that turn; 0 otherwise.
+/// - The machine (`locked.pointee.machine`, a closed ``StoreDispatchStateMachine``, under
+///   ``lock``): the queue, the threads waiting for their actions, and the holder of every turn
+///   it has been told about (``StoreDispatchStateMachine/isTurnRecorded``). A turn claimed
+///   without the lock is recorded there (``finishClaimedTurn(thread:)``,
+///   ``claimOrAnnounceLocked(thread:)``) as soon as anyone else needs to know about it.
+/// - ``storage``: the published state; ``registry``: the subscribers (turn holder only).
+///
+/// ## The path of one dispatch
+///
+/// `Store.dispatch(_:)` (Store.swift) → ``submitDispatch(_:tag:)`` here: an idle gate is
+/// claimed, otherwise `submitContended` queues or waits through the machine →
+/// ``processDispatch(_:tag:)`` (StoreCore+Processing.swift) → the middleware chain,
+/// `StoreChain.run` (StoreChain.swift), whose final `next` is `StoreChainEnd.reduce` →
+/// ``reduceAndPublish(_:)`` (StoreCore+Processing.swift): action subscribers, the reducer,
+/// `StoreStateStorage.replace(with:)`, then the state, selection (SelectionGroup.swift) and
+/// reduction subscribers (StoreRegistry.swift) → back here: the gate is released, or
+/// ``drainAndUnlock(then:)`` runs what was queued meanwhile.
 @usableFromInline
 final class StoreCore<State>: @unchecked Sendable {
   // Safety: the dispatch machine and pending removals are guarded by `lock`. The turn is held
@@ -20,6 +44,7 @@ final class StoreCore<State>: @unchecked Sendable {
   // only accessed atomically, through `gate` and `fastOwner`.
   // Atomic slots first (see `AtomicSlot`).
   /// The storage of ``gate`` and ``fastOwner``.
+  @usableFromInline enum Slots: Int, AtomicSlotIndex { case gate, fastOwner }
   @usableFromInline var gateSlot = AtomicSlot(Gate.idle)
   @usableFromInline var fastOwnerSlot = AtomicSlot(UInt(0))
   @usableFromInline let reducer: Reducer<State>
@@ -37,11 +62,11 @@ final class StoreCore<State>: @unchecked Sendable {
   /// Whoever queues work, blocks for a round or defers a removal with the lock held first
   /// claims an idle gate or announces the work; a releasing compare-and-swap that succeeds
   /// has therefore left nothing behind, and one that fails takes the lock and drains.
-  @inlinable var gate: Gate { Gate(slot: 0, of: self) }
+  @inlinable var gate: Gate { Gate(Slots.gate, of: self) }
   /// The identity of the thread that claimed the turn without the lock, until the machine
   /// learns about it; 0 otherwise. Only that thread writes its own identity here and clears
   /// it, so a thread that reads its own identity holds the turn.
-  @inlinable var fastOwner: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 1, of: self) }
+  @inlinable var fastOwner: UnsafeAtomic<UInt> { UnsafeAtomic(Slots.fastOwner, of: self) }
 
   @inlinable
   init(reducer: Reducer<State>, state: State) {
@@ -92,7 +117,7 @@ final class StoreCore<State>: @unchecked Sendable {
       lock.unlock()
       return
     }
-    drainLocked(then: nil)
+    drainAndUnlock(then: nil)
   }
 
   /// With the lock held: claims the turn if the store is idle and returns `true`; otherwise
@@ -134,7 +159,7 @@ final class StoreCore<State>: @unchecked Sendable {
       lock.unlock()
       process(work, tag: tag)
       lock.lock()
-      drainLocked(then: nil)
+      drainAndUnlock(then: nil)
       continuation?.resume(returning: .done)
       return
     }
@@ -153,14 +178,14 @@ final class StoreCore<State>: @unchecked Sendable {
         if continuation != nil {
           lock.unlock()
         } else {
-          waitLocked(for: round, thread: thread)
+          waitAndUnlock(for: round, thread: thread)
         }
       case .done:
         preconditionFailure("StoreCore: a new round is done before it was processed")
       case .takeTurn(let next):
         // The caller took over a turn being handed off; its task resumes once it drained.
         round.continuation = nil
-        drainLocked(then: next)
+        drainAndUnlock(then: next)
         continuation?.resume(returning: .done)
       }
     }
@@ -169,7 +194,7 @@ final class StoreCore<State>: @unchecked Sendable {
   /// Blocks until `round` is done, or takes the turn when it is handed to it and drains.
   /// Called with the lock held; returns with it released.
   @usableFromInline
-  func waitLocked(for round: StoreRound, thread: UInt) {
+  func waitAndUnlock(for round: StoreRound, thread: UInt) {
     while true {
       switch locked.pointee.machine.heirArrived(round, thread: thread) {
       case .wait:
@@ -178,7 +203,7 @@ final class StoreCore<State>: @unchecked Sendable {
         lock.unlock()
         return
       case .takeTurn(let next):
-        drainLocked(then: next)
+        drainAndUnlock(then: next)
         return
       }
     }
@@ -199,7 +224,7 @@ final class StoreCore<State>: @unchecked Sendable {
       lock.unlock()
       continuation.resume(returning: .done)
     case .takeTurn(let next):
-      drainLocked(then: next)
+      drainAndUnlock(then: next)
       continuation.resume(returning: .done)
     }
   }
@@ -224,7 +249,7 @@ final class StoreCore<State>: @unchecked Sendable {
   /// processes whatever the machine hands out next, until it says stop. Called with the lock
   /// held; returns with it released.
   @inlinable
-  func drainLocked(then first: StoreDispatchStateMachine.NextAction?) {
+  func drainAndUnlock(then first: StoreDispatchStateMachine.NextAction?) {
     var pending = first
     while true {
       var garbage: [AnyObject] = []

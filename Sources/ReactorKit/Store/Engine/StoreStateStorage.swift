@@ -30,14 +30,15 @@ final class StoreStateStorage<State>: @unchecked Sendable {
 
   /// The storage of ``writing`` and ``readers``: ``AtomicSlot``s, so the first stored
   /// properties.
+  @usableFromInline enum Slots: Int, AtomicSlotIndex { case writing, readers }
   @usableFromInline var writingSlot = AtomicSlot(false)
   @usableFromInline var readersSlot = AtomicSlot(0)
   @usableFromInline let lock = Lock()
   @usableFromInline let value: UnsafeMutablePointer<State>
   /// Raised by the writer around a write made without the lock.
-  @inlinable var writing: UnsafeAtomic<Bool> { UnsafeAtomic(slot: 0, of: self) }
+  @inlinable var writing: UnsafeAtomic<Bool> { UnsafeAtomic(Slots.writing, of: self) }
   /// Readers copying the value right now (each holds `lock`, so at most one).
-  @inlinable var readers: UnsafeAtomic<Int> { UnsafeAtomic(slot: 1, of: self) }
+  @inlinable var readers: UnsafeAtomic<Int> { UnsafeAtomic(Slots.readers, of: self) }
 
   @inlinable
   init(_ state: State) {

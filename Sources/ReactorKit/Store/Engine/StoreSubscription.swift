@@ -27,13 +27,14 @@ final class StoreSubscription<Element>: Disposable, @unchecked Sendable {
   // Safety: `disposed` is atomic; the other stored properties are immutable (`owner` is a
   // weak reference written only in `init`).
   /// The storage of ``disposed``; an ``AtomicSlot``, so the first stored property.
+  @usableFromInline enum Slots: Int, AtomicSlotIndex { case disposed }
   @usableFromInline var disposedSlot = AtomicSlot(false)
   @usableFromInline let observer: AnyObserver<Element>
   /// The store version when the subscription was registered; it receives changes of later
   /// versions only (its first value already reflects this one).
   @usableFromInline let since: UInt64
   @usableFromInline let list: StoreSubscriptionList
-  @inlinable var disposed: UnsafeAtomic<Bool> { UnsafeAtomic(slot: 0, of: self) }
+  @inlinable var disposed: UnsafeAtomic<Bool> { UnsafeAtomic(Slots.disposed, of: self) }
   @usableFromInline weak var owner: (any StoreSubscriptionOwner)?
 
   @usableFromInline

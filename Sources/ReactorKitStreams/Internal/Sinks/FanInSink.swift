@@ -2,7 +2,7 @@
 /// combineLatest, zip, withLatestFrom, take(until:), …).
 ///
 /// A source handler takes ``lock``, updates the operator's state (kept in a subclass and
-/// guarded by the same lock), then calls ``onLocked(_:)``, which releases the lock. Events
+/// guarded by the same lock), then calls ``onAndUnlock(_:)``, which releases the lock. Events
 /// therefore enter the queue in the order of the state changes that produced them.
 ///
 /// Delivery is serial and happens outside the lock: the first caller becomes the deliverer
@@ -111,7 +111,7 @@ class FanInSink<Item, Element, State>: Cancelable, @unchecked Sendable {
   /// Queues `event` and delivers it, unless the sink is stopped. Call with the lock held; the
   /// lock is released on return.
   @inlinable
-  final func onLocked(_ event: Event<Item>) {
+  final func onAndUnlock(_ event: Event<Item>) {
     if stopped || disposed {
       lock.unlock()
       return
@@ -130,11 +130,11 @@ class FanInSink<Item, Element, State>: Cancelable, @unchecked Sendable {
     deliverAndDrain(event)
   }
 
-  /// Takes the lock and calls ``onLocked(_:)``.
+  /// Takes the lock and calls ``onAndUnlock(_:)``.
   @inlinable
   final func on(_ event: Event<Item>) {
     lock.lock()
-    onLocked(event)
+    onAndUnlock(event)
   }
 
   /// Delivers `first`, then everything queued meanwhile. Runs only on the elected deliverer.

@@ -62,7 +62,7 @@ class MultiSourceSink<Item, Element, Extra>:
   /// otherwise only that source's subscription is released. Call with the lock held; the
   /// lock is released on return.
   @inlinable
-  final func completedLocked(at index: Int) {
+  final func completedAndUnlock(at index: Int) {
     if state.isDone[index] {
       lock.unlock()
       return
@@ -70,7 +70,7 @@ class MultiSourceSink<Item, Element, Extra>:
     state.isDone[index] = true
     state.doneCount += 1
     if state.doneCount == arity {
-      onLocked(.completed)
+      onAndUnlock(.completed)
     } else {
       lock.unlock()
       subscriptions[index].dispose()

@@ -22,6 +22,7 @@ final class Sink<Element>: SubscriptionLink, Cancelable, @unchecked Sendable {
 
   /// The storage of ``state``; an ``AtomicSlot``, so the first stored property after the
   /// link's (slot 0, see ``SubscriptionLink``): slot 1.
+  @usableFromInline enum Slots: Int, AtomicSlotIndex { case state = 1 }
   @usableFromInline var stateSlot = AtomicSlot(0)
 
   @usableFromInline static var open: Int { 0 }
@@ -33,7 +34,7 @@ final class Sink<Element>: SubscriptionLink, Cancelable, @unchecked Sendable {
   @usableFromInline static var upstreamDisposed: Int { 8 }
 
   @usableFromInline let observer: AnyObserver<Element>
-  @inlinable var state: UnsafeAtomic<Int> { UnsafeAtomic(slot: 1, of: self) }
+  @inlinable var state: UnsafeAtomic<Int> { UnsafeAtomic(Slots.state, of: self) }
   @exclusivity(unchecked) @usableFromInline var upstream: Disposable?
   @usableFromInline var extra: Disposable?
 

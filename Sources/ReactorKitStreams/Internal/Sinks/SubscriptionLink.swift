@@ -27,11 +27,12 @@ package class SubscriptionLink: @unchecked Sendable {
 
   /// The storage of ``holderBits``: an ``AtomicSlot``, the first stored property of every link.
   /// So in a subclass, slot 0 is this one and the subclass's own slots start at 1.
+  @usableFromInline enum Slots: Int, AtomicSlotIndex { case holder }
   @usableFromInline final var holderSlot = AtomicSlot(SubscriptionLink.noHolder)
 
   /// ``noHolder``, ``releasedMark``, ``forgottenMark``, or the holder's address, retained
   /// (objects are aligned, so an address never equals a mark).
-  @inlinable final var holderBits: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 0, of: self) }
+  @inlinable final var holderBits: UnsafeAtomic<UInt> { UnsafeAtomic(Slots.holder, of: self) }
 
   @inlinable
   init() {}
@@ -189,10 +190,11 @@ package final class ExternalSubscription: SubscriptionLink, Disposable, @uncheck
   // immutable.
   /// The storage of ``contextBits``; an ``AtomicSlot``, so the first stored property after the
   /// link's (slot 0, see ``SubscriptionLink``): slot 1.
+  @usableFromInline enum Slots: Int, AtomicSlotIndex { case context = 1 }
   @usableFromInline final var contextSlot = AtomicSlot(UInt(0))
   /// The source, retained (`Unmanaged.passRetained`), until disposed; `0` after, and then
   /// nothing more is delivered.
-  @inlinable final var contextBits: UnsafeAtomic<UInt> { UnsafeAtomic(slot: 1, of: self) }
+  @inlinable final var contextBits: UnsafeAtomic<UInt> { UnsafeAtomic(Slots.context, of: self) }
   /// Unregisters this subscriber (second argument) from the source (first argument, whose
   /// retained reference it takes over).
   @usableFromInline let unregister: (UnsafeMutableRawPointer, ExternalSubscription) -> Void

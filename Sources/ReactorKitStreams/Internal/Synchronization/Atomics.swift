@@ -11,7 +11,7 @@ import CReactorKitAtomics
 // - in a raw allocation the owner already has (an engine's state block): `UnsafeAtomic(at:)`
 //   over a word of it, initialised with ``UnsafeAtomic/initialize(at:to:)``;
 // - at the head of the owning object: ``AtomicSlot`` stored properties declared first, viewed
-//   with `UnsafeAtomic(slot:of:)` (no allocation; see ``AtomicSlot`` for the rules);
+//   with `UnsafeAtomic(_:of:)` and an ``AtomicSlotIndex`` (no allocation; see ``AtomicSlot`` for the rules);
 // - in an object of its own, ``AtomicBox``: a `let`-able class, one allocation (tests,
 //   globals, locals captured by closures, cold paths).
 //
@@ -193,32 +193,31 @@ extension UnsafeAtomic where Value: AtomicInteger {
 // MARK: - Storage in the owning object
 
 /// One word of atomic storage at the head of an object: declare the object's slots as its
-/// first stored properties and reach them with `UnsafeAtomic(slot:of:)` (or a ``Gate``).
+/// first stored properties, list them once in the object's ``AtomicSlotIndex`` enum, and
+/// reach them with `UnsafeAtomic(Slots.x, of: self)` (or a ``Gate``, a ``OnceReference``).
 ///
 /// ```swift
 /// final class Sink: @unchecked Sendable {
 ///   // Safety: `stateSlot` is only accessed atomically, through `state`.
-///   // Atomic slots first (see `AtomicSlot`).
+///   @usableFromInline enum Slots: Int, AtomicSlotIndex { case state }
+///   // Atomic slots first, in the order of `Slots`.
 ///   @usableFromInline var stateSlot = AtomicSlot(0)
 ///   @usableFromInline var upstream: Disposable?
 ///
-///   @inlinable var state: UnsafeAtomic<Int> { UnsafeAtomic(slot: 0, of: self) }
+///   @inlinable var state: UnsafeAtomic<Int> { UnsafeAtomic(Slots.state, of: self) }
 /// }
 /// ```
 ///
-/// Rules, checked by `AtomicsTests`: slot `n` is the `n`-th word of the object's stored
-/// properties, superclass properties first (Swift lays a class's stored properties out in
-/// declaration order, each at its alignment, right after the object header); every stored
-/// property before a slot is one word (a reference, a weak reference, a pointer, an `Int`, another
-/// slot), so in a class with no superclass the slots declared first are slots 0, 1, …, and in a
-/// subclass of a base holding one weak reference (ReactorKit's `OwnedStorage`) they start at 1. Swift never
-/// reads or writes a slot after the initialiser: it is a `var` only because the memory changes.
-/// A superclass whose only stored property is one slot (``SubscriptionLink``) comes first, so
-/// its subclasses number their own slots from 1.
+/// The rule: slot `n` is the `n`-th word of the object's stored properties, superclass
+/// properties first (Swift lays a class's stored properties out in declaration order, each at
+/// its alignment, right after the object header). `AtomicSlotLayoutTests` checks every
+/// production owner against the real field offsets (``atomicSlotLayoutProblems(of:slots:)``),
+/// so a wrong index fails a test instead of corrupting memory. Swift never reads or writes a
+/// slot after the initialiser: it is a `var` only because the memory changes.
 @frozen
 @usableFromInline
 package struct AtomicSlot: ~Copyable, @unchecked Sendable {
-  // Safety: only accessed atomically, through `UnsafeAtomic(slot:of:)`.
+  // Safety: only accessed atomically, through `UnsafeAtomic(_:of:)`.
   @usableFromInline var bits: Int
 
   /// Creates a slot holding `value`.
@@ -228,13 +227,21 @@ package struct AtomicSlot: ~Copyable, @unchecked Sendable {
   }
 }
 
+/// The one declaration of an object's ``AtomicSlot``s: an `Int` enum whose cases are the slots
+/// in declaration order, each naming the stored property `<case>Slot` and numbering its word.
+///
+/// Raw values count up from the first case, so only the first is ever written: `0` in a class
+/// with no superclass, the superclass's word count in a subclass (`case state = 1` under
+/// ``SubscriptionLink``). `AtomicSlotLayoutTests` checks each owner.
+@usableFromInline
+package protocol AtomicSlotIndex: RawRepresentable, CaseIterable where RawValue == Int {}
+
 extension UnsafeAtomic where Value.AtomicStorage == Int {
-  /// A view of the ``AtomicSlot`` that is the `slot`-th word of `object`'s stored properties
-  /// (see there for the rules).
+  /// A view of the ``AtomicSlot`` `slot` of `object` (see there for the rules).
   @inlinable @inline(__always)
-  package init(slot: Int, of object: AnyObject) {
+  package init<Index: AtomicSlotIndex>(_ slot: Index, of object: AnyObject) {
     self.init(
-      at: _getUnsafePointerToStoredProperties(object) + slot &* MemoryLayout<Int>.stride)
+      at: _getUnsafePointerToStoredProperties(object) + slot.rawValue &* MemoryLayout<Int>.stride)
   }
 }
 

@@ -50,7 +50,7 @@
 /// concurrently without the lock), and each is one atomic instruction.
 ///
 /// `Gate` is a view of a word stored elsewhere (see ``UnsafeAtomic``): in the owner's raw
-/// state block (``initialize(at:closed:)``) or in an ``AtomicSlot`` (``init(slot:of:)``).
+/// state block (``initialize(at:closed:)``) or in an ``AtomicSlot`` (``init(_:of:)``).
 /// Copies of a view refer to the same gate.
 @frozen
 @usableFromInline
@@ -62,9 +62,11 @@ package struct Gate: Sendable {
   @inlinable @inline(__always)
   package init(_ word: UnsafeAtomic<UInt>) { self.word = word }
 
-  /// The gate kept in the ``AtomicSlot`` that is the `slot`-th stored property of `object`.
+  /// The gate kept in the ``AtomicSlot`` `slot` of `object`.
   @inlinable @inline(__always)
-  package init(slot: Int, of object: AnyObject) { word = UnsafeAtomic(slot: slot, of: object) }
+  package init<Index: AtomicSlotIndex>(_ slot: Index, of object: AnyObject) {
+    word = UnsafeAtomic(slot, of: object)
+  }
 
   /// The gate kept in the word at `address`.
   @inlinable @inline(__always)

@@ -24,9 +24,11 @@ package struct OnceReference<Object: AnyObject>: @unchecked Sendable {
   @inlinable @inline(__always)
   package init(_ word: UnsafeAtomic<UInt>) { self.word = word }
 
-  /// The reference kept in the ``AtomicSlot`` that is the `slot`-th word of `owner`.
+  /// The reference kept in the ``AtomicSlot`` `slot` of `owner`.
   @inlinable @inline(__always)
-  package init(slot: Int, of owner: AnyObject) { word = UnsafeAtomic(slot: slot, of: owner) }
+  package init<Index: AtomicSlotIndex>(_ slot: Index, of owner: AnyObject) {
+    word = UnsafeAtomic(slot, of: owner)
+  }
 
   /// The word that holds `object`, retained: the initial value of a reference set at once
   /// (`AtomicSlot(OnceReference.retaining(object))`).

@@ -125,19 +125,19 @@ final class CombineSink<Mode: CombineMode, Slots, Snapshot, Element>:
       if state.extra.filled == arity {
         let snapshot = take(&state.extra.slots)
         if Mode.buffers { consumeOneEachLocked() }
-        onLocked(.next(snapshot))
+        onAndUnlock(.next(snapshot))
       } else if Mode.completesWhenUnpairable
         && state.doneCount - (state.isDone[index] ? 1 : 0) == arity - 1
       {
         // Every other source completed, and one of them holds nothing: no more results.
-        onLocked(.completed)
+        onAndUnlock(.completed)
       } else {
         lock.unlock()
       }
     case .error(let error):
-      onLocked(.error(error))
+      onAndUnlock(.error(error))
     case .completed:
-      completedLocked(at: index)
+      completedAndUnlock(at: index)
     }
   }
 
@@ -156,7 +156,7 @@ final class CombineSink<Mode: CombineMode, Slots, Snapshot, Element>:
   func finishSubscribingCombined() -> Disposable {
     if arity == 0 && Mode.emitsForNoSources {
       lock.lock()
-      onLocked(.next(take(&state.extra.slots)))
+      onAndUnlock(.next(take(&state.extra.slots)))
     }
     return finishSubscribing()
   }

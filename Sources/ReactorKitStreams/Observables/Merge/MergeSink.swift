@@ -72,7 +72,7 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType>:
     case .completed:
       lock.lock()
       if state.outerDidComplete() {
-        onLocked(.completed)
+        onAndUnlock(.completed)
       } else {
         lock.unlock()
       }
@@ -86,14 +86,14 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType>:
     switch event {
     case .next, .error:
       if state.isCurrent(id) {
-        onLocked(event)
+        onAndUnlock(event)
       } else {
         lock.unlock()
       }
     case .completed:
       let step = state.innerCompleted(id: id)
       if step.complete {
-        onLocked(.completed)
+        onAndUnlock(.completed)
       } else {
         lock.unlock()
       }
@@ -118,7 +118,7 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType>:
       if deliverSynchronously(source, id: id) {
         lock.lock()
         let finished = state.synchronousInnerFinished(id: id)
-        if finished.complete { onLocked(.completed) } else { lock.unlock() }
+        if finished.complete { onAndUnlock(.completed) } else { lock.unlock() }
         next = finished.next
       } else {
         let disposable = source.subscribe(AnyObserver { event in self.innerOn(event, id: id) })
@@ -152,7 +152,7 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType>:
           lock.unlock()
           return
         }
-        onLocked(.next(element))
+        onAndUnlock(.next(element))
       })
   }
 

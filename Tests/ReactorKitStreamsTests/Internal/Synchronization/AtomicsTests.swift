@@ -1,3 +1,4 @@
+import ReactorKitTesting
 import XCTest
 
 @testable import ReactorKitStreams
@@ -27,6 +28,33 @@ final class AtomicsTests: XCTestCase {
     XCTAssertEqual(owner.counter.address, owner.addressOfCounter())
     XCTAssertEqual(owner.counter.load(ordering: .relaxed), 3)
     XCTAssertNil(owner.weakOwner)
+  }
+
+  func test_atomicSlotLayout_acceptsTheTestOwners() {
+    XCTAssertEqual(
+      atomicSlotLayoutProblems(of: SlotOwner<String>.self, slots: SlotOwner<String>.Slots.self), [])
+    XCTAssertEqual(
+      atomicSlotLayoutProblems(of: SlotSubclass.self, slots: SlotSubclass.Slots.self), [])
+  }
+
+  func test_atomicSlotLayout_reportsAWrongIndexAMissingPropertyAndAnUndeclaredSlot() {
+    // given: indices that disagree with the stored properties
+    let wrongIndex = atomicSlotLayoutProblems(of: SlotSubclass.self, slots: ForgotTheBase.self)
+    let missing = atomicSlotLayoutProblems(of: SlotOwner<Int>.self, slots: NoSuchSlot.self)
+    // then
+    XCTAssertEqual(
+      wrongIndex,
+      [
+        "SlotSubclass.counterSlot is at byte 8 of the stored properties, but slot counter says "
+          + "word 0 (byte 0)."
+      ])
+    XCTAssertEqual(
+      missing,
+      [
+        "SlotOwner<Int> declares slot missing but has no stored property missingSlot.",
+        "SlotOwner<Int>.firstSlot looks like an atomic slot but NoSuchSlot omits it.",
+        "SlotOwner<Int>.secondSlot looks like an atomic slot but NoSuchSlot omits it.",
+      ])
   }
 
   func test_atomicBox_operationsFollowSynchronizationAtomic() {
@@ -94,13 +122,14 @@ final class AtomicsTests: XCTestCase {
 private final class SlotOwner<Tail>: @unchecked Sendable {
   // Safety: the slots are only accessed atomically, through `first` and `second`; `tail`
   // is immutable once set.
+  enum Slots: Int, AtomicSlotIndex { case first, second }
   var firstSlot = AtomicSlot(7)
   var secondSlot = AtomicSlot(true)
   var tail: Tail?
   var other = "tail"
 
-  var first: UnsafeAtomic<Int> { UnsafeAtomic(slot: 0, of: self) }
-  var second: UnsafeAtomic<Bool> { UnsafeAtomic(slot: 1, of: self) }
+  var first: UnsafeAtomic<Int> { UnsafeAtomic(Slots.first, of: self) }
+  var second: UnsafeAtomic<Bool> { UnsafeAtomic(Slots.second, of: self) }
 
   func addressOfFirst() -> UnsafeMutablePointer<Int> {
     withUnsafeMutablePointer(to: &firstSlot.bits) { $0 }
@@ -118,12 +147,18 @@ private class WeakBase: @unchecked Sendable {
 /// Slot 1: the base's weak reference is word 0.
 private final class SlotSubclass: WeakBase, @unchecked Sendable {
   // Safety: the slot is only accessed atomically, through `counter`.
+  enum Slots: Int, AtomicSlotIndex { case counter = 1 }
   var counterSlot = AtomicSlot(3)
   var name = "subclass"
 
-  var counter: UnsafeAtomic<Int> { UnsafeAtomic(slot: 1, of: self) }
+  var counter: UnsafeAtomic<Int> { UnsafeAtomic(Slots.counter, of: self) }
 
   func addressOfCounter() -> UnsafeMutablePointer<Int> {
     withUnsafeMutablePointer(to: &counterSlot.bits) { $0 }
   }
 }
+
+/// A subclass's slot numbered as if the base had no stored property.
+private enum ForgotTheBase: Int, AtomicSlotIndex { case counter }
+/// A slot that no stored property holds.
+private enum NoSuchSlot: Int, AtomicSlotIndex { case missing }

@@ -1,4 +1,5 @@
 import Foundation
+import ReactorKitTesting
 import XCTest
 
 @testable import ReactorKitStreams
@@ -122,7 +123,7 @@ private final class GateEngine: @unchecked Sendable {
     if fast, gate.tryClaim() {
       // The holder: process at once, then leave (or drain what was announced meanwhile).
       process([item])
-      if !gate.tryRelease() { drainLocked(lockFirst: true) }
+      if !gate.tryRelease() { drainAndUnlock(lockFirst: true) }
       return
     }
     lock.lock()
@@ -136,7 +137,7 @@ private final class GateEngine: @unchecked Sendable {
       // An idle gate means a drained queue: anything else was queued, announced, and left
       // behind by a holder that released anyway.
       if queue.count != 1 { strandedCount += 1 }
-      drainLocked(lockFirst: false)
+      drainAndUnlock(lockFirst: false)
     case .announced, .closed:
       lock.unlock()
     }
@@ -150,7 +151,7 @@ private final class GateEngine: @unchecked Sendable {
   }
 
   /// The holder drains the queue until a release succeeds.
-  private func drainLocked(lockFirst: Bool) {
+  private func drainAndUnlock(lockFirst: Bool) {
     if lockFirst { lock.lock() }
     while true {
       if isClosed {

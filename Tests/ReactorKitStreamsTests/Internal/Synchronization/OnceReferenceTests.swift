@@ -1,4 +1,5 @@
 import Foundation
+import ReactorKitTesting
 import XCTest
 
 @testable import ReactorKitStreams

@@ -6,32 +6,15 @@
   import Musl
 #endif
 
-/// A number that identifies the calling thread among the threads alive right now (its
-/// `pthread_t`), never 0.
-///
-/// Used to tell reentrant calls (made by the thread that is processing) from calls made by
-/// other threads. A thread only ever compares the identity it recorded itself, so a value can
-/// be reused by a later thread without harm.
-@inlinable @inline(__always)
-func currentThreadIdentity() -> UInt {
-  #if canImport(Darwin)
-    return UInt(bitPattern: pthread_self())
-  #elseif canImport(Glibc)
-    return UInt(pthread_self())
-  #else
-    return unsafeBitCast(pthread_self(), to: UInt.self)
-  #endif
-}
-
 /// A pthread condition variable used together with a ``Lock``.
 @usableFromInline
-final class Condition: @unchecked Sendable {
+package final class Condition: @unchecked Sendable {
   // Safety: the condition variable is itself a synchronisation primitive; its storage is never
   // moved, and it is only waited on with the paired lock held.
-  @usableFromInline let condition: UnsafeMutablePointer<pthread_cond_t>
+  @usableFromInline package let condition: UnsafeMutablePointer<pthread_cond_t>
 
   @usableFromInline
-  init() {
+  package init() {
     condition = .allocate(capacity: 1)
     condition.initialize(to: pthread_cond_t())
     let result = pthread_cond_init(condition, nil)
@@ -47,19 +30,19 @@ final class Condition: @unchecked Sendable {
   /// Blocks until signalled. Call with `lock` held; it is held again on return. Wake-ups can be
   /// spurious: wait in a loop that re-checks the awaited state.
   @usableFromInline
-  func wait(_ lock: Lock) {
+  package func wait(_ lock: Lock) {
     pthread_cond_wait(condition, lock.mutex)
   }
 
   /// Wakes the thread waiting on this condition, if any.
   @usableFromInline
-  func signal() {
+  package func signal() {
     pthread_cond_signal(condition)
   }
 
   /// Wakes every thread waiting on this condition.
   @usableFromInline
-  func broadcast() {
+  package func broadcast() {
     pthread_cond_broadcast(condition)
   }
 }

@@ -49,21 +49,21 @@ final class GateSink<Element, Other>: TwoSourceSink<Element, Element, Bool>, @un
     switch event {
     case .next:
       if state {
-        onLocked(event)
+        onAndUnlock(event)
       } else {
         lock.unlock()
       }
     case .completed:
       if state {
-        onLocked(event)
+        onAndUnlock(event)
       } else if case .skip(completesWhileClosed: true) = behavior {
-        onLocked(event)
+        onAndUnlock(event)
       } else {
         lock.unlock()
         dispose()
       }
     case .error:
-      onLocked(event)
+      onAndUnlock(event)
     }
   }
 

@@ -1,0 +1,117 @@
+/// Estimates the bytes a recorded state keeps alive that the source's previous recorded state
+/// does not already keep: the storage of its collections (arrays, dictionaries, sets) whose
+/// buffers are new, its objects that are new, and its own size.
+///
+/// A store copies an array it changes (copy-on-write), so each recorded state after a change to
+/// a list of `n` elements holds a buffer of `n` elements of its own; a state whose lists did not
+/// change shares their buffers with the previous one and costs little. Elements' own heap
+/// storage (long strings, nested arrays) is shared by such copies and not counted, so the
+/// estimate is what copy-on-write copies, not everything reachable.
+///
+/// One estimator per source, used by the source's serialized recording path only.
+///
+/// - Complexity: Reflection of the state's fields down to its collections (not into them);
+///   O(1) for a state without references (a plain struct of numbers).
+struct RetainedBytes {
+  /// What each event costs besides its state: the slot's boxes for the action and the states.
+  static let eventOverhead = 128
+  /// How deep reflection looks for collections.
+  private static let maximumDepth = 8
+  /// The most fields looked at per state; a larger state's estimate counts what was seen.
+  private static let maximumFields = 512
+  /// The storage identities of the previous state's collections and objects.
+  private var previous: Set<UInt> = []
+  private var current: Set<UInt> = []
+
+  /// The estimate for `state`, the source's newest state (or `nil` for an event without one),
+  /// made against the previous state this estimator saw.
+  mutating func estimate(_ state: Any?) -> Int {
+    guard let state else { return Self.eventOverhead }
+    var total = Self.eventOverhead + Self.inlineSize(of: state)
+    current.removeAll(keepingCapacity: true)
+    var fields = 0
+    walk(state, depth: 0, fields: &fields, total: &total)
+    swap(&previous, &current)
+    return total
+  }
+
+  /// The estimate for a state whose type holds no references: its size.
+  static func plainEstimate<State>(_: State.Type) -> Int {
+    eventOverhead + MemoryLayout<State>.size
+  }
+
+  private mutating func walk(_ value: Any, depth: Int, fields: inout Int, total: inout Int) {
+    fields += 1
+    guard depth < Self.maximumDepth, fields < Self.maximumFields else { return }
+    if let storage = value as? any SizedStorage {
+      let (identity, bytes) = storage.storage
+      guard identity != 0 else { return }
+      current.insert(identity)
+      if !previous.contains(identity) { total += bytes }
+      return
+    }
+    let mirror = Mirror(reflecting: value)
+    switch mirror.displayStyle {
+    case .class:
+      let identity = UInt(bitPattern: ObjectIdentifier(value as AnyObject).hashValue)
+      guard !current.contains(identity) else { return }
+      current.insert(identity)
+      if !previous.contains(identity) { total += 16 + Self.inlineSize(of: value) }
+      for child in mirror.children {
+        walk(child.value, depth: depth + 1, fields: &fields, total: &total)
+      }
+    case .struct, .tuple, .optional, .enum:
+      for child in mirror.children {
+        walk(child.value, depth: depth + 1, fields: &fields, total: &total)
+      }
+    default:
+      return
+    }
+  }
+
+  /// The size of `value`'s type.
+  private static func inlineSize(of value: Any) -> Int {
+    func size<Value>(_: Value) -> Int { MemoryLayout<Value>.size }
+    return _openExistential(value, do: size)
+  }
+}
+
+/// A collection with a heap buffer: its identity (the buffer's address, 0 when it has none)
+/// and the bytes the buffer takes.
+protocol SizedStorage {
+  var storage: (identity: UInt, bytes: Int) { get }
+}
+
+extension Array: SizedStorage {
+  var storage: (identity: UInt, bytes: Int) {
+    guard capacity > 0 else { return (0, 0) }
+    let address = withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+    return (address, 32 + capacity * MemoryLayout<Element>.stride)
+  }
+}
+
+extension ContiguousArray: SizedStorage {
+  var storage: (identity: UInt, bytes: Int) {
+    guard capacity > 0 else { return (0, 0) }
+    let address = withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+    return (address, 32 + capacity * MemoryLayout<Element>.stride)
+  }
+}
+
+extension Dictionary: SizedStorage {
+  var storage: (identity: UInt, bytes: Int) {
+    guard !isEmpty else { return (0, 0) }
+    // A native dictionary is one reference to its storage object.
+    let identity = withUnsafeBytes(of: self) { $0.load(as: UInt.self) }
+    let entry = MemoryLayout<Key>.stride + MemoryLayout<Value>.stride
+    return (identity, 64 + capacity * entry * 4 / 3)
+  }
+}
+
+extension Set: SizedStorage {
+  var storage: (identity: UInt, bytes: Int) {
+    guard !isEmpty else { return (0, 0) }
+    let identity = withUnsafeBytes(of: self) { $0.load(as: UInt.self) }
+    return (identity, 64 + capacity * MemoryLayout<Element>.stride * 4 / 3)
+  }
+}

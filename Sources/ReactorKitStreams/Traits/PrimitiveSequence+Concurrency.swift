@@ -1,0 +1,145 @@
+extension PrimitiveSequenceType where Trait == SingleTrait {
+  /// Waits for the single's element; throws its error.
+  ///
+  /// Reading the property subscribes. Cancelling the waiting task disposes the subscription
+  /// and throws `CancellationError`.
+  ///
+  /// ```swift
+  /// let user = try await fetchUser(id: 1).value
+  /// ```
+  public var value: Element {
+    get async throws {
+      guard let element = try await awaitFirstElement(of: primitiveSequence.source) else {
+        throw RxError.noElements
+      }
+      return element
+    }
+  }
+
+  /// Creates a single that runs `work` in a new `Task` for each subscriber and emits its
+  /// result; a thrown error fails the single.
+  ///
+  /// Disposing the subscription cancels the task.
+  ///
+  /// - Parameters:
+  ///   - detached: Runs `work` in a detached task, outside the caller's task context.
+  ///   - priority: The task's priority.
+  ///   - work: The asynchronous work that produces the element.
+  /// - Returns: The single.
+  public static func create(
+    detached: Bool = false, priority: TaskPriority? = nil,
+    work: @escaping @Sendable () async throws -> Element
+  ) -> Single<Element> {
+    Single(
+      raw: Observable.create { observer in
+        // Only the task uses the observer, and `create`'s observer drops events after
+        // disposal.
+        let forward = UncheckedSendable(observer)
+        let run: @Sendable () async -> Void = {
+          do {
+            let element = try await work()
+            forward.value.on(.next(element))
+            forward.value.on(.completed)
+          } catch {
+            forward.value.on(.error(error))
+          }
+        }
+        let task =
+          detached
+          ? Task.detached(priority: priority, operation: run)
+          : Task(priority: priority, operation: run)
+        return Disposables.create { task.cancel() }
+      })
+  }
+}
+
+extension PrimitiveSequenceType where Trait == MaybeTrait {
+  /// Waits for the maybe's element, or `nil` when it completes without one; throws its
+  /// error.
+  ///
+  /// Reading the property subscribes. Cancelling the waiting task disposes the subscription
+  /// and throws `CancellationError`.
+  public var value: Element? {
+    get async throws {
+      try await awaitFirstElement(of: primitiveSequence.source)
+    }
+  }
+}
+
+extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swift.Never {
+  /// Waits for the completable to complete; throws its error.
+  ///
+  /// Reading the property subscribes. Cancelling the waiting task disposes the subscription
+  /// and throws `CancellationError`.
+  public var value: Void {
+    get async throws {
+      _ = try await awaitFirstElement(of: primitiveSequence.source)
+    }
+  }
+}
+
+/// Subscribes to `source` and waits for its end: returns the first element (`nil` when it
+/// completes without one), throws its error, or throws `CancellationError` once the waiting
+/// task is cancelled (the subscription is then disposed).
+private func awaitFirstElement<Element>(of source: Observable<Element>) async throws
+  -> Element?
+{
+  let state = AwaitState<Element>()
+  return try await withTaskCancellationHandler {
+    try await withCheckedThrowingContinuation { continuation in
+      state.start(continuation, source)
+    }
+  } onCancel: {
+    state.cancel()
+  }.value
+}
+
+/// The one-shot handshake between a subscription and the task awaiting it: whichever of the
+/// first event and the cancellation comes first resumes the continuation, and disposes the
+/// subscription.
+private final class AwaitState<Element>: @unchecked Sendable {
+  // Safety: `continuation` and `finished` are guarded by `lock`; the continuation is
+  // resumed outside it, once; `subscription` synchronises itself.
+  typealias Continuation = CheckedContinuation<UncheckedSendable<Element?>, Swift.Error>
+
+  private let lock = Lock()
+  private var continuation: Continuation?
+  private var finished = false
+  private let subscription = SingleAssignmentDisposable()
+
+  func start(_ continuation: Continuation, _ source: Observable<Element>) {
+    let cancelled = lock.withLock { () -> Bool in
+      if finished { return true }
+      self.continuation = continuation
+      return false
+    }
+    if cancelled {
+      continuation.resume(throwing: CancellationError())
+      return
+    }
+    subscription.setDisposable(
+      source.subscribe { event in
+        switch event {
+        case .next(let element): self.finish(with: .success(element))
+        case .completed: self.finish(with: .success(nil))
+        case .error(let error): self.finish(with: .failure(error))
+        }
+      })
+  }
+
+  func cancel() {
+    finish(with: .failure(CancellationError()))
+  }
+
+  private func finish(with result: Result<Element?, Swift.Error>) {
+    let waiting = lock.withLock { () -> Continuation? in
+      guard !finished else { return nil }
+      finished = true
+      let waiting = continuation
+      continuation = nil
+      return waiting
+    }
+    subscription.dispose()
+    waiting?.resume(with: result.map { UncheckedSendable($0) })
+  }
+}
