@@ -231,6 +231,69 @@ final class ReactorStateStreamTests: ResourceTestCase {
     }
     for subscription in subscriptions.current { subscription.dispose() }
   }
+
+  func test_subscribeWhileAnotherThreadWires_receivesLaterStatesOnlyAfterTheFirst() {
+    // given: a reactor whose wiring pauses on another thread after the core took over the
+    // state stream but before it opened its gate (while it subscribes the transformed
+    // actions).
+    let reactor = WiringPausedReactor()
+    let inWindow = DispatchSemaphore(value: 0)
+    let proceed = DispatchSemaphore(value: 0)
+    let actionSent = DispatchSemaphore(value: 0)
+    let wirerDone = DispatchSemaphore(value: 0)
+    reactor.onSubscribeActions = {
+      inWindow.signal()
+      _ = proceed.wait(timeout: .now() + 5)
+    }
+    let detector = OverlapDetector()
+    let received = Locked<[Int]>([])
+    let wirer = Thread {
+      _ = reactor.action
+      reactor.action.onNext(.increase)
+      actionSent.signal()
+      wirerDone.signal()
+    }
+    wirer.start()
+    XCTAssertEqual(inWindow.wait(timeout: .now() + 5), .success)
+    // when: a subscriber arrives meanwhile, and the wiring ends and an action is sent while
+    // the subscriber is still being sent the current state.
+    let subscription = reactor.state.subscribe(onNext: { state in
+      detector.visit {
+        received.withLock { $0.append(state) }
+        guard state == 0 else { return }
+        proceed.signal()
+        // Bounded: with serial delivery the action is only queued meanwhile.
+        _ = actionSent.wait(timeout: .now() + 1)
+      }
+    })
+    XCTAssertEqual(wirerDone.wait(timeout: .now() + 5), .success)
+    // then: the later state came after the first, not during it.
+    XCTAssertEqual(received.current, [0, 1])
+    XCTAssertEqual(detector.maximumOverlap, 1)
+    XCTAssertEqual(reactor.currentState, 1)
+    subscription.dispose()
+  }
+}
+
+/// A counter whose wiring runs a hook when it subscribes the transformed action stream.
+private final class WiringPausedReactor: Reactor, @unchecked Sendable {
+  enum Action { case increase }
+  typealias Mutation = Int
+  typealias State = Int
+
+  let initialState = 0
+  var onSubscribeActions: (@Sendable () -> Void)?
+
+  func transform(action: Observable<Action>) -> Observable<Action> {
+    Observable.deferred { [self] in
+      onSubscribeActions?()
+      return action
+    }
+  }
+
+  func mutate(action: Action) -> Observable<Mutation> { .just(1) }
+
+  func reduce(state: State, mutation: Mutation) -> State { state + mutation }
 }
 
 /// A counter whose `mutate` can run a hook, deliver its mutation on a queue, and whose action

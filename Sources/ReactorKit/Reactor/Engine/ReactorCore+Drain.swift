@@ -132,6 +132,8 @@ extension ReactorCore {
     let hasWork = !shared.actionQueue.isEmpty || !shared.mutationQueue.isEmpty
     if gate.state.isClosed {
       // Closed and not disposed: wired just now (with the lock held nothing else opens it).
+      // A subscriber still being sent the current state since the wiring opens it when done.
+      if let rare = shared.rareStorage, rare.wiringDeliveries > 0 { return false }
       // Opening publishes `config`.
       gate.openLocked(claiming: hasWork)
       return hasWork

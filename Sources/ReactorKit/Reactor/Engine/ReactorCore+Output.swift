@@ -9,8 +9,10 @@ extension ReactorCore {
   /// When the core publishes states itself (``Shared/ownsOutput``), the observer receives the
   /// current state, then every later one, serially: whoever delivers the current state holds
   /// the right to deliver states, so no state published meanwhile can overtake it.
-  /// - The owner thread, between two steps, or any thread while the pipeline is still being
-  ///   wired (nothing publishes then), delivers at once.
+  /// - The owner thread, between two steps, delivers at once.
+  /// - Any thread while the pipeline is still being wired delivers at once; the gate stays
+  ///   closed until that delivery is done, so the wiring's end cannot let a state through
+  ///   meanwhile (it is queued, and drained by the last such subscriber).
   /// - Another thread claims an idle ``gate`` (as an action would), delivers, and releases the
   ///   gate, scheduling a drain if work was announced meanwhile.
   /// - Otherwise (a drain runs elsewhere, or the owner is delivering a state) the observer is
@@ -53,8 +55,13 @@ extension ReactorCore {
     let gateState = gate.state
     var claimed = false
     var isOwner = false
+    var deliversWhileWiring = false
     if gateState.isClosed {
-      // Closed and not disposed: still wiring, and nothing publishes until the gate opens.
+      // Closed and not disposed: still wiring. The wiring may end on another thread while the
+      // state is delivered: the gate stays closed until this delivery is done (see
+      // `scheduleDrainIfNeededLocked()`), so nothing published overlaps or overtakes it.
+      shared.rare.wiringDeliveries += 1
+      deliversWhileWiring = true
     } else if owner.load(ordering: .relaxed) == currentThreadIdentity() {
       // `isDelivering` belongs to the owner, read only once the caller is known to be it.
       isOwner = true
@@ -75,7 +82,20 @@ extension ReactorCore {
       entry.deliver(.next(current))
     }
     if claimed { releaseClaimedGate() }
+    if deliversWhileWiring { endWiringDelivery() }
     return entry.subscription
+  }
+
+  /// Ends a delivery of the current state made while the pipeline was being wired (see
+  /// ``subscribeOutput(_:)``): the last one opens the gate if the wiring has ended meanwhile,
+  /// and drains what was queued.
+  @inlinable
+  func endWiringDelivery() {
+    lock.lock()
+    shared.rareStorage?.wiringDeliveries -= 1
+    let schedule = scheduleDrainIfNeededLocked()
+    lock.unlock()
+    if schedule { scheduleDrain() }
   }
 
   /// Queues `entry` for the owner to register (``Item/addObserver(_:)``). Call with the lock

@@ -77,6 +77,9 @@ extension ReactorCore {
     @exclusivity(unchecked) @usableFromInline var installedHooks:
       [(id: UInt64, hook: ReactorHook<Action, Mutation, State>)] = []
     @exclusivity(unchecked) @usableFromInline var nextHookID: UInt64 = 0
+    /// Subscribers of the state stream being sent the current state since the pipeline was
+    /// being wired: the gate stays closed until they are done.
+    @exclusivity(unchecked) @usableFromInline var wiringDeliveries = 0
 
     @inlinable init() {}
   }
