@@ -133,7 +133,7 @@ extension ReactorCore {
     if gate.state.isClosed {
       // Closed and not disposed: wired just now (with the lock held nothing else opens it).
       // A subscriber still being sent the current state since the wiring opens it when done.
-      if let rare = shared.rareStorage, rare.wiringDeliveries > 0 { return false }
+      if let rare = shared.rareStorage, unsafe rare.wiringDeliveries > 0 { return false }
       // Opening publishes `config`.
       gate.openLocked(claiming: hasWork)
       return hasWork

@@ -60,7 +60,7 @@ extension ReactorCore {
       // Closed and not disposed: still wiring. The wiring may end on another thread while the
       // state is delivered: the gate stays closed until this delivery is done (see
       // `scheduleDrainIfNeededLocked()`), so nothing published overlaps or overtakes it.
-      shared.rare.wiringDeliveries += 1
+      unsafe shared.rare.wiringDeliveries += 1
       deliversWhileWiring = true
     } else if owner.load(ordering: .relaxed) == currentThreadIdentity() {
       // `isDelivering` belongs to the owner, read only once the caller is known to be it.
@@ -92,7 +92,7 @@ extension ReactorCore {
   @inlinable
   func endWiringDelivery() {
     lock.lock()
-    shared.rareStorage?.wiringDeliveries -= 1
+    unsafe shared.rareStorage?.wiringDeliveries -= 1
     let schedule = scheduleDrainIfNeededLocked()
     lock.unlock()
     if schedule { scheduleDrain() }
