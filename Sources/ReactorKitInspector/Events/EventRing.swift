@@ -153,7 +153,7 @@ final class EventRing: @unchecked Sendable {
     unsafe counters[4] = total
     unsafe costs[index] = bytes
     if total > UInt64(byteBudget) {
-      return appendOverBudgetLocked(
+      return appendOverBudgetAndUnlock(
         sequence: sequence, time: time, kind: kind, source: source, index: index,
         value: value, before: before, after: after, note: note)
     }
@@ -212,7 +212,7 @@ final class EventRing: @unchecked Sendable {
   /// its byte budget (lock held, counters updated): stores the event, drops the oldest events
   /// until the total fits (never the new one), and releases what they held after the lock.
   @inline(never)
-  private func appendOverBudgetLocked(
+  private func appendOverBudgetAndUnlock(
     sequence: UInt64, time: Double, kind: InspectorEventKind, source: SourceInfo, index: Int,
     value: Any?, before: Any?, after: Any?, note: String?
   ) -> UInt64 {

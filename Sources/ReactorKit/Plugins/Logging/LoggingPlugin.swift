@@ -262,7 +262,7 @@ extension LoggingPlugin {
       if !isWriting {
         // Nobody is writing: write the rest here.
         isWriting = true
-        drainLocked(budget: .max)
+        drainAndUnlock(budget: .max)
         lock.lock()
         continue
       }
@@ -337,7 +337,7 @@ extension LoggingPlugin {
       return
     }
     isWriting = true
-    drainLocked(budget: 1 + Self.writeBatchLimit)
+    drainAndUnlock(budget: 1 + Self.writeBatchLimit)
   }
 
   /// Queues the notice of the drops not reported yet, if any.
@@ -359,7 +359,7 @@ extension LoggingPlugin {
   /// Hands queued events to the sink, at most `budget` of them, then hands the rest to the
   /// background queue. Called with `lock` held and `isWriting` set by the caller; returns with
   /// `lock` released.
-  private func drainLocked(budget: Int) {
+  private func drainAndUnlock(budget: Int) {
     var written = 0
     while true {
       if queue.isEmpty { queueNoticeLocked() }
@@ -369,7 +369,7 @@ extension LoggingPlugin {
         lock.unlock()
         writer.async { [self] in
           lock.lock()
-          drainLocked(budget: .max)
+          drainAndUnlock(budget: .max)
         }
         return
       }
