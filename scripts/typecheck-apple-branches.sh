@@ -71,7 +71,7 @@ failures=0
 check() {
   local module=$1 dir=$2
   local log="$work/$module.log"
-  swiftc -swift-version 6 -typecheck -parse-as-library -module-name "$module" \
+  swiftc -swift-version 6 -strict-memory-safety -typecheck -parse-as-library -module-name "$module" \
     -package-name "$package_name" -I "$work" -I "$modules" \
     -Xcc -fmodule-map-file=.build/debug/CReactorKitAtomics.build/module.modulemap \
     -Xcc -I -Xcc Sources/CReactorKitAtomics/include \

@@ -65,7 +65,7 @@ enum Socket {
     _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
     #if canImport(Darwin)
       var noSignal: Int32 = 1
-      _ = setsockopt(
+      _ = unsafe setsockopt(
         descriptor, SOL_SOCKET, SO_NOSIGPIPE, &noSignal, socklen_t(MemoryLayout<Int32>.size))
     #endif
     var noDelay: Int32 = 1

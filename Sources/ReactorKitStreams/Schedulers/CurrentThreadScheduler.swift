@@ -152,8 +152,8 @@ final class Trampoline {
   private static let key: pthread_key_t = {
     var key = pthread_key_t()
     #if canImport(Darwin)
-      let result = pthread_key_create(&key) { pointer in
-        Unmanaged<Trampoline>.fromOpaque(pointer).release()
+      let result = unsafe pthread_key_create(&key) { pointer in
+        unsafe Unmanaged<Trampoline>.fromOpaque(pointer).release()
       }
     #else
       let result = unsafe pthread_key_create(&key) { pointer in

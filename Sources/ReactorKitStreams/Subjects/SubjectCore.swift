@@ -173,9 +173,9 @@ final class SubjectCore<Element>: @unchecked Sendable {
     case none
     /// The deliverer (on this thread) delivered ``handOffThreshold`` items and more are
     /// queued: the next sender on another thread is asked to take over.
-    case requested(pthread_t)
+    case requested(UInt)
     /// A sender took up the request and waits for the deliverer to step aside.
-    case accepted(pthread_t)
+    case accepted(UInt)
     /// The deliverer stepped aside, keeping the gate for the sender that accepted.
     case transferred
   }
@@ -501,7 +501,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
   func enqueueAndUnlock(_ work: Work) {
     pending.append(work)
     if case .requested(let deliverer) = unsafe state.pointee.handOff,
-      pthread_equal(deliverer, pthread_self()) == 0
+      deliverer != currentThreadIdentity()
     {
       // The deliverer has been at it for long and asks for help: take over once it finished
       // the event it is delivering (it holds the gate for us).
@@ -566,7 +566,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
   func handOffAndUnlock() -> Bool {
     switch unsafe state.pointee.handOff {
     case .none:
-      unsafe state.pointee.handOff = .requested(pthread_self())
+      unsafe state.pointee.handOff = .requested(currentThreadIdentity())
       return false
     case .requested, .transferred:
       return false
@@ -581,7 +581,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
   /// deliverer to step aside, then drains; withdraws after ``handOffPatience`` (the deliverer
   /// may be blocked on this very thread, through another subject). Releases the lock.
   @usableFromInline
-  func takeOverAndUnlock(from deliverer: pthread_t) {
+  func takeOverAndUnlock(from deliverer: UInt) {
     let start = DispatchTime.now().uptimeNanoseconds
     while true {
       lock.unlock()

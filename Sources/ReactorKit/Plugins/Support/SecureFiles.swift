@@ -297,7 +297,7 @@ package enum SecureFiles {
   /// (`EEXIST` when `target` exists).
   package static func renameWithoutReplacing(_ source: String, _ target: String) -> Bool {
     #if canImport(Darwin)
-      if renamex_np(source, target, UInt32(RENAME_EXCL)) == 0 { return true }
+      if unsafe renamex_np(source, target, UInt32(RENAME_EXCL)) == 0 { return true }
       guard errno == ENOTSUP || errno == EINVAL else { return false }
     #else
       if let renameat2 = unsafe LinuxRename.renameat2 {

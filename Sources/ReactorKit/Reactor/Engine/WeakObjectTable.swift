@@ -565,7 +565,7 @@ final class WeakObjectTable: @unchecked Sendable {
         guard let self, let value else { return }
         self.remove(value, forKey: key)
       }
-      objc_setAssociatedObject(
+      unsafe objc_setAssociatedObject(
         owner, Unmanaged.passUnretained(self).toOpaque(), sentinel, .OBJC_ASSOCIATION_RETAIN)
     #endif
   }

@@ -15,7 +15,7 @@
 @inlinable @inline(__always)
 package func currentThreadIdentity() -> UInt {
   #if canImport(Darwin)
-    return UInt(bitPattern: pthread_self())
+    return unsafe UInt(bitPattern: pthread_self())
   #elseif canImport(Glibc)
     return UInt(pthread_self())
   #else
