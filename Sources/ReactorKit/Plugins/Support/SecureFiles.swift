@@ -226,8 +226,10 @@ package enum SecureFiles {
     defer { unsafe closedir(stream) }
     var stale: [String] = []
     while let entry = unsafe readdir(stream) {
-      let name = unsafe withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        unsafe String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+      // Read in place up to its terminator: `d_name` is declared as 256 bytes, but a dirent
+      // record is only as long as its name, so copying the whole field reads past it.
+      let name = unsafe withUnsafePointer(to: &entry.pointee.d_name) { field in
+        unsafe field.withMemoryRebound(to: CChar.self, capacity: 1) { unsafe String(cString: $0) }
       }
       guard name.hasPrefix(prefix) else { continue }
       let owner = name.dropFirst(prefix.count).prefix(while: { $0 != "-" })
