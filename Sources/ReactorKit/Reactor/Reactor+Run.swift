@@ -44,27 +44,8 @@ extension Reactor {
     catch handler: (@MainActor @Sendable (_ error: any Error, _ send: Send<Mutation>) -> Void)? =
       nil
   ) -> Observable<Mutation> {
-    Observable<Mutation>.create { observer in
-      let output = UncheckedSendable(observer)
-      let task = Task(priority: priority) { @MainActor in
-        let send = Send<Mutation> { output.value.onNext($0) }
-        do {
-          try await operation(send)
-        } catch {
-          if error is CancellationError || Task.isCancelled {
-            // Disposed: nothing is delivered any more.
-          } else if let handler {
-            handler(error, send)
-          } else {
-            output.value.onError(error)
-            return
-          }
-        }
-        output.value.onCompleted()
-      }
-      return Disposables.create { task.cancel() }
-    }
-    .observe(on: scheduler)
+    Send<Mutation>.task(priority: priority, operation: operation, catch: handler)
+      .observe(on: scheduler)
   }
 }
 
@@ -85,5 +66,39 @@ public struct Send<Mutation>: Sendable {
   public func callAsFunction(_ mutation: Mutation) {
     guard !Task.isCancelled else { return }
     send(mutation)
+  }
+}
+
+extension Send {
+  /// An observable that runs `operation` in a main-actor task per subscription, emitting what
+  /// it sends and completing when it returns; disposing cancels the task. An error other than
+  /// the task's cancellation goes to `handler`, or without one ends the sequence. Shared by
+  /// ``Reactor/run(priority:scheduler:operation:catch:)`` and
+  /// ``Effect/run(priority:operation:catch:)``.
+  static func task(
+    priority: TaskPriority?,
+    operation: @escaping @MainActor @Sendable (_ send: Send<Mutation>) async throws -> Void,
+    catch handler: (@MainActor @Sendable (_ error: any Error, _ send: Send<Mutation>) -> Void)?
+  ) -> Observable<Mutation> {
+    Observable<Mutation>.create { observer in
+      let output = UncheckedSendable(observer)
+      let task = Task(priority: priority) { @MainActor in
+        let send = Send<Mutation> { output.value.onNext($0) }
+        do {
+          try await operation(send)
+        } catch {
+          if error is CancellationError || Task.isCancelled {
+            // Cancelled (disposed): nothing is delivered any more.
+          } else if let handler {
+            handler(error, send)
+          } else {
+            output.value.onError(error)
+            return
+          }
+        }
+        output.value.onCompleted()
+      }
+      return Disposables.create { task.cancel() }
+    }
   }
 }

@@ -108,26 +108,7 @@ public struct Effect: Sendable {
     catch handler: (@MainActor @Sendable (_ error: any Error, _ send: Send<any Action>) -> Void)? =
       nil
   ) -> Effect {
-    let actions = Observable<any Action>.create { observer in
-      let output = UncheckedSendable(observer)
-      let task = Task(priority: priority) { @MainActor in
-        let send = Send<any Action> { output.value.onNext($0) }
-        do {
-          try await operation(send)
-        } catch {
-          if error is CancellationError || Task.isCancelled {
-            // Cancelled: nothing is dispatched any more.
-          } else if let handler {
-            handler(error, send)
-          } else {
-            output.value.onError(error)
-            return
-          }
-        }
-        output.value.onCompleted()
-      }
-      return Disposables.create { task.cancel() }
-    }
+    let actions = Send<any Action>.task(priority: priority, operation: operation, catch: handler)
     return Effect(operation: .actions(actions))
   }
 
