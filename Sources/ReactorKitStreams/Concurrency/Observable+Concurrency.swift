@@ -39,19 +39,7 @@ extension SharedSequence where Element: Sendable {
   /// The elements of the shared sequence as an `AsyncStream`; it cannot fail. See
   /// ``ObservableConvertibleType/values``.
   public var values: AsyncStream<Element> {
-    let source = asObservable()
-    return AsyncStream { continuation in
-      let subscription = SingleAssignmentDisposable()
-      continuation.onTermination = { _ in subscription.dispose() }
-      subscription.setDisposable(
-        source.subscribe { event in
-          if case .next(let element) = event {
-            continuation.yield(element)
-          } else {
-            continuation.finish()
-          }
-        })
-    }
+    asObservable().nonFailingValues
   }
 }
 

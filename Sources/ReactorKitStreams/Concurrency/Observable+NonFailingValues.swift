@@ -1,6 +1,7 @@
 extension ObservableConvertibleType where Element: Sendable {
   /// The elements as an `AsyncStream`, for sequences that never fail (a store's or a
-  /// reactor's states): buffered without limit, finished when the sequence ends.
+  /// reactor's states, `Infallible`, `Driver`/`Signal`): buffered without limit, finished when
+  /// the sequence ends.
   ///
   /// Reading the property subscribes at once. Cancelling the iterating task, breaking out of
   /// the loop or dropping the stream disposes the subscription. An error, which the callers'

@@ -6,19 +6,7 @@ extension Infallible where Element: Sendable {
   /// stream finishes when the infallible completes. Cancelling the iterating task, breaking
   /// out of the loop or dropping the stream disposes the subscription.
   public var values: AsyncStream<Element> {
-    let source = source
-    return AsyncStream { continuation in
-      let subscription = SingleAssignmentDisposable()
-      continuation.onTermination = { _ in subscription.dispose() }
-      subscription.setDisposable(
-        source.subscribe { event in
-          if case .next(let element) = event {
-            continuation.yield(element)
-          } else {
-            continuation.finish()
-          }
-        })
-    }
+    source.nonFailingValues
   }
 }
 
