@@ -106,7 +106,6 @@ private final class LogFile: Sendable {
 extension URL {
   /// The path of a file URL as the file system spells it.
   var fileSystemPath: String {
-    unsafe withUnsafeFileSystemRepresentation { unsafe $0.map { unsafe String(cString: $0) } }
-      ?? path
+    FileSystemCalls.fileSystemPath(of: self) ?? path
   }
 }

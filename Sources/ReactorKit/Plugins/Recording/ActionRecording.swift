@@ -197,17 +197,14 @@ public struct ActionRecording {
   private static func nextLine(in bytes: [UInt8], from start: Int) -> (
     end: Int, newline: Int?, trimmed: Range<Int>
   ) {
-    unsafe bytes.withUnsafeBufferPointer { buffer in
-      let base = buffer.baseAddress!
-      var end = start
-      while end < buffer.count, unsafe base[end] != 0x0A { end += 1 }
-      var first = start
-      var last = end
-      func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D }
-      while first < last, unsafe isSpace(base[first]) { first += 1 }
-      while last > first, unsafe isSpace(base[last - 1]) { last -= 1 }
-      return (end, end < buffer.count ? end : nil, first..<last)
-    }
+    var end = start
+    while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+    var first = start
+    var last = end
+    func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D }
+    while first < last, isSpace(bytes[first]) { first += 1 }
+    while last > first, isSpace(bytes[last - 1]) { last -= 1 }
+    return (end, end < bytes.count ? end : nil, first..<last)
   }
 
   // MARK: - Writing

@@ -5,12 +5,11 @@
 /// allocation and does not validate the rest of the syntax.
 package enum JSONNesting {
   /// Whether arrays and objects in `bytes` nest deeper than `limit` levels.
-  package static func exceeds(_ limit: Int, in bytes: UnsafeRawBufferPointer) -> Bool {
+  package static func exceeds(_ limit: Int, in bytes: ArraySlice<UInt8>) -> Bool {
     var depth = 0
     var inString = false
     var escaped = false
-    for index in 0..<bytes.count {
-      let byte = unsafe bytes[index]
+    for byte in bytes {
       if inString {
         if escaped {
           escaped = false
@@ -34,10 +33,5 @@ package enum JSONNesting {
       }
     }
     return false
-  }
-
-  /// Whether arrays and objects in `bytes` nest deeper than `limit` levels.
-  package static func exceeds(_ limit: Int, in bytes: ArraySlice<UInt8>) -> Bool {
-    unsafe bytes.withUnsafeBytes { unsafe exceeds(limit, in: $0) }
   }
 }

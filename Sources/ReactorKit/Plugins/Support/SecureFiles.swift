@@ -20,7 +20,7 @@ package struct FileSystemError: Error, Equatable, Sendable, CustomStringConverti
     self.operation = operation
     self.path = path
     self.code = code
-    self.reason = unsafe String(cString: strerror(code))
+    self.reason = FileSystemCalls.errorMessage(code)
   }
 
   package init(_ operation: String, path: String, reason: String) {
@@ -56,14 +56,13 @@ package enum SecureFiles {
   /// - Throws: ``BoundedReadError``.
   package static func read(_ path: String, maximumSize: Int) throws(BoundedReadError) -> [UInt8]? {
     // Non-blocking, so a FIFO at the path can't hang the caller; regular files ignore it.
-    let descriptor = unsafe open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    let descriptor = FileSystemCalls.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     if descriptor < 0 {
       if errno == ENOENT { return nil }
       throw .system(FileSystemError("open", path: path))
     }
     defer { close(descriptor) }
-    var status = stat()
-    guard unsafe fstat(descriptor, &status) == 0 else {
+    guard let status = FileSystemCalls.status(of: descriptor) else {
       throw .system(FileSystemError("stat", path: path))
     }
     guard (status.st_mode & S_IFMT) == S_IFREG else {
@@ -77,9 +76,7 @@ package enum SecureFiles {
     bytes.reserveCapacity(Int(status.st_size))
     var chunk = [UInt8](repeating: 0, count: 64 * 1024)
     while true {
-      let count = unsafe chunk.withUnsafeMutableBytes { buffer in
-        unsafe systemRead(descriptor, buffer.baseAddress, buffer.count)
-      }
+      let count = FileSystemCalls.read(descriptor, into: &chunk)
       if count < 0 {
         if errno == EINTR { continue }
         throw .system(FileSystemError("read", path: path))
@@ -113,7 +110,7 @@ package enum SecureFiles {
     throws(FileSystemError) -> Int32
   {
     let flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK
-    let descriptor = unsafe open(path, flags, ownerOnlyMode)
+    let descriptor = FileSystemCalls.open(path, flags, ownerOnlyMode)
     guard descriptor >= 0 else {
       if errno == ENXIO {
         // A FIFO without a reader: a non-blocking open for writing fails instead of waiting.
@@ -122,8 +119,7 @@ package enum SecureFiles {
       throw FileSystemError("open", path: path)
     }
     do throws(FileSystemError) {
-      var status = stat()
-      guard unsafe fstat(descriptor, &status) == 0 else {
+      guard let status = FileSystemCalls.status(of: descriptor) else {
         throw FileSystemError("stat", path: path)
       }
       guard (status.st_mode & S_IFMT) == S_IFREG else {
@@ -154,9 +150,7 @@ package enum SecureFiles {
   {
     var offset = 0
     while offset < bytes.count {
-      let written = unsafe bytes.withUnsafeBytes { buffer in
-        unsafe write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-      }
+      let written = FileSystemCalls.write(descriptor, bytes, from: offset)
       if written < 0 {
         if errno == EINTR { continue }
         throw FileSystemError("write", path: path)
@@ -180,7 +174,7 @@ package enum SecureFiles {
   ) throws(FileSystemError) {
     let directory = directoryPath(of: path)
     let temporary = temporaryPath(for: path)
-    let descriptor = unsafe open(
+    let descriptor = FileSystemCalls.open(
       temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, ownerOnlyMode)
     guard descriptor >= 0 else { throw FileSystemError("create", path: temporary) }
     var isOpen = true
@@ -196,10 +190,12 @@ package enum SecureFiles {
       if failAt == .beforeRename {
         throw FileSystemError("rename", path: temporary, reason: "simulated failure")
       }
-      guard unsafe rename(temporary, path) == 0 else { throw FileSystemError("rename", path: path) }
+      guard FileSystemCalls.rename(temporary, path) == 0 else {
+        throw FileSystemError("rename", path: path)
+      }
     } catch {
       if isOpen { close(descriptor) }
-      unsafe unlink(temporary)
+      FileSystemCalls.unlink(temporary)
       throw error
     }
     syncDirectory(directory)
@@ -222,21 +218,15 @@ package enum SecureFiles {
   package static func removeStaleTemporaryFiles(for path: String) {
     let prefix = fileName(of: temporaryPrefix(for: path))
     let directory = directoryPath(of: path)
-    guard let stream = unsafe opendir(directory) else { return }
-    defer { unsafe closedir(stream) }
     var stale: [String] = []
-    while let entry = unsafe readdir(stream) {
-      // Read in place up to its terminator: `d_name` is declared as 256 bytes, but a dirent
-      // record is only as long as its name, so copying the whole field reads past it.
-      let name = unsafe withUnsafePointer(to: &entry.pointee.d_name) { field in
-        unsafe field.withMemoryRebound(to: CChar.self, capacity: 1) { unsafe String(cString: $0) }
-      }
-      guard name.hasPrefix(prefix) else { continue }
+    let isOpen = FileSystemCalls.forEachEntry(in: directory) { name in
+      guard name.hasPrefix(prefix) else { return }
       let owner = name.dropFirst(prefix.count).prefix(while: { $0 != "-" })
-      if let pid = pid_t(owner), isRunning(pid) { continue }
+      if let pid = pid_t(owner), isRunning(pid) { return }
       stale.append(name)
     }
-    for name in stale { unsafe unlink(directory + "/" + name) }
+    guard isOpen else { return }
+    for name in stale { FileSystemCalls.unlink(directory + "/" + name) }
   }
 
   /// Whether a process with this id exists (ours included).
@@ -263,7 +253,7 @@ package enum SecureFiles {
   /// Syncs a directory so a rename in it survives a power loss. Best effort: some file
   /// systems don't support it.
   package static func syncDirectory(_ directory: String) {
-    let descriptor = unsafe open(directory, O_RDONLY | O_CLOEXEC)
+    let descriptor = FileSystemCalls.open(directory, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return }
     fsync(descriptor)
     close(descriptor)
@@ -298,26 +288,23 @@ package enum SecureFiles {
   /// Renames `source` to `target` unless `target` exists; `false` with `errno` set otherwise
   /// (`EEXIST` when `target` exists).
   package static func renameWithoutReplacing(_ source: String, _ target: String) -> Bool {
-    #if canImport(Darwin)
-      if unsafe renamex_np(source, target, UInt32(RENAME_EXCL)) == 0 { return true }
-      guard errno == ENOTSUP || errno == EINVAL else { return false }
-    #else
-      if let renameat2 = unsafe LinuxRename.renameat2 {
-        // AT_FDCWD is -100 and RENAME_NOREPLACE 1 on every Linux architecture.
-        if unsafe renameat2(-100, source, -100, target, 1) == 0 { return true }
+    if let result = FileSystemCalls.renameExclusively(source, target) {
+      if result == 0 { return true }
+      #if canImport(Darwin)
+        guard errno == ENOTSUP || errno == EINVAL else { return false }
+      #else
         guard errno == EINVAL || errno == ENOSYS || errno == ENOTSUP else { return false }
-      }
-    #endif
+      #endif
+    }
     // The file system can't rename exclusively: a link fails if the target exists.
-    guard unsafe link(source, target) == 0 else { return false }
-    unsafe unlink(source)
+    guard FileSystemCalls.link(source, target) == 0 else { return false }
+    FileSystemCalls.unlink(source)
     return true
   }
 
   /// The permission bits of the file at `path`, or `nil` if it can't be examined.
   package static func permissions(of path: String) -> mode_t? {
-    var status = stat()
-    guard unsafe stat(path, &status) == 0 else { return nil }
+    guard let status = FileSystemCalls.status(ofPath: path) else { return nil }
     return status.st_mode & 0o777
   }
 
@@ -333,28 +320,4 @@ package enum SecureFiles {
     guard let slash = path.lastIndex(of: "/") else { return path }
     return String(path[path.index(after: slash)...])
   }
-}
-
-#if !canImport(Darwin)
-  /// `renameat2`, which the C library exports but the Swift module doesn't declare.
-  private enum LinuxRename {
-    typealias Function =
-      @convention(c) (
-        Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32
-      ) -> Int32
-
-    static let renameat2: Function? = {
-      guard let symbol = unsafe dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else {
-        return nil
-      }
-      return unsafe unsafeBitCast(symbol, to: Function.self)
-    }()
-  }
-#endif
-
-@inline(__always)
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int)
-  -> Int
-{
-  unsafe read(descriptor, buffer, count)
 }

@@ -1,25 +1,8 @@
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
   import Foundation
 #endif
-
-/// The system's monotonic clock (`CLOCK_MONOTONIC`), for durations.
-enum MonotonicTime {
-  /// The current reading, in nanoseconds.
-  static func nanoseconds() -> UInt64 {
-    var time = timespec()
-    unsafe clock_gettime(CLOCK_MONOTONIC, &time)
-    return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
-  }
-}
 
 /// UTC timestamps in ISO 8601 form, formatted without locale or calendar settings so logs and
 /// file names are the same on every machine.
@@ -61,20 +44,13 @@ enum LogTimestamp {
       let milliseconds = number(20..<23), (1...12).contains(month), (1...31).contains(day),
       hour < 24, minute < 60, second < 61
     else { return nil }
-    var parts = unsafe tm()
-    unsafe parts.tm_year = Int32(year - 1900)
-    unsafe parts.tm_mon = Int32(month - 1)
-    unsafe parts.tm_mday = Int32(day)
-    unsafe parts.tm_hour = Int32(hour)
-    unsafe parts.tm_min = Int32(minute)
-    unsafe parts.tm_sec = Int32(second)
-    let seconds = unsafe timegm(&parts)
+    let seconds = UTCCalendar.seconds(
+      of: UTCDateParts(
+        year: year, month: month, day: day, hour: hour, minute: minute, second: second))
     return Date(timeIntervalSince1970: Double(seconds) + Double(milliseconds) / 1_000)
   }
 
-  private static func utcParts(_ date: Date) -> (
-    (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int), Int
-  ) {
+  private static func utcParts(_ date: Date) -> (UTCDateParts, Int) {
     let interval = date.timeIntervalSince1970
     var seconds = interval.rounded(.down)
     var milliseconds = Int(((interval - seconds) * 1_000).rounded())
@@ -82,15 +58,7 @@ enum LogTimestamp {
       seconds += 1
       milliseconds = 0
     }
-    var time = time_t(seconds)
-    var parts = unsafe tm()
-    unsafe gmtime_r(&time, &parts)
-    return unsafe (
-      (
-        Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday), Int(parts.tm_hour),
-        Int(parts.tm_min), Int(parts.tm_sec)
-      ), milliseconds
-    )
+    return (UTCCalendar.parts(ofSeconds: Int(seconds)), milliseconds)
   }
 
   private static func pad(_ value: Int, _ width: Int) -> String {

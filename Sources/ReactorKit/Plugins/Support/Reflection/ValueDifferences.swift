@@ -1,11 +1,3 @@
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// One place where two values differ, found by reflection (see ``valueDifferences(from:to:render:isRedacted:redactedText:)``).
 package struct ValueDifference: Equatable, Sendable {
   /// How the values differ at ``path``.
@@ -308,13 +300,7 @@ private struct DifferenceCollector {
   private func areIdentical(_ old: Any, _ new: Any) -> Bool {
     func check<Value>(_ old: Value) -> Bool {
       guard let new = new as? Value else { return false }
-      return unsafe withUnsafeBytes(of: old) { oldBytes in
-        unsafe withUnsafeBytes(of: new) { newBytes in
-          unsafe oldBytes.count == newBytes.count
-            && (oldBytes.isEmpty
-              || memcmp(oldBytes.baseAddress!, newBytes.baseAddress!, oldBytes.count) == 0)
-        }
-      }
+      return MemoryComparison.haveSameBytes(old, new)
     }
     return _openExistential(old, do: check)
   }
@@ -455,35 +441,12 @@ private struct DifferenceCollector {
   /// `==` when it is `Equatable` and equal values may be skipped (padding between fields, an
   /// equal string in new storage); otherwise it ends the shared run.
   private func sharedEnds<Element>(_ old: [Element], _ new: [Element]) -> (Int, Int) {
-    let common = min(old.count, new.count)
-    guard MemoryLayout<Element>.size > 0 else { return (common, 0) }
+    guard MemoryLayout<Element>.size > 0 else { return (min(old.count, new.count), 0) }
     var isEqual: ((Int, Int) -> Bool)? = nil
-    if skipsEqualValues, let equatable = Element.self as? any Equatable.Type {
-      func equality<Value: Equatable>(_: Value.Type) -> (Int, Int) -> Bool {
-        let old = unsafe unsafeBitCast(old, to: [Value].self)
-        let new = unsafe unsafeBitCast(new, to: [Value].self)
-        return { old[$0] == new[$1] }
-      }
-      isEqual = equality(equatable)
+    if skipsEqualValues, let equatable = old as? any EquatableElements {
+      isEqual = equatable.elementEquality(to: new)
     }
-    return unsafe old.withUnsafeBytes { oldBytes in
-      unsafe new.withUnsafeBytes { newBytes in
-        guard let oldBase = oldBytes.baseAddress, let newBase = newBytes.baseAddress else {
-          return (0, 0)
-        }
-        if unsafe oldBase == newBase && old.count == new.count { return (common, 0) }
-        let compare = ElementBytes(Element.self)
-        let prefix = unsafe compare.matching(
-          oldBase, from: 0, newBase, from: 0, step: 1, count: common, isEqual: isEqual)
-        let suffix =
-          unsafe prefix == common
-          ? 0
-          : compare.matching(
-            oldBase, from: old.count - 1, newBase, from: new.count - 1, step: -1,
-            count: common - prefix, isEqual: isEqual)
-        return (prefix, suffix)
-      }
-    }
+    return MemoryComparison.sharedEnds(old, new, isEqual: isEqual)
   }
 
   private mutating func collectEntries(
@@ -544,79 +507,18 @@ extension Array: ComparedArray {
   }
 }
 
-/// Compares array elements of one type by their bytes, a machine word at a time, leaving out
-/// the padding after the last field (which copies do not copy).
-private struct ElementBytes {
-  let stride: Int
-  let size: Int
-  /// For elements whose stride is a whole number of words: the mask of each word's
-  /// significant bytes; empty otherwise (then `size` bytes are compared with `memcmp`).
-  let masks: [UInt64]
+/// An array of `Equatable` elements, which the collector compares with `==` where their bytes
+/// differ.
+private protocol EquatableElements {
+  /// `==` of an element of this array and one of `other` (by their indices), when `other` is
+  /// an array of the same type.
+  func elementEquality(to other: Any) -> ((Int, Int) -> Bool)?
+}
 
-  init<Element>(_: Element.Type) {
-    let stride = MemoryLayout<Element>.stride
-    let size = MemoryLayout<Element>.size
-    self.stride = stride
-    self.size = size
-    guard stride % 8 == 0 else {
-      masks = []
-      return
-    }
-    masks = (0..<(stride / 8)).map { word in
-      let significant = min(8, max(0, size - word * 8))
-      return significant == 8 ? ~0 : (UInt64(1) << UInt64(significant * 8)) &- 1
-    }
-  }
-
-  /// How many elements from `oldIndex` and `newIndex` on (stepping by `step`, 1 or -1) have
-  /// the same significant bytes, at most `count`; `isEqual` (when given) is asked about a pair
-  /// whose bytes differ.
-  func matching(
-    _ old: UnsafeRawPointer, from oldIndex: Int, _ new: UnsafeRawPointer, from newIndex: Int,
-    step: Int, count: Int, isEqual: ((Int, Int) -> Bool)?
-  ) -> Int {
-    unsafe masks.withUnsafeBufferPointer { masks in
-      var matched = 0
-      var oldElement = unsafe old + oldIndex * stride
-      var newElement = unsafe new + newIndex * stride
-      let delta = step * stride
-      // Whole blocks first, with one `memcmp` each: their padding is usually the same too
-      // (zeroed pages), and where it is not the block is compared element by element.
-      let block = max(1, 4_096 / max(1, stride))
-      while matched + block <= count {
-        let start = unsafe step > 0 ? oldElement : oldElement - (block - 1) * stride
-        let other = unsafe step > 0 ? newElement : newElement - (block - 1) * stride
-        guard unsafe memcmp(start, other, block * stride) == 0 else { break }
-        matched += block
-        unsafe oldElement += block * delta
-        unsafe newElement += block * delta
-      }
-      while matched < count {
-        var same = true
-        if masks.isEmpty {
-          same = unsafe memcmp(oldElement, newElement, size) == 0
-        } else {
-          for word in 0..<masks.count {
-            let difference =
-              unsafe oldElement.loadUnaligned(fromByteOffset: word &* 8, as: UInt64.self)
-              ^ newElement.loadUnaligned(fromByteOffset: word &* 8, as: UInt64.self)
-            if unsafe difference & masks[word] != 0 {
-              same = false
-              break
-            }
-          }
-        }
-        if !same {
-          guard let isEqual,
-            isEqual(oldIndex + matched * step, newIndex + matched * step)
-          else { return matched }
-        }
-        matched += 1
-        unsafe oldElement += delta
-        unsafe newElement += delta
-      }
-      return matched
-    }
+extension Array: EquatableElements where Element: Equatable {
+  fileprivate func elementEquality(to other: Any) -> ((Int, Int) -> Bool)? {
+    guard let other = other as? [Element] else { return nil }
+    return { self[$0] == other[$1] }
   }
 }
 
