@@ -243,10 +243,12 @@ open class Store<State>: StoreType, @unchecked Sendable {
   ) where S.StoreSubscriberStateType == SelectedState {
     let output = selected ?? (original as Any as? Subscription<SelectedState>)
     let box = SubscriptionBox(subscriber: subscriber, pipeline: original)
-    unsafe output?.observer = { [unowned(unsafe) box] _, newState in
-      // The box outlives its pipeline, and `delivering` is the subscriber, alive during the call.
-      if let delivering = unsafe box.delivering {
-        unsafe unsafeDowncast(delivering, to: S.self).newState(state: newState)
+    // The box outlives its pipeline, and while it delivers it holds the subscriber.
+    let unretainedBox = UnretainedReference(box)
+    let unretainedSubscriber = UnretainedReference(subscriber)
+    output?.observer = { _, newState in
+      if unretainedBox.withObject({ $0.isDelivering }) {
+        unretainedSubscriber.withObject { $0.newState(state: newState) }
       }
     }
     var hasJoined = false

@@ -1,30 +1,13 @@
-/// A description of which states a subscriber receives: a pipeline of selections and filters
-/// over the pairs of a store's previous and new state.
-///
-/// ``Store/subscribe(_:transform:)`` hands the closure a subscription of the whole state;
-/// the closure returns the refined one:
-///
-/// ```swift
-/// store.subscribe(self) { $0.select(\.counter).skipRepeats() }
-/// ```
-///
-/// Each stage sees the previous and the new value (the previous one is `nil` on the first
-/// delivery, when the subscriber receives the current state).
-///
-/// A subscription is built before the store starts it and is then driven by one store, one
-/// state at a time: set ``observer`` only while building it.
-public final class Subscription<State> {
-  /// Receives each pair of previous and new value this subscription lets through.
-  @exclusivity(unchecked)
-  public var observer: ((_ oldState: State?, _ newState: State) -> Void)?
+// The class and its stored `observer` are declared in `Internal/SubscriptionStorage.swift`.
 
-  @inlinable
-  init() {}
-
+extension Subscription {
   /// Creates a subscription fed by `sink`: `sink` receives the function that passes a pair of
   /// previous and new value into this subscription.
   @inlinable
-  public init(sink: @escaping (@escaping (_ oldState: State?, _ newState: State) -> Void) -> Void) {
+  public convenience init(
+    sink: @escaping (@escaping (_ oldState: State?, _ newState: State) -> Void) -> Void
+  ) {
+    self.init()
     sink { [self] oldState, newState in newValues(oldState: oldState, newState: newState) }
   }
 
@@ -34,7 +17,7 @@ public final class Subscription<State> {
     Substate
   > {
     let selected = Subscription<Substate>()
-    unsafe observer = { oldState, newState in
+    observer = { oldState, newState in
       selected.newValues(oldState: oldState.map(selector), newState: selector(newState))
     }
     return selected
@@ -54,7 +37,7 @@ public final class Subscription<State> {
     -> Subscription<State>
   {
     let filtered = Subscription<State>()
-    unsafe observer = { oldState, newState in
+    observer = { oldState, newState in
       if let oldState, isRepeat(oldState, newState) { return }
       filtered.newValues(oldState: oldState, newState: newState)
     }
@@ -83,7 +66,7 @@ public final class Subscription<State> {
   /// Passes a pair of previous and new value into the pipeline.
   @inlinable
   func newValues(oldState: State?, newState: State) {
-    unsafe observer?(oldState, newState)
+    observer?(oldState, newState)
   }
 }
 

@@ -4,13 +4,14 @@ import ReactorKit
 /// that it runs serially on the processing thread and can be replaced at any time.
 @usableFromInline
 final class MiddlewareChain<State>: @unchecked Sendable {
-  // Safety: `next` is set once, while the native store is created, before any action; the
-  // other fields are guarded by `lock`, and `hasChain` (atomic) tells `run` whether to take it.
+  // Safety: `next` is set once, while the native store is created, before any action (and
+  // `run` gets it from the stage's closure, not from this field); the other fields are guarded
+  // by `lock`, and `hasChain` (atomic) tells `run` whether to take it.
   @usableFromInline let lock = Lock()
   /// The native store's reducer stage, the end of every chain.
-  @exclusivity(unchecked) @usableFromInline var next: DispatchFunction = { _ in }
+  @usableFromInline var next: DispatchFunction = { _ in }
   /// The composed chain; `nil` while there is no middleware.
-  @exclusivity(unchecked) @usableFromInline var current: DispatchFunction?
+  @usableFromInline var current: DispatchFunction?
   /// Whether `current` is set: without middleware an action goes straight to `next`, no lock.
   @usableFromInline let hasChain = AtomicBox<Bool>(false)
   /// The middleware `current` was built from.
@@ -26,8 +27,8 @@ final class MiddlewareChain<State>: @unchecked Sendable {
   var stage: ReactorKit.Middleware<State> {
     .redux { [self] _, _ in
       { next in
-        unsafe self.next = next
-        return { action in self.run(action) }
+        self.next = next
+        return { action in self.run(action, next: next) }
       }
     }
   }
@@ -35,19 +36,21 @@ final class MiddlewareChain<State>: @unchecked Sendable {
   /// The native reducer stage: the end of the chain.
   @inlinable
   var reducerStage: DispatchFunction {
-    unsafe next
+    next
   }
 
+  /// Runs `action` through the current chain, or straight into `next` (the reducer stage)
+  /// without middleware.
   @inlinable
-  func run(_ action: Action) {
+  func run(_ action: Action, next: DispatchFunction) {
     guard hasChain.load(ordering: .acquiring) else {
-      unsafe next(action)
+      next(action)
       return
     }
     lock.lock()
-    let chain = unsafe current
+    let chain = current
     lock.unlock()
-    if let chain { chain(action) } else { unsafe next(action) }
+    if let chain { chain(action) } else { next(action) }
   }
 
   /// The current middleware array.
@@ -72,7 +75,7 @@ final class MiddlewareChain<State>: @unchecked Sendable {
   func install(_ chain: DispatchFunction?, for generation: Int) -> Bool {
     lock.withLock {
       guard generation == self.generation else { return false }
-      unsafe current = chain
+      current = chain
       hasChain.store(chain != nil, ordering: .releasing)
       return true
     }

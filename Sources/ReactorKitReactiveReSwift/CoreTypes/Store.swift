@@ -104,36 +104,45 @@ open class Store<ObservableProperty: ObservablePropertyType>: @unchecked Sendabl
 /// holds it (not the store, which it would otherwise have to reference weakly).
 @usableFromInline
 final class StatePublisher<ObservableProperty: ObservablePropertyType>: @unchecked Sendable {
-  // Safety: `stored` is guarded by `lock`, except for an observable that is a class: then it
-  // never changes after `init` and is read without it. `receive` and `publish` (and so
-  // `hasReceivedCurrentState`) run inside the native store's turn, serially.
+  // Safety: an observable that is a class is `reference`, which never changes after `init`;
+  // a value-type observable is `value`, guarded by `lock`. `receive` and `publish` run inside
+  // the native store's turn, serially; `hasReceivedCurrentState` is atomic.
   @usableFromInline let lock = Lock()
-  @exclusivity(unchecked) @usableFromInline var stored: ObservableProperty
+  /// The observable when it is a class: the store's own reference, read without the lock.
+  @usableFromInline let reference: ObservableProperty?
+  /// The observable when it is a value: its latest copy, each new state written back.
+  @usableFromInline var value: ObservableProperty?
   /// Whether the native store's current state (its first value, which the observable already
   /// holds) was received.
-  @exclusivity(unchecked) @usableFromInline var hasReceivedCurrentState = false
+  @usableFromInline let hasReceivedCurrentState = AtomicBox<Bool>(false)
 
   @inlinable
   init(_ observable: ObservableProperty) {
-    unsafe stored = observable
+    if ObservableProperty.self is AnyObject.Type {
+      reference = observable
+      value = nil
+    } else {
+      reference = nil
+      value = observable
+    }
   }
 
   /// The observable.
   @inlinable
   var observable: ObservableProperty {
-    if ObservableProperty.self is AnyObject.Type { return unsafe stored }
+    if let reference { return reference }
     lock.lock()
     defer { lock.unlock() }
-    return unsafe stored
+    return value!
   }
 
   /// Publishes each state from the native store but the first.
   @inlinable
   func receive(_ state: ObservableProperty.ValueType) {
-    if unsafe hasReceivedCurrentState {
+    if hasReceivedCurrentState.load(ordering: .relaxed) {
       publish(state)
     } else {
-      unsafe hasReceivedCurrentState = true
+      hasReceivedCurrentState.store(true, ordering: .relaxed)
     }
   }
 
@@ -141,14 +150,14 @@ final class StatePublisher<ObservableProperty: ObservablePropertyType>: @uncheck
   /// observable is written back.
   @inlinable
   func publish(_ state: ObservableProperty.ValueType) {
-    var observable = self.observable
-    if ObservableProperty.self is AnyObject.Type {
+    if var observable = reference {
       observable.value = state  // a class: the store's own reference, which never changes
       return
     }
+    var observable = self.observable
     observable.value = state
     lock.lock()
-    unsafe stored = observable
+    value = observable
     lock.unlock()
   }
 }
