@@ -33,12 +33,13 @@ rooms=(
   '^Sources/ReactorKitInspector/Events/EventRingStorage\.swift$'
   # The ReSwift facade's delivery: each subscription's pipeline and per-subscriber fields.
   '^Sources/ReactorKitReSwift/Internal/SubscriptionStorage\.swift$'
+  # The ReactiveReSwift facade's publisher: the observable and first-state flag, read per state.
+  '^Sources/ReactorKitReactiveReSwift/Internal/StatePublisherStorage\.swift$'
 )
 
 # Files not yet moved into a room. Each entry is a debt; the list only shrinks.
 pending=(
   'Sources/ReactorKit/Observation/Engine/ObservedState.swift'
-  'Sources/ReactorKit/Plugins/StorePlugin.swift'
   'Sources/ReactorKit/Reactor/ActionSubject.swift'
   'Sources/ReactorKit/Reactor/Engine/ReactorCore+Drain.swift'
   'Sources/ReactorKit/Reactor/Engine/ReactorCore+Hooks.swift'

@@ -232,31 +232,25 @@ public struct ScopedStorePlugin<Root, Base: StorePlugin>: StorePlugin {
     at path: WritableKeyPath<Root, Base.State>
   ) -> Reducer<Root> {
     // The whole state being reduced. Reductions of one store are serial, and the part reducer
-    // runs only inside the whole one below, so one slot per wrapped reducer is enough.
-    let reducing = ReducingRoot<Root>()
+    // runs only inside the whole one below, so one slot per wrapped reducer is enough; its
+    // accesses never overlap (it runs on every action, so the box skips the dynamic check).
+    let reducing = SerialBox<Root?>(nil)
     let part = wrap(
       Reducer<Base.State>(
         unchecked: { part, action in
-          unsafe reducing.value![keyPath: path] = part
-          unsafe reducer.reduce(&reducing.value!, action)
-          part = unsafe reducing.value![keyPath: path]
+          reducing.value![keyPath: path] = part
+          reducer.reduce(&reducing.value!, action)
+          part = reducing.value![keyPath: path]
         }, ()))
     return Reducer<Root>(
       unchecked: { root, action in
-        let outer = unsafe reducing.value
-        unsafe reducing.value = root
+        let outer = reducing.value
+        reducing.value = root
         var current = root[keyPath: path]
         part.reduce(&current, action)
-        root = unsafe reducing.value!
+        root = reducing.value!
         root[keyPath: path] = current
-        unsafe reducing.value = outer
+        reducing.value = outer
       }, ())
   }
-}
-
-/// The whole state a scoped plugin's reducer is reducing (see ``ScopedStorePlugin``).
-final class ReducingRoot<Root>: @unchecked Sendable {
-  // Safety: used only by the reducer of one store, whose reductions are serial; accesses
-  // never overlap, so the dynamic exclusivity check is left out (it runs on every action).
-  @exclusivity(unchecked) var value: Root?
 }

@@ -100,49 +100,24 @@ open class Store<ObservableProperty: ObservablePropertyType>: @unchecked Sendabl
   }
 }
 
-/// Holds a store's observable and sets each new state on it. The native store's subscription
-/// holds it (not the store, which it would otherwise have to reference weakly).
-@usableFromInline
-final class StatePublisher<ObservableProperty: ObservablePropertyType>: @unchecked Sendable {
-  // Safety: an observable that is a class is `reference`, which never changes after `init`;
-  // a value-type observable is `value`, guarded by `lock`. `receive` and `publish` run inside
-  // the native store's turn, serially; `hasReceivedCurrentState` is atomic.
-  @usableFromInline let lock = Lock()
-  /// The observable when it is a class: the store's own reference, read without the lock.
-  @usableFromInline let reference: ObservableProperty?
-  /// The observable when it is a value: its latest copy, each new state written back.
-  @usableFromInline var value: ObservableProperty?
-  /// Whether the native store's current state (its first value, which the observable already
-  /// holds) was received.
-  @usableFromInline let hasReceivedCurrentState = AtomicBox<Bool>(false)
-
-  @inlinable
-  init(_ observable: ObservableProperty) {
-    if ObservableProperty.self is AnyObject.Type {
-      reference = observable
-      value = nil
-    } else {
-      reference = nil
-      value = observable
-    }
-  }
-
+// `StatePublisher` and its fields are declared in `Internal/StatePublisherStorage.swift`.
+extension StatePublisher {
   /// The observable.
   @inlinable
   var observable: ObservableProperty {
-    if let reference { return reference }
+    if ObservableProperty.self is AnyObject.Type { return observableField }
     lock.lock()
     defer { lock.unlock() }
-    return value!
+    return observableField
   }
 
   /// Publishes each state from the native store but the first.
   @inlinable
   func receive(_ state: ObservableProperty.ValueType) {
-    if hasReceivedCurrentState.load(ordering: .relaxed) {
+    if hasReceivedCurrentState {
       publish(state)
     } else {
-      hasReceivedCurrentState.store(true, ordering: .relaxed)
+      hasReceivedCurrentState = true
     }
   }
 
@@ -150,14 +125,14 @@ final class StatePublisher<ObservableProperty: ObservablePropertyType>: @uncheck
   /// observable is written back.
   @inlinable
   func publish(_ state: ObservableProperty.ValueType) {
-    if var observable = reference {
+    var observable = self.observable
+    if ObservableProperty.self is AnyObject.Type {
       observable.value = state  // a class: the store's own reference, which never changes
       return
     }
-    var observable = self.observable
     observable.value = state
     lock.lock()
-    value = observable
+    observableField = observable
     lock.unlock()
   }
 }
