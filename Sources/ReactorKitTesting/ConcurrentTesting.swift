@@ -81,3 +81,28 @@ package func waitUntil(timeout: TimeInterval = 10, _ condition: () -> Bool) -> B
   }
   return true
 }
+
+/// A thread-safe array for collecting values from other threads in tests.
+package final class LockedValues<Value>: @unchecked Sendable {
+  // Safety: `values` is guarded by `lock`.
+  private let lock = NSLock()
+  private var values: [Value] = []
+
+  package init() {}
+
+  /// Appends `value` and returns the new count.
+  @discardableResult
+  package func append(_ value: Value) -> Int {
+    lock.lock()
+    defer { lock.unlock() }
+    values.append(value)
+    return values.count
+  }
+
+  /// A copy of the values so far.
+  package var all: [Value] {
+    lock.lock()
+    defer { lock.unlock() }
+    return values
+  }
+}

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ReactorKitTesting
 import XCTest
 
 extension XCTestCase {
