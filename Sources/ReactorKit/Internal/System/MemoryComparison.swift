@@ -22,6 +22,23 @@ enum MemoryComparison {
     }
   }
 
+  /// `==` of an element of `old` and one of `new` (by their indices) when `Element` is
+  /// `Equatable`; `nil` otherwise. For ``sharedEnds(_:_:isEqual:)``, to compare a pair whose
+  /// bytes differ.
+  static func elementEquality<Element>(
+    _ old: [Element], _ new: [Element]
+  ) -> ((Int, Int) -> Bool)? {
+    guard let equatable = Element.self as? any Equatable.Type else { return nil }
+    func equality<Value: Equatable>(_: Value.Type) -> (Int, Int) -> Bool {
+      // `Value` is `Element`, opened from its metatype: each array is reinterpreted as itself
+      // (a cast would look the array type up at run time, on every comparison).
+      let old = unsafe unsafeBitCast(old, to: [Value].self)
+      let new = unsafe unsafeBitCast(new, to: [Value].self)
+      return { old[$0] == new[$1] }
+    }
+    return equality(equatable)
+  }
+
   /// How many elements at the start, and then at the end, `old` and `new` share: the same
   /// significant bytes, or (when `isEqual` is given) a pair whose bytes differ for which
   /// `isEqual(oldIndex, newIndex)` is `true`. The suffix is counted only if the prefix does

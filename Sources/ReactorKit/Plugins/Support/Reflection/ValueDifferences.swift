@@ -442,10 +442,7 @@ private struct DifferenceCollector {
   /// equal string in new storage); otherwise it ends the shared run.
   private func sharedEnds<Element>(_ old: [Element], _ new: [Element]) -> (Int, Int) {
     guard MemoryLayout<Element>.size > 0 else { return (min(old.count, new.count), 0) }
-    var isEqual: ((Int, Int) -> Bool)? = nil
-    if skipsEqualValues, let equatable = old as? any EquatableElements {
-      isEqual = equatable.elementEquality(to: new)
-    }
+    let isEqual = skipsEqualValues ? MemoryComparison.elementEquality(old, new) : nil
     return MemoryComparison.sharedEnds(old, new, isEqual: isEqual)
   }
 
@@ -504,21 +501,6 @@ extension Array: ComparedArray {
   ) {
     guard let other = other as? [Element] else { return }
     collector.collectArray(self, other, path: path, depth: depth, secrecy: secrecy)
-  }
-}
-
-/// An array of `Equatable` elements, which the collector compares with `==` where their bytes
-/// differ.
-private protocol EquatableElements {
-  /// `==` of an element of this array and one of `other` (by their indices), when `other` is
-  /// an array of the same type.
-  func elementEquality(to other: Any) -> ((Int, Int) -> Bool)?
-}
-
-extension Array: EquatableElements where Element: Equatable {
-  fileprivate func elementEquality(to other: Any) -> ((Int, Int) -> Bool)? {
-    guard let other = other as? [Element] else { return nil }
-    return { self[$0] == other[$1] }
   }
 }
 
