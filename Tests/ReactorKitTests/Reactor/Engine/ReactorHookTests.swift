@@ -4,6 +4,7 @@ import XCTest
 
 @testable import ReactorKit
 
+/// Engine: ReactorCore+Hooks.swift (hooks around mutate and reduce).
 final class ReactorHookTests: ResourceTestCase {
   func test_hook_seesActionsMutationsAndStates() {
     // given
