@@ -31,7 +31,7 @@ extension ReactorCore {
     @usableFromInline let owned: UnsafeMutablePointer<Owned>
 
     /// Allocates a body: an initialised mutex, a closed gate, empty parts.
-    @inlinable
+    @inlinable @inline(__always)
     init() {
       let body = UnsafeMutablePointer<Body>.allocate(capacity: 1)
       unsafe body.initialize(to: Body())
@@ -174,7 +174,7 @@ extension ReactorCore {
     /// ``hooksReference``; `nil` while no hook is installed: the core then calls its own
     /// ``ReactorCore/baseMutate`` and ``ReactorCore/baseReduce``. Set it to `nil` before the
     /// config is deinitialised.
-    @inlinable var hooks: Hooks? {
+    @inlinable @inline(__always) var hooks: Hooks? {
       get { hooksReference?.object }
       set {
         let replaced = hooksReference?.object
