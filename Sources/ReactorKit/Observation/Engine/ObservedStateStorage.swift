@@ -115,7 +115,7 @@ extension ObservedState {
   /// Records in ``Tracking/changed`` the index of each of `members` whose value differs
   /// between the current state and `newState` (``Member/hasChanged``), and returns how many;
   /// ``Tracking/changedMember(at:)`` reads them back. Main thread only, by ``apply(_:)``.
-  @inlinable
+  @inlinable @inline(__always)
   func recordChanges(among members: [Member], to newState: State) -> Int {
     if tracking.changedCapacity < members.count { growChanged(to: members.count) }
     let changed = unsafe tracking.changed
