@@ -151,20 +151,50 @@ extension ReactorCore {
   /// subscriptions of transformed streams, installed hooks. Kept apart, so that the engine's
   /// state block stays small and is quick to destroy. Guarded by the core's lock.
   ///
-  /// Off the per-action path of a reactor whose `mutate` results are synchronous, so its
-  /// properties keep Swift's dynamic exclusivity checks.
+  /// The properties are stored without dynamic exclusivity checks (the lock already serialises
+  /// every access; checked, they cost the creation of every reactor a few instructions even
+  /// when it has no `Rare`) and reached only through the accessors.
+  @safe
   @usableFromInline
   final class Rare {
-    @usableFromInline var inners: [ObjectIdentifier: InnerMutationObserver] = [:]
-    @usableFromInline var subscriptions: [Disposable] = []
-    @usableFromInline var installedHooks:
+    @exclusivity(unchecked) @usableFromInline var innersStorage:
+      [ObjectIdentifier: InnerMutationObserver] = [:]
+    @exclusivity(unchecked) @usableFromInline var subscriptionsStorage: [Disposable] = []
+    @exclusivity(unchecked) @usableFromInline var installedHooksStorage:
       [(id: UInt64, hook: ReactorHook<Action, Mutation, State>)] = []
-    @usableFromInline var nextHookID: UInt64 = 0
-    /// Subscribers of the state stream being sent the current state since the pipeline was
-    /// being wired: the gate stays closed until they are done.
-    @usableFromInline var wiringDeliveries = 0
+    @exclusivity(unchecked) @usableFromInline var nextHookIDStorage: UInt64 = 0
+    @exclusivity(unchecked) @usableFromInline var wiringDeliveriesStorage = 0
 
     @inlinable init() {}
+
+    /// The `mutate` results still running, by identity.
+    @inlinable @inline(__always) var inners: [ObjectIdentifier: InnerMutationObserver] {
+      _read { yield unsafe innersStorage }
+      _modify { yield unsafe &innersStorage }
+    }
+    /// The subscriptions to the transformed streams, disposed with the core.
+    @inlinable @inline(__always) var subscriptions: [Disposable] {
+      _read { yield unsafe subscriptionsStorage }
+      _modify { yield unsafe &subscriptionsStorage }
+    }
+    /// The installed ``ReactorHook``s, in the order they were installed, with their ids.
+    @inlinable @inline(__always) var installedHooks:
+      [(id: UInt64, hook: ReactorHook<Action, Mutation, State>)]
+    {
+      _read { yield unsafe installedHooksStorage }
+      _modify { yield unsafe &installedHooksStorage }
+    }
+    /// The id of the next hook installed.
+    @inlinable @inline(__always) var nextHookID: UInt64 {
+      _read { yield unsafe nextHookIDStorage }
+      _modify { yield unsafe &nextHookIDStorage }
+    }
+    /// Subscribers of the state stream being sent the current state since the pipeline was
+    /// being wired: the gate stays closed until they are done.
+    @inlinable @inline(__always) var wiringDeliveries: Int {
+      _read { yield unsafe wiringDeliveriesStorage }
+      _modify { yield unsafe &wiringDeliveriesStorage }
+    }
   }
 
   @safe
