@@ -92,7 +92,7 @@ extension ReactorCore {
     stubObjectReference.releaseUnshared()
   }
 
-  /// Everything the core keeps for its reactor, behind ``ReactorCore/body``: one allocation,
+  /// Everything the core keeps for its reactor, behind ``ReactorCore/memory``: one allocation,
   /// fields at the offsets the compiler gives them. The mutex and the gate's word are used
   /// where they lie (``ReactorCore/lock``, ``ReactorCore/gate``); the rest through the
   /// core's ``ReactorCore/shared``, ``ReactorCore/config`` and ``ReactorCore/owned``.
