@@ -16,7 +16,7 @@ public final class SingleAssignmentDisposable: Cancelable, @unchecked Sendable {
   @usableFromInline static var disposedBit: Int { 2 }
 
   @inlinable var state: UnsafeAtomic<Int> { UnsafeAtomic(Slots.state, of: self) }
-  @exclusivity(unchecked) @usableFromInline var current: Disposable?
+  @usableFromInline var current: Disposable?
 
   /// Creates an empty container.
   @inlinable
@@ -33,13 +33,13 @@ public final class SingleAssignmentDisposable: Cancelable, @unchecked Sendable {
     precondition(
       state.load(ordering: .relaxed) & Self.assignedBit == 0,
       "SingleAssignmentDisposable: a disposable was already assigned.")
-    unsafe current = disposable
+    current = disposable
     let previous = state.bitwiseOr(Self.assignedBit, ordering: .acquiringAndReleasing).oldValue
     precondition(
       previous & Self.assignedBit == 0,
       "SingleAssignmentDisposable: a disposable was already assigned.")
     if previous & Self.disposedBit != 0 {
-      unsafe current = nil
+      current = nil
       disposable.dispose()
     }
   }
@@ -49,8 +49,8 @@ public final class SingleAssignmentDisposable: Cancelable, @unchecked Sendable {
   public func dispose() {
     let previous = state.bitwiseOr(Self.disposedBit, ordering: .acquiringAndReleasing).oldValue
     guard previous & Self.disposedBit == 0, previous & Self.assignedBit != 0 else { return }
-    let toDispose = unsafe current
-    unsafe current = nil
+    let toDispose = current
+    current = nil
     toDispose?.dispose()
   }
 }

@@ -45,10 +45,10 @@ final class SubscriptionHandle: SubscriptionLink, Cancelable, @unchecked Sendabl
   private static var upstreamTaken: Int { 32 }
 
   @inlinable var state: UnsafeAtomic<Int> { UnsafeAtomic(Slots.state, of: self) }
-  @exclusivity(unchecked) private var upstream: Disposable?
+  private var upstream: Disposable?
   /// `onError`, `onCompleted` and `onDisposed`, when any was given; `nil` otherwise, so a
   /// subscription with only `onNext` does not pay for them.
-  @exclusivity(unchecked) private var closures: SubscriptionClosures?
+  private var closures: SubscriptionClosures?
 
   @usableFromInline
   init(
@@ -57,7 +57,7 @@ final class SubscriptionHandle: SubscriptionLink, Cancelable, @unchecked Sendabl
   ) {
     let callStack = onError == nil ? Hooks.subscriptionCallStack() : nil
     if onError != nil || onCompleted != nil || onDisposed != nil || callStack != nil {
-      unsafe closures = SubscriptionClosures(
+      closures = SubscriptionClosures(
         onError: onError, onCompleted: onCompleted, onDisposed: onDisposed,
         callStack: callStack)
     }
@@ -77,10 +77,10 @@ final class SubscriptionHandle: SubscriptionLink, Cancelable, @unchecked Sendabl
   /// ended (a terminal event during `subscribe`, or a disposal from another thread).
   @usableFromInline
   func setUpstream(_ disposable: Disposable) {
-    unsafe upstream = disposable
+    upstream = disposable
     let previous = state.bitwiseOr(Self.assigned, ordering: .acquiringAndReleasing).oldValue
     if previous & Self.disposed != 0 {
-      unsafe upstream = nil
+      upstream = nil
       disposable.dispose()
       return
     }
@@ -100,8 +100,8 @@ final class SubscriptionHandle: SubscriptionLink, Cancelable, @unchecked Sendabl
   private func takeUpstream() -> Disposable? {
     let previous = state.bitwiseOr(Self.upstreamTaken, ordering: .acquiringAndReleasing).oldValue
     guard previous & Self.upstreamTaken == 0 else { return nil }
-    let taken = unsafe upstream
-    unsafe upstream = nil
+    let taken = upstream
+    upstream = nil
     return taken
   }
 
@@ -112,13 +112,13 @@ final class SubscriptionHandle: SubscriptionLink, Cancelable, @unchecked Sendabl
     let previous = state.bitwiseOr(Self.closed, ordering: .acquiringAndReleasing).oldValue
     guard previous & (Self.closed | Self.disposed) == 0 else { return }
     if let error {
-      if let onError = unsafe closures?.onError {
+      if let onError = closures?.onError {
         onError(error)
       } else {
-        unsafe Hooks.reportUnhandled(error, callStack: closures?.callStack)
+        Hooks.reportUnhandled(error, callStack: closures?.callStack)
       }
     } else {
-      unsafe closures?.onCompleted?()
+      closures?.onCompleted?()
     }
     end(afterTerminal: true)
   }
@@ -135,18 +135,18 @@ final class SubscriptionHandle: SubscriptionLink, Cancelable, @unchecked Sendabl
     let previous = state.bitwiseOr(Self.disposed, ordering: .acquiringAndReleasing).oldValue
     if previous & Self.disposed == 0 {
       if previous & Self.assigned != 0 { takeUpstream()?.dispose() }
-      unsafe closures?.onDisposed?()
+      closures?.onDisposed?()
       // Alone with `closures` unless another thread is on the terminal path.
       if afterTerminal || previous & Self.closed == 0 {
-        unsafe closures = nil
+        closures = nil
         return
       }
       let before = state.bitwiseOr(Self.disposalDone, ordering: .acquiringAndReleasing).oldValue
-      if before & Self.terminalDone != 0 { unsafe closures = nil }
+      if before & Self.terminalDone != 0 { closures = nil }
     } else if afterTerminal {
       // A disposal won while `onError` or `onCompleted` ran (it saw `closed`).
       let before = state.bitwiseOr(Self.terminalDone, ordering: .acquiringAndReleasing).oldValue
-      if before & Self.disposalDone != 0 { unsafe closures = nil }
+      if before & Self.disposalDone != 0 { closures = nil }
     }
   }
 }

@@ -35,7 +35,7 @@ final class Sink<Element>: SubscriptionLink, Cancelable, @unchecked Sendable {
 
   @usableFromInline let observer: AnyObserver<Element>
   @inlinable var state: UnsafeAtomic<Int> { UnsafeAtomic(Slots.state, of: self) }
-  @exclusivity(unchecked) @usableFromInline var upstream: Disposable?
+  @usableFromInline var upstream: Disposable?
   @usableFromInline var extra: Disposable?
 
   @inlinable
@@ -151,12 +151,12 @@ final class Sink<Element>: SubscriptionLink, Cancelable, @unchecked Sendable {
   /// (or ``dispose()``) came first.
   @inlinable
   func setUpstream(_ disposable: Disposable) {
-    unsafe upstream = disposable
+    upstream = disposable
     let previous = state.bitwiseOr(Self.upstreamAssigned, ordering: .acquiringAndReleasing)
       .oldValue
     precondition(previous & Self.upstreamAssigned == 0, "Sink: upstream assigned twice.")
     if previous & Self.upstreamDisposed != 0 {
-      unsafe upstream = nil
+      upstream = nil
       disposable.dispose()
       return
     }
@@ -172,8 +172,8 @@ final class Sink<Element>: SubscriptionLink, Cancelable, @unchecked Sendable {
     guard previous & Self.upstreamDisposed == 0, previous & Self.upstreamAssigned != 0 else {
       return
     }
-    let toDispose = unsafe upstream
-    unsafe upstream = nil
+    let toDispose = upstream
+    upstream = nil
     toDispose?.dispose()
   }
 

@@ -13,7 +13,9 @@ import CReactorKitAtomics
 // - at the head of the owning object: ``AtomicSlot`` stored properties declared first, viewed
 //   with `UnsafeAtomic(_:of:)` and an ``AtomicSlotIndex`` (no allocation; see ``AtomicSlot`` for the rules);
 // - in an object of its own, ``AtomicBox``: a `let`-able class, one allocation (tests,
-//   globals, locals captured by closures, cold paths).
+//   globals, locals captured by closures, cold paths);
+// - in one of the C target's process-wide words, ``UnsafeAtomic/globalWord(_:)``: counters
+//   with no lazy initialiser to check per access (``Resources``).
 //
 // Not an `@exclusivity(unchecked) var` of a non-copyable cell with `mutating` operations: that
 // gets a stable address (a mutating call on a stored property passes the property's own
@@ -189,6 +191,16 @@ extension UnsafeAtomic where Value: AtomicInteger {
     let old = unsafe Value.decodeAtomic(
       Value.AtomicStorage.atomicFetchXor(address, Value.encodeAtomic(operand), ordering.order))
     return (old, old ^ operand)
+  }
+}
+
+extension UnsafeAtomic where Value == Int {
+  /// A view of word `index` (0 to 3) of the C atomics target's process-wide words
+  /// (`rk_atomic_global_words`): static storage, so no lazy initialiser is checked per access.
+  /// Each word has one owner; ``Resources`` uses word 0.
+  @inlinable @inline(__always)
+  package static func globalWord(_ index: Int32) -> Self {
+    unsafe Self(at: rk_atomic_global_word(index))
   }
 }
 
