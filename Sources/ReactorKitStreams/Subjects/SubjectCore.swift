@@ -344,7 +344,7 @@ extension SubjectCore {
     guard gate.tryClaim() else { return false }
     // Holding the gate, this thread alone reads `published`; whoever changes the observer list
     // meanwhile leaves this array alone and alive.
-    forEachPublished { $0.deliver(event) }
+    deliverToPublished(event)
     finishDelivering()
     return true
   }
@@ -467,12 +467,5 @@ extension SubjectCore {
         Self.deliver(event, to: targets)
       }
     }
-  }
-
-  /// Delivers `event` to each of `targets`. The array keeps the entries alive, so they are
-  /// visited without retaining each one.
-  @inlinable
-  static func deliver(_ event: Event<Element>, to targets: ContiguousArray<SubjectEntry<Element>>) {
-    forEach(in: targets) { $0.deliver(event) }
   }
 }

@@ -8,7 +8,8 @@
 
 // The storage of the subjects' engine: how ``SubjectCore`` lays out and reaches its memory
 // (one allocation holding the mutex and the lock-guarded ``SubjectCore/State``), and the
-// unretained walks over observer lists. The behaviour is in `SubjectCore.swift`.
+// unretained walks over observer lists (delivery to each entry). The behaviour is in
+// `SubjectCore.swift`.
 
 /// The shared machinery of every subject: the observer list and serialised delivery.
 ///
@@ -156,7 +157,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
   // MARK: The lock-free deliverers' list, with the gate held
 
   /// What a lock-free deliverer visits (see the type's comment). Read or write it holding the
-  /// gate; setting it also records its elements for ``forEachPublished(_:)``.
+  /// gate; setting it also records its elements for ``deliverToPublished(_:)``.
   @inlinable var published: ContiguousArray<SubjectEntry<Element>> {
     get { unsafe state.pointee.published }
     set { unsafe state.pointee.published = newValue }
@@ -172,27 +173,27 @@ final class SubjectCore<Element>: @unchecked Sendable {
       && state.pointee.published.count == state.pointee.entries.count
   }
 
-  /// Calls `body` with each entry of ``published``, without retaining the array or the
+  /// Delivers `event` to each entry of ``published``, without retaining the array or the
   /// entries: `published` keeps them alive while the caller holds the gate.
-  @inlinable @inline(__always)
-  func forEachPublished(_ body: (SubjectEntry<Element>) -> Void) {
+  @inlinable
+  func deliverToPublished(_ event: Event<Element>) {
     let buffer = unsafe state.pointee.publishedEntries
     for index in buffer.indices {
-      unsafe Unmanaged.passUnretained(buffer[index])._withUnsafeGuaranteedRef(body)
+      unsafe Unmanaged.passUnretained(buffer[index])._withUnsafeGuaranteedRef { $0.deliver(event) }
     }
   }
 
   // MARK: Walks over observer lists
 
-  /// Calls `body` with each of `targets`. The array keeps the entries alive, so they are
+  /// Delivers `event` to each of `targets`. The array keeps the entries alive, so they are
   /// visited without retaining each one.
-  @inlinable @inline(__always)
-  static func forEach(
-    in targets: ContiguousArray<SubjectEntry<Element>>, _ body: (SubjectEntry<Element>) -> Void
-  ) {
+  @inlinable
+  static func deliver(_ event: Event<Element>, to targets: ContiguousArray<SubjectEntry<Element>>) {
     unsafe targets.withUnsafeBufferPointer { buffer in
       for index in buffer.indices {
-        unsafe Unmanaged.passUnretained(buffer[index])._withUnsafeGuaranteedRef(body)
+        unsafe Unmanaged.passUnretained(buffer[index])._withUnsafeGuaranteedRef {
+          $0.deliver(event)
+        }
       }
     }
   }
