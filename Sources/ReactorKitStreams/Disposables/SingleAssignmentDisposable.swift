@@ -57,8 +57,7 @@ public final class SingleAssignmentDisposable: Cancelable, @unchecked Sendable {
   public func dispose() {
     let previous = state.bitwiseOr(Self.disposedBit, ordering: .acquiringAndReleasing).oldValue
     guard previous & Self.disposedBit == 0, previous & Self.assignedBit != 0 else { return }
-    let toDispose = current.value
-    current.value = nil
+    let toDispose = current.take()
     toDispose?.dispose()
   }
 }

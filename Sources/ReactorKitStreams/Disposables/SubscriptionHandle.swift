@@ -113,9 +113,7 @@ final class SubscriptionHandle: SubscriptionLink, Cancelable, @unchecked Sendabl
   private func takeUpstream() -> Disposable? {
     let previous = state.bitwiseOr(Self.upstreamTaken, ordering: .acquiringAndReleasing).oldValue
     guard previous & Self.upstreamTaken == 0 else { return nil }
-    let taken = upstream.value
-    upstream.value = nil
-    return taken
+    return upstream.take()
   }
 
   /// Ends the subscription with `error`, or with completion when `nil`, unless it already

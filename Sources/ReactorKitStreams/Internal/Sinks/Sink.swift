@@ -180,8 +180,7 @@ final class Sink<Element>: SubscriptionLink, Cancelable, @unchecked Sendable {
     guard previous & Self.upstreamDisposed == 0, previous & Self.upstreamAssigned != 0 else {
       return
     }
-    let toDispose = upstream.value
-    upstream.value = nil
+    let toDispose = upstream.take()
     toDispose?.dispose()
   }
 

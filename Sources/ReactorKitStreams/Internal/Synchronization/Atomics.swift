@@ -241,8 +241,9 @@ package struct AtomicSlot: ~Copyable, @unchecked Sendable {
   }
 }
 
-/// The one declaration of an object's ``AtomicSlot``s: an `Int` enum whose cases are the slots
-/// in declaration order, each naming the stored property `<case>Slot` and numbering its word.
+/// The one declaration of an object's ``AtomicSlot``s (and ``ExclusiveSlot``s): an `Int` enum
+/// whose cases are the slots in declaration order, each naming the stored property `<case>Slot`
+/// and numbering its (first) word.
 ///
 /// Raw values count up from the first case, so only the first is ever written: `0` in a class
 /// with no superclass, the superclass's word count in a subclass (`case state = 1` under

@@ -81,10 +81,16 @@ package struct ExclusiveSlotView<Value> {
       .assumingMemoryBound(to: ExclusiveSlot<Value>.self)
   }
 
-  /// The slot's value.
+  /// The slot's value, read in place (no copy to look at a field), written or modified.
   @inlinable
   package var value: Value {
-    @inline(__always) get { unsafe address.pointee.value }
+    @inline(__always) _read { yield unsafe address.pointee.value }
     @inline(__always) nonmutating _modify { yield unsafe &address.pointee.value }
+  }
+
+  /// Moves the value out, leaving `nil`: no copy, no release of the old value.
+  @inlinable @inline(__always)
+  package func take<Wrapped>() -> Wrapped? where Value == Wrapped? {
+    unsafe address.pointee.value.take()
   }
 }
