@@ -35,7 +35,6 @@ rooms=(
 
 # Files not yet moved into a room. Each entry is a debt; the list only shrinks.
 pending=(
-  'Sources/ReactorKit/Observation/Engine/ObservedState.swift'
   'Sources/ReactorKit/Plugins/Logging/LogSink.swift'
   'Sources/ReactorKit/Plugins/Recording/ActionRecording.swift'
   'Sources/ReactorKit/Plugins/StorePlugin.swift'
@@ -43,14 +42,6 @@ pending=(
   'Sources/ReactorKit/Plugins/Support/Reflection/ValueDifferences.swift'
   'Sources/ReactorKit/Plugins/Support/SecureFiles.swift'
   'Sources/ReactorKit/Plugins/Support/Timestamps.swift'
-  'Sources/ReactorKit/Reactor/ActionSubject.swift'
-  'Sources/ReactorKit/Reactor/Engine/ReactorCore+Drain.swift'
-  'Sources/ReactorKit/Reactor/Engine/ReactorCore+Hooks.swift'
-  'Sources/ReactorKit/Reactor/Engine/ReactorCore+Output.swift'
-  'Sources/ReactorKit/Reactor/Engine/ReactorCore+Stages.swift'
-  'Sources/ReactorKit/Reactor/Engine/ReactorCore+Streams.swift'
-  'Sources/ReactorKit/Reactor/Engine/ReactorCore+Wiring.swift'
-  'Sources/ReactorKit/Reactor/Engine/ReactorCore.swift'
   'Sources/ReactorKit/Store/Engine/ActionCast.swift'
   'Sources/ReactorKit/Store/Engine/SelectionGroup.swift'
   'Sources/ReactorKit/Store/Engine/StoreChainEnd.swift'
