@@ -48,21 +48,6 @@ pending=(
   'Sources/ReactorKit/Store/Engine/StoreRegistry.swift'
   'Sources/ReactorKit/Store/Store+Selection.swift'
   'Sources/ReactorKit/Store/Store.swift'
-  'Sources/ReactorKitStreams/Disposables/SingleAssignmentDisposable.swift'
-  'Sources/ReactorKitStreams/Disposables/SubscriptionHandle.swift'
-  'Sources/ReactorKitStreams/Internal/Resources.swift'
-  'Sources/ReactorKitStreams/Internal/Sinks/FanInSink.swift'
-  'Sources/ReactorKitStreams/Internal/Sinks/OperatorState.swift'
-  'Sources/ReactorKitStreams/Internal/Sinks/SerialSink.swift'
-  'Sources/ReactorKitStreams/Internal/Sinks/Sink+Producing.swift'
-  'Sources/ReactorKitStreams/Internal/Sinks/Sink.swift'
-  'Sources/ReactorKitStreams/Observables/ObserveOn.swift'
-  'Sources/ReactorKitStreams/Schedulers/CurrentThreadScheduler.swift'
-  'Sources/ReactorKitStreams/Schedulers/MainScheduler.swift'
-  'Sources/ReactorKitStreams/Subjects/BehaviorSubject.swift'
-  'Sources/ReactorKitStreams/Subjects/ReplaySubject.swift'
-  'Sources/ReactorKitStreams/Subjects/SubjectCore.swift'
-  'Sources/ReactorKitTesting/StressConfiguration.swift'
 )
 
 in_list() {
