@@ -232,25 +232,36 @@ public struct ScopedStorePlugin<Root, Base: StorePlugin>: StorePlugin {
     at path: WritableKeyPath<Root, Base.State>
   ) -> Reducer<Root> {
     // The whole state being reduced. Reductions of one store are serial, and the part reducer
-    // runs only inside the whole one below, so one slot per wrapped reducer is enough; its
-    // accesses never overlap (it runs on every action, so the box skips the dynamic check).
-    let reducing = SerialBox<Root?>(nil)
+    // runs only inside the whole one below, so one slot per wrapped reducer is enough.
+    let reducing = ReducingRoot<Root>()
+    func reduceWhole(_ root: inout Root, part: inout Base.State, _ action: any Action) {
+      root[keyPath: path] = part
+      reducer.reduce(&root, action)
+      part = root[keyPath: path]
+    }
     let part = wrap(
       Reducer<Base.State>(
         unchecked: { part, action in
-          reducing.value![keyPath: path] = part
-          reducer.reduce(&reducing.value!, action)
-          part = reducing.value![keyPath: path]
+          // One in-place access for the whole reduction (reading the part back through the
+          // cell's getter would copy the whole state).
+          reduceWhole(&reducing.state.value!, part: &part, action)
         }, ()))
     return Reducer<Root>(
       unchecked: { root, action in
-        let outer = reducing.value
-        reducing.value = root
+        let outer = reducing.state.value
+        reducing.state.value = root
         var current = root[keyPath: path]
         part.reduce(&current, action)
-        root = reducing.value!
+        root = reducing.state.value!
         root[keyPath: path] = current
-        reducing.value = outer
+        reducing.state.value = outer
       }, ())
   }
+}
+
+/// The whole state a scoped plugin's reducer is reducing (see ``ScopedStorePlugin``).
+final class ReducingRoot<Root>: @unchecked Sendable {
+  // Safety: used only by the reducer of one store, whose reductions are serial; accesses
+  // never overlap, so they skip the dynamic exclusivity check (it runs on every action).
+  let state = ExclusiveCell<Root?>(nil)
 }
