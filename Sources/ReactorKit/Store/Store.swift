@@ -64,16 +64,8 @@ public final class Store<State>: @unchecked Sendable {
     core = StoreCore(reducer: reducer, state: state)
     Resources.incrementTotal()
     if !middleware.isEmpty {
-      let end = StoreChainEnd(core: core)
-      let getState: Middleware<State>.GetState = { end.read() }
-      let dispatch: Middleware<State>.Dispatch = { [weak self] action in
-        self?.dispatch(action)
-      }
-      var next: Middleware<State>.Dispatch = { action in end.reduce(action) }
-      for stage in middleware.reversed() {
-        next = stage.connect(getState, dispatch)(next)
-      }
-      unsafe core.registry.pointee.chain = StoreChain(next, end: end)
+      StoreChain.install(
+        middleware, in: core, dispatch: { [weak self] action in self?.dispatch(action) })
     }
   }
 

@@ -34,15 +34,14 @@ import ReactorKitStreams
 /// `StoreStateStorage.replace(with:)`, then the state, selection (SelectionGroup.swift) and
 /// reduction subscribers (StoreRegistry.swift) → back here: the gate is released, or
 /// ``drainAndUnlock(then:)`` runs what was queued meanwhile.
-@safe
 @usableFromInline
 final class StoreCore<State>: @unchecked Sendable {
-  // Safety: the dispatch machine and pending removals are guarded by `lock`. The turn is held
-  // by whoever claimed the `gate` (see `Gate` for its orderings), with or without `lock`. The
-  // registry is touched only by the thread that holds the turn. The state is published
-  // through `storage`, which synchronises itself. `reducer` is immutable and called only by
-  // the turn holder. `fastOwner` is written only by the thread it names. The atomic slots are
-  // only accessed atomically, through `gate` and `fastOwner`.
+  // Safety: the dispatch machine and pending removals (`locked`) are guarded by `lock`. The
+  // turn is held by whoever claimed the `gate` (see `Gate` for its orderings), with or without
+  // `lock`. The registry is touched only by the thread that holds the turn. The state is
+  // published through `storage`, which synchronises itself. `reducer` is immutable and called
+  // only by the turn holder. `fastOwner` is written only by the thread it names. The atomic
+  // slots are only accessed atomically, through `gate` and `fastOwner`.
   // Atomic slots first (see `AtomicSlot`).
   /// The storage of ``gate`` and ``fastOwner``.
   @usableFromInline enum Slots: Int, AtomicSlotIndex { case gate, fastOwner }
@@ -50,9 +49,26 @@ final class StoreCore<State>: @unchecked Sendable {
   @usableFromInline var fastOwnerSlot = AtomicSlot(UInt(0))
   @usableFromInline let reducer: Reducer<State>
   @usableFromInline let lock = Lock()
-  @usableFromInline let locked: UnsafeMutablePointer<StoreLockedState>
-  @usableFromInline let registry: UnsafeMutablePointer<StoreRegistry<State>>
+  /// The storage of ``locked`` (see ``StoreCell`` for why a cell).
+  @usableFromInline let lockedCell = StoreCell(StoreLockedState())
+  /// The storage of ``registry``.
+  @usableFromInline let registryCell = StoreCell(StoreRegistry<State>())
   @usableFromInline let storage: StoreStateStorage<State>
+
+  /// The dispatch machine and the pending removals: only with ``lock`` held.
+  @inlinable
+  var locked: StoreLockedState {
+    _read { yield lockedCell.value }
+    _modify { yield &lockedCell.value }
+  }
+
+  /// The subscribers, the middleware chain and the version: only by the thread that holds the
+  /// turn (or with ``lock`` held while the store is idle).
+  @inlinable
+  var registry: StoreRegistry<State> {
+    _read { yield registryCell.value }
+    _modify { yield &registryCell.value }
+  }
 
   /// Who holds the turn (see ``Gate``): idle; busy while a thread holds it; announced once
   /// work was queued for the holder since it last looked.
@@ -73,18 +89,10 @@ final class StoreCore<State>: @unchecked Sendable {
   init(reducer: Reducer<State>, state: State) {
     self.reducer = reducer
     storage = StoreStateStorage(state)
-    unsafe locked = .allocate(capacity: 1)
-    unsafe locked.initialize(to: StoreLockedState())
-    unsafe registry = .allocate(capacity: 1)
-    unsafe registry.initialize(to: StoreRegistry())
   }
 
   deinit {
-    unsafe registry.pointee.completeAll()
-    unsafe registry.deinitialize(count: 1)
-    unsafe registry.deallocate()
-    unsafe locked.deinitialize(count: 1)
-    unsafe locked.deallocate()
+    registry.completeAll()
   }
 
   /// Dispatches `action` with `tag`: processes it at once when the store is idle (the common,
@@ -108,11 +116,11 @@ final class StoreCore<State>: @unchecked Sendable {
   @usableFromInline
   func finishClaimedTurn(thread: UInt) {
     lock.lock()
-    if unsafe !locked.pointee.machine.isTurnRecorded {
-      unsafe locked.pointee.machine.beginInline(thread: thread)
+    if !locked.machine.isTurnRecorded {
+      locked.machine.beginInline(thread: thread)
     }
-    if unsafe locked.pointee.pendingRemovals.isEmpty
-      && locked.pointee.machine.finishInlineItemIfAlone()
+    if locked.pendingRemovals.isEmpty
+      && locked.machine.finishInlineItemIfAlone()
     {
       gate.releaseLocked()
       lock.unlock()
@@ -136,11 +144,11 @@ final class StoreCore<State>: @unchecked Sendable {
     case .claimed:
       return true
     case .announced:
-      if unsafe !locked.pointee.machine.isTurnRecorded
+      if !locked.machine.isTurnRecorded
         && fastOwner.load(ordering: .relaxed) == thread
       {
         fastOwner.store(0, ordering: .relaxed)
-        unsafe locked.pointee.machine.beginInline(thread: thread)
+        locked.machine.beginInline(thread: thread)
       }
       return false
     case .closed:
@@ -158,7 +166,7 @@ final class StoreCore<State>: @unchecked Sendable {
     let thread = currentThreadIdentity()
     lock.lock()
     if claimOrAnnounceLocked(thread: thread) {
-      unsafe locked.pointee.machine.beginInline(thread: thread)
+      locked.machine.beginInline(thread: thread)
       lock.unlock()
       process(work, tag: tag)
       lock.lock()
@@ -166,7 +174,7 @@ final class StoreCore<State>: @unchecked Sendable {
       continuation?.resume(returning: .done)
       return
     }
-    let submitted = unsafe locked.pointee.machine.submit(
+    let submitted = locked.machine.submit(
       work, tag: tag, thread: thread, isAsync: continuation != nil)
     switch submitted {
     case .runReentrant:
@@ -176,7 +184,7 @@ final class StoreCore<State>: @unchecked Sendable {
       lock.unlock()
     case .needsRound:
       let round = continuation.map { StoreRound(continuation: $0) } ?? StoreRound()
-      switch unsafe locked.pointee.machine.enqueue(work, tag: tag, round: round, thread: thread) {
+      switch locked.machine.enqueue(work, tag: tag, round: round, thread: thread) {
       case .wait:
         if continuation != nil {
           lock.unlock()
@@ -199,7 +207,7 @@ final class StoreCore<State>: @unchecked Sendable {
   @usableFromInline
   func waitAndUnlock(for round: StoreRound, thread: UInt) {
     while true {
-      switch unsafe locked.pointee.machine.heirArrived(round, thread: thread) {
+      switch locked.machine.heirArrived(round, thread: thread) {
       case .wait:
         round.condition!.wait(lock)
       case .done:
@@ -219,7 +227,7 @@ final class StoreCore<State>: @unchecked Sendable {
   func arriveAsHeir(_ round: StoreRound, continuation: CheckedContinuation<StoreResumption, Never>)
   {
     lock.lock()
-    switch unsafe locked.pointee.machine.heirArrived(round, thread: currentThreadIdentity()) {
+    switch locked.machine.heirArrived(round, thread: currentThreadIdentity()) {
     case .wait:
       round.continuation = continuation
       lock.unlock()
@@ -256,10 +264,10 @@ final class StoreCore<State>: @unchecked Sendable {
     var pending = first
     while true {
       var garbage: [AnyObject] = []
-      if unsafe !locked.pointee.pendingRemovals.isEmpty {
+      if !locked.pendingRemovals.isEmpty {
         garbage = applyPendingRemovalsLocked()
       }
-      let next = unsafe pending ?? locked.pointee.machine.finishItem()
+      let next = pending ?? locked.machine.finishItem()
       pending = nil
       switch next {
       case .process(let work, let tag, let completed):
@@ -294,13 +302,13 @@ final class StoreCore<State>: @unchecked Sendable {
   @usableFromInline
   func applyPendingRemovalsLocked() -> [AnyObject] {
     var garbage: [AnyObject] = []
-    for removal in unsafe locked.pointee.pendingRemovals {
-      if let released = unsafe registry.pointee.remove(removal.subscription, from: removal.list) {
+    for removal in locked.pendingRemovals {
+      if let released = registry.remove(removal.subscription, from: removal.list) {
         garbage.append(released)
       }
       garbage.append(removal.subscription)
     }
-    unsafe locked.pointee.pendingRemovals.removeAll()
+    locked.pendingRemovals.removeAll()
     return garbage
   }
 }
@@ -310,13 +318,13 @@ extension StoreCore: StoreSubscriptionOwner {
   func remove(_ subscription: AnyObject, from list: StoreSubscriptionList) {
     lock.lock()
     guard claimOrAnnounceLocked(thread: currentThreadIdentity()) else {
-      unsafe locked.pointee.pendingRemovals.append((subscription, list))
+      locked.pendingRemovals.append((subscription, list))
       lock.unlock()
       return
     }
     // The store was idle and this thread holds the turn; nothing can be queued meanwhile
     // (that takes the lock), so the gate is simply reopened.
-    let released = unsafe registry.pointee.remove(subscription, from: list)
+    let released = registry.remove(subscription, from: list)
     gate.releaseLocked()
     lock.unlock()
     withExtendedLifetime(released) {}
