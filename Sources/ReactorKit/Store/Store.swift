@@ -61,6 +61,8 @@ public final class Store<State>: @unchecked Sendable {
   ///     reduced. Each middleware is connected to the store once, here.
   @inlinable
   public init(reducer: Reducer<State>, state: State, middleware: [Middleware<State>] = []) {
+    // Inlinable, as is `StoreChain.install`, so that the core and the chain's closures, which
+    // run on every dispatch, are specialised for `State` in the caller's module.
     core = StoreCore(reducer: reducer, state: state)
     Resources.incrementTotal()
     if !middleware.isEmpty {

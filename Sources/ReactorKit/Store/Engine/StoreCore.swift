@@ -17,23 +17,39 @@ import ReactorKitStreams
 ///   with or without the lock, starts by claiming it and ends by releasing it.
 /// - ``fastOwner``: *which thread* holds a turn claimed without the lock, while the machine
 ///   has not been told about that turn; 0 otherwise.
-/// - The machine (`locked.pointee.machine`, a closed ``StoreDispatchStateMachine``, under
-///   ``lock``): the queue, the threads waiting for their actions, and the holder of every turn
-///   it has been told about (``StoreDispatchStateMachine/isTurnRecorded``). A turn claimed
-///   without the lock is recorded there (``finishClaimedTurn(thread:)``,
+/// - The machine (`locked.machine`, a closed ``StoreDispatchStateMachine``, under ``lock``):
+///   the queue, the threads waiting for their actions, and the holder of every turn it has
+///   been told about (``StoreDispatchStateMachine/isTurnRecorded``). A turn claimed without
+///   the lock is recorded there (``finishClaimedTurn(thread:)``,
 ///   ``claimOrAnnounceLocked(thread:)``) as soon as anyone else needs to know about it.
-/// - ``storage``: the published state; ``registry``: the subscribers (turn holder only).
+/// - `StoreChainEnd.thread`: *which thread* is running the middleware chain, so that a
+///   `next` it calls reduces at once and any other `next` is queued.
+/// - ``storage``: the published state; ``registry`` (turn holder only): the subscribers, the
+///   chain, and the version that decides which subscribers see a change.
+///
+/// The engine's memory is laid out and reached only in its storage files:
+/// StoreLockedState.swift (``StoreCell``, behind ``locked``, ``registry`` and each selection
+/// group, and the unretained walks over the subscription lists) and StoreStateStorage.swift
+/// (the published state, the borrowed ``StorePublishedState`` selection reads,
+/// ``StoredPropertyPath`` and ``exactAction(_:as:)``). Everything else uses their safe
+/// accessors.
 ///
 /// ## The path of one dispatch
+///
+/// `Store.init` (Store.swift) has the middleware chain assembled once, by
+/// ``StoreChain/install(_:in:dispatch:)`` (StoreChain.swift). Then:
 ///
 /// `Store.dispatch(_:)` (Store.swift) → ``submitDispatch(_:tag:)`` here: an idle gate is
 /// claimed, otherwise `submitContended` queues or waits through the machine →
 /// ``processDispatch(_:tag:)`` (StoreCore+Processing.swift) → the middleware chain,
-/// `StoreChain.run` (StoreChain.swift), whose final `next` is `StoreChainEnd.reduce` →
-/// ``reduceAndPublish(_:)`` (StoreCore+Processing.swift): action subscribers, the reducer,
-/// `StoreStateStorage.replace(with:)`, then the state, selection (SelectionGroup.swift) and
-/// reduction subscribers (StoreRegistry.swift) → back here: the gate is released, or
-/// ``drainAndUnlock(then:)`` runs what was queued meanwhile.
+/// `StoreChain.run` (StoreChain.swift) through each middleware's stage (Middleware.swift),
+/// whose final `next` is `StoreChainEnd.reduce` (StoreChainEnd.swift) →
+/// ``reduceAndPublish(_:)`` (StoreCore+Processing.swift): action subscribers (walked in
+/// StoreLockedState.swift), the reducer (`Reducer.on` casts with `castAction`,
+/// ActionCast.swift), `StoreStateStorage.replace(with:)` (StoreStateStorage.swift), reduction
+/// subscribers, state subscribers, then the selection groups (SelectionGroup.swift) →
+/// back here: the gate is released, or ``drainAndUnlock(then:)`` runs what was queued
+/// meanwhile.
 @usableFromInline
 final class StoreCore<State>: @unchecked Sendable {
   // Safety: the dispatch machine and pending removals (`locked`) are guarded by `lock`. The
