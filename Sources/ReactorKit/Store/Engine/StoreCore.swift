@@ -65,26 +65,12 @@ final class StoreCore<State>: @unchecked Sendable {
   @usableFromInline var fastOwnerSlot = AtomicSlot(UInt(0))
   @usableFromInline let reducer: Reducer<State>
   @usableFromInline let lock = Lock()
-  /// The storage of ``locked`` (see ``StoreCell`` for why a cell).
+  /// The storage of ``locked`` (see ``StoreCell`` for why a cell; the accessors are in
+  /// StoreLockedState.swift).
   @usableFromInline let lockedCell = StoreCell(StoreLockedState())
   /// The storage of ``registry``.
   @usableFromInline let registryCell = StoreCell(StoreRegistry<State>())
   @usableFromInline let storage: StoreStateStorage<State>
-
-  /// The dispatch machine and the pending removals: only with ``lock`` held.
-  @inlinable
-  var locked: StoreLockedState {
-    _read { yield lockedCell.value }
-    _modify { yield &lockedCell.value }
-  }
-
-  /// The subscribers, the middleware chain and the version: only by the thread that holds the
-  /// turn (or with ``lock`` held while the store is idle).
-  @inlinable
-  var registry: StoreRegistry<State> {
-    _read { yield registryCell.value }
-    _modify { yield &registryCell.value }
-  }
 
   /// Who holds the turn (see ``Gate``): idle; busy while a thread holds it; announced once
   /// work was queued for the holder since it last looked.

@@ -12,41 +12,68 @@ struct StoreLockedState {
   init() {}
 }
 
-/// A value the store engine reaches without dynamic exclusivity checks: the lock-guarded
-/// state (``StoreCore/locked``), the registry (``StoreCore/registry``) and each selection
-/// group's storage. One allocation, made with the owner and freed with it.
+/// A value the store engine reaches in place, without dynamic exclusivity checks: the
+/// lock-guarded state (``StoreCore/locked``), the registry (``StoreCore/registry``) and each
+/// selection group's storage. One allocation, made with the owner and freed with it.
 ///
 /// Safety contract, stated once here instead of at every use: every access to ``value`` is
 /// already exclusive, because its owner allows it only with the store's lock held or by the
 /// thread that holds the store's turn, and no access to it overlaps another (a subscriber
 /// called by the turn holder reaches the registry only between two accesses of the caller).
+///
+/// ``value`` is reached through addressors, not `_read`/`_modify` coroutines: the engine's
+/// code (a `switch` over what the dispatch machine returns, a condition that reads and then
+/// changes the machine) must never hold a borrowed copy of the value while it changes.
 @safe
 @usableFromInline
 final class StoreCell<Value> {
-  @exclusivity(unchecked) @usableFromInline var storage: Value
+  /// The value, the object's only stored property; reached only through ``value``, so its
+  /// memory never moves while the cell lives.
+  @usableFromInline var storage: Value
 
   @inlinable
   init(_ value: Value) {
-    unsafe storage = value
+    storage = value
+  }
+
+  /// Where ``storage`` lies in the object.
+  @inlinable @inline(__always)
+  var address: UnsafeMutablePointer<Value> {
+    unsafe _getUnsafePointerToStoredProperties(self).assumingMemoryBound(to: Value.self)
   }
 
   /// The value, read or changed in place (see the safety contract above).
   @inlinable @inline(__always)
   var value: Value {
-    _read { yield unsafe storage }
-    _modify { yield unsafe &storage }
+    unsafeAddress { unsafe UnsafePointer(address) }
+    unsafeMutableAddress { unsafe address }
   }
 }
 
 extension StoreCore {
+  /// The dispatch machine and the pending removals: only with ``lock`` held.
+  @inlinable @inline(__always)
+  var locked: StoreLockedState {
+    unsafeAddress { unsafe UnsafePointer(lockedCell.address) }
+    unsafeMutableAddress { unsafe lockedCell.address }
+  }
+
+  /// The subscribers, the middleware chain and the version: only by the thread that holds the
+  /// turn (or with ``lock`` held while the store is idle).
+  @inlinable @inline(__always)
+  var registry: StoreRegistry<State> {
+    unsafeAddress { unsafe UnsafePointer(registryCell.address) }
+    unsafeMutableAddress { unsafe registryCell.address }
+  }
+
   /// Calls `body` with each subscription of ``StoreRegistry/actionSubscriptions`` registered
   /// when the call began (see ``forEachStateSubscription(_:)``).
   @inlinable @inline(__always)
   func forEachActionSubscription(_ body: (StoreSubscription<any Action>) -> Void) {
-    let count = unsafe registryCell.storage.actionSubscriptions.count
+    let count = registry.actionSubscriptions.count
     for index in 0..<count {
       unsafe UnretainedReference(
-        registryCell.storage.actionSubscriptions.withUnsafeBufferPointer { unsafe $0[index] }
+        registry.actionSubscriptions.withUnsafeBufferPointer { unsafe $0[index] }
       ).withObject(body)
     }
   }
@@ -55,10 +82,10 @@ extension StoreCore {
   /// registered when the call began (see ``forEachStateSubscription(_:)``).
   @inlinable @inline(__always)
   func forEachReductionSubscription(_ body: (StoreSubscription<StoreReduction<State>>) -> Void) {
-    let count = unsafe registryCell.storage.reductionSubscriptions.count
+    let count = registry.reductionSubscriptions.count
     for index in 0..<count {
       unsafe UnretainedReference(
-        registryCell.storage.reductionSubscriptions.withUnsafeBufferPointer { unsafe $0[index] }
+        registry.reductionSubscriptions.withUnsafeBufferPointer { unsafe $0[index] }
       ).withObject(body)
     }
   }
@@ -73,10 +100,10 @@ extension StoreCore {
   /// index below the count at the start is in bounds, and is read without a bounds check.
   @inlinable @inline(__always)
   func forEachStateSubscription(_ body: (StoreSubscription<State>) -> Void) {
-    let count = unsafe registryCell.storage.stateSubscriptions.count
+    let count = registry.stateSubscriptions.count
     for index in 0..<count {
       unsafe UnretainedReference(
-        registryCell.storage.stateSubscriptions.withUnsafeBufferPointer { unsafe $0[index] }
+        registry.stateSubscriptions.withUnsafeBufferPointer { unsafe $0[index] }
       ).withObject(body)
     }
   }

@@ -56,7 +56,7 @@ final class StoreStateStorage<State>: @unchecked Sendable {
   /// in place, without the lock.
   @inlinable @inline(__always)
   var turnValue: State {
-    _read { yield unsafe value.pointee }
+    unsafeAddress { unsafe UnsafePointer(value) }
   }
 
   /// The published state as the turn holder's selection reads it (see
@@ -116,7 +116,7 @@ struct StorePublishedState<State> {
   /// The state, borrowed in place.
   @inlinable @inline(__always)
   var value: State {
-    _read { yield unsafe address.pointee }
+    unsafeAddress { unsafe address }
   }
 
   /// The value of a stored property, loaded straight from the state's memory.
