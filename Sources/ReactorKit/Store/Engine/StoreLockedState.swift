@@ -21,9 +21,9 @@ struct StoreLockedState {
 /// thread that holds the store's turn, and no access to it overlaps another (a subscriber
 /// called by the turn holder reaches the registry only between two accesses of the caller).
 ///
-/// ``value`` is reached through addressors, not `_read`/`_modify` coroutines: the engine's
-/// code (a `switch` over what the dispatch machine returns, a condition that reads and then
-/// changes the machine) must never hold a borrowed copy of the value while it changes.
+/// ``value`` is reached through addressors (the address of the value in place, as a pointer's
+/// `pointee` is), not through `_read`/`_modify` coroutines: with the coroutines, debug builds
+/// crashed under contention, holding a copy of the dispatch machine that was no longer valid.
 @safe
 @usableFromInline
 final class StoreCell<Value> {
