@@ -71,6 +71,10 @@ let package = Package(
       dependencies: ["ReactorKit", "ReactorKitTesting", "ReactorKitCompatibility"],
       swiftSettings: swiftSettings),
     .testTarget(
+      name: "ReactorKitTestingTests",
+      dependencies: ["ReactorKitTesting", "ReactorKit", "ReactorKitStreams"],
+      swiftSettings: swiftSettings),
+    .testTarget(
       name: "ReactorKitInspectorTests",
       dependencies: ["ReactorKitInspector", "ReactorKitTesting"],
       swiftSettings: swiftSettings),

@@ -35,7 +35,6 @@ rooms=(
 
 # Files not yet moved into a room. Each entry is a debt; the list only shrinks.
 pending=(
-  'Sources/ReactorKit/Observation/Engine/ObservedState.swift'
   'Sources/ReactorKit/Plugins/Logging/LogSink.swift'
   'Sources/ReactorKit/Plugins/Recording/ActionRecording.swift'
   'Sources/ReactorKit/Plugins/StorePlugin.swift'
@@ -43,19 +42,6 @@ pending=(
   'Sources/ReactorKit/Plugins/Support/Reflection/ValueDifferences.swift'
   'Sources/ReactorKit/Plugins/Support/SecureFiles.swift'
   'Sources/ReactorKit/Plugins/Support/Timestamps.swift'
-  'Sources/ReactorKit/Reactor/ActionSubject.swift'
-  'Sources/ReactorKit/Reactor/Engine/ReactorCore+Drain.swift'
-  'Sources/ReactorKit/Reactor/Engine/ReactorCore+Hooks.swift'
-  'Sources/ReactorKit/Reactor/Engine/ReactorCore+Output.swift'
-  'Sources/ReactorKit/Reactor/Engine/ReactorCore+Stages.swift'
-  'Sources/ReactorKit/Reactor/Engine/ReactorCore+Streams.swift'
-  'Sources/ReactorKit/Reactor/Engine/ReactorCore+Wiring.swift'
-  'Sources/ReactorKit/Reactor/Engine/ReactorCore.swift'
-  'Sources/ReactorKitInspector/Events/EventRing.swift'
-  'Sources/ReactorKitInspector/Events/RecordedEvent.swift'
-  'Sources/ReactorKitInspector/Events/RetainedBytes.swift'
-  'Sources/ReactorKitInspector/Server/Socket.swift'
-  'Sources/ReactorKitInspector/Sources/StoreSource.swift'
   'Sources/ReactorKitReSwift/Internal/MiddlewareChain.swift'
   'Sources/ReactorKitReSwift/Internal/SubscriptionBox.swift'
   'Sources/ReactorKitReSwift/Store.swift'

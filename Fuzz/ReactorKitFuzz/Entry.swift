@@ -53,11 +53,12 @@ func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 
   func runLibFuzzer(_ arguments: [String]) -> CInt {
     var argc = CInt(arguments.count)
-    let strings = arguments.map { strdup($0) } + [nil]
-    let argv = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: strings.count)
-    argv.initialize(from: strings, count: strings.count)
-    var argvPointer: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = argv
-    return LLVMFuzzerRunDriver(&argc, &argvPointer, fuzzOneInput)
+    let strings = unsafe arguments.map { unsafe strdup($0) } + [nil]
+    let argv = unsafe UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(
+      capacity: strings.count)
+    unsafe argv.initialize(from: strings, count: strings.count)
+    var argvPointer: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = unsafe argv
+    return unsafe LLVMFuzzerRunDriver(&argc, &argvPointer, fuzzOneInput)
   }
 #else
   /// Checks the given files (or every file of the given directories); with none, the seed

@@ -81,3 +81,58 @@ package func waitUntil(timeout: TimeInterval = 10, _ condition: () -> Bool) -> B
   }
   return true
 }
+
+/// A thread-safe array for collecting values from other threads in tests.
+package final class LockedValues<Value>: @unchecked Sendable {
+  // Safety: `values` is guarded by `lock`.
+  private let lock = NSLock()
+  private var values: [Value] = []
+
+  package init() {}
+
+  /// Appends `value` and returns the new count.
+  @discardableResult
+  package func append(_ value: Value) -> Int {
+    lock.lock()
+    defer { lock.unlock() }
+    values.append(value)
+    return values.count
+  }
+
+  /// A copy of the values so far.
+  package var all: [Value] {
+    lock.lock()
+    defer { lock.unlock() }
+    return values
+  }
+}
+
+extension XCTestCase {
+  /// Runs the current run loop (and so the main queue) until `condition` holds, failing the
+  /// test after `timeout` seconds. Unlike ``waitUntil(timeout:_:)``, which only polls, this
+  /// lets main-queue work (a `MainScheduler` delivery, a `Driver`) happen meanwhile; call it on
+  /// the main thread.
+  package func runMainLoopUntil(
+    timeout: TimeInterval = 5, file: StaticString = #filePath, line: UInt = #line,
+    _ condition: () -> Bool
+  ) {
+    let deadline = Date().addingTimeInterval(timeout)
+    while !condition() {
+      guard Date() < deadline else {
+        XCTFail("Condition not met within \(timeout) s", file: file, line: line)
+        return
+      }
+      RunLoop.current.run(until: Date().addingTimeInterval(0.002))
+    }
+  }
+
+  /// Lets the main queue run until work queued on it by earlier tests (and the work that
+  /// work queues) is done, so `MainScheduler.instance` runs at once again.
+  package func drainMainQueue(file: StaticString = #filePath, line: UInt = #line) {
+    for _ in 0..<3 {
+      let drained = LockedValues<Bool>()
+      DispatchQueue.main.async { drained.append(true) }
+      runMainLoopUntil(file: file, line: line) { !drained.all.isEmpty }
+    }
+  }
+}

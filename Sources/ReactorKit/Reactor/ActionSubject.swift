@@ -41,7 +41,8 @@ public final class ActionSubject<Element>: ObservableType, ObserverType, Subject
   /// The subject of the subscribers other than the reactor, created by the first one: a
   /// reactor nobody observes the actions of (the common case) carries no subject.
   /// (Typed `AnyObject`, so that the unspecialised deinitialiser releases them without looking
-  /// up type metadata every time a reactor is freed; the accessors downcast what they made.)
+  /// up type metadata every time a reactor is freed; the accessors view the same word typed
+  /// as what they make, and only they store into it.)
   @inlinable var subjectReference: OnceReference<AnyObject> {
     OnceReference(Slots.subject, of: self)
   }
@@ -101,12 +102,11 @@ public final class ActionSubject<Element>: ObservableType, ObserverType, Subject
 
   /// The elements as an ``Observable`` (always the same instance).
   public func asObservable() -> Observable<Element> {
-    let observable = observableReference.getOrMake {
+    OnceReference<Observable<Element>>(Slots.observable, of: self).getOrMake {
       Observable<Element>.create { [weak self] observer in
         self?.subscribe(observer) ?? Disposables.create()
       }
     }
-    return unsafe unsafeDowncast(observable, to: Observable<Element>.self)
   }
 
   /// The subject itself, as an observer.
@@ -118,8 +118,9 @@ public final class ActionSubject<Element>: ObservableType, ObserverType, Subject
 
   @usableFromInline
   var subject: PublishSubject<Sequenced> {
-    let subject = subjectReference.getOrMake { PublishSubject<Sequenced>() }
-    return unsafe unsafeDowncast(subject, to: PublishSubject<Sequenced>.self)
+    OnceReference<PublishSubject<Sequenced>>(Slots.subject, of: self).getOrMake {
+      PublishSubject<Sequenced>()
+    }
   }
 
   /// The number of the element being sent, or 0 when nobody is subscribed: such an element is

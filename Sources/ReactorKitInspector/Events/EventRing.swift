@@ -8,83 +8,9 @@ import ReactorKit
   import Musl
 #endif
 
-/// The inspector's bounded timeline: the newest `capacity` events, numbered from 1 without
-/// gaps, holding at most about `byteBudget` bytes. Appending never waits for a reader's batch
-/// and never grows the ring; a reader that falls behind by more than the capacity learns how
-/// many events it missed.
-///
-/// ## The byte budget
-///
-/// Each event is appended with an estimate of the bytes it keeps alive (its states' storage
-/// that no earlier event shares, see ``RetainedBytes``), and each cached rendering counts its
-/// length. When the total passes `byteBudget`, the oldest events are dropped (their values
-/// released after the lock) until it fits again, the newest event always kept; readers are
-/// told about them as about overwritten events (the stream's gap marker).
-///
-/// The slots live in memory allocated once (no array copy-on-write or exclusivity checks on
-/// the app's thread), initialised as the first `capacity` events arrive.
-///
-/// ## The lock
-///
-/// Everything is guarded by one spin lock, a word taken with a compare-and-swap and released
-/// with a plain store: on the app's thread an append costs one atomic instruction, and the
-/// event it displaces is released after the lock. Readers (the server's threads) hold the
-/// lock for at most ``eventsPerLock`` events at a time, copying a few references each, never
-/// while they allocate or render, so an append waits at most for those copies. A reader that
-/// finds an event it was about to read already overwritten stops there; its next read
-/// reports the events it missed (the stream's gap marker).
-///
-/// - Complexity: Appending is O(1); reading `n` events is O(n).
-@safe
-final class EventRing: @unchecked Sendable {
-  // Safety: `slots`, `rendered` and `counters` are only accessed with the spin lock held
-  // (`lock()`/`unlock()`, acquiring and releasing `lockWord`); `latest` is atomic. Both atomic
-  // words live in `words`, allocated once and only accessed atomically.
-  let capacity: Int
-  /// The most bytes the events (and their cached renderings) may keep alive, approximately.
-  let byteBudget: Int
-  private let slots: UnsafeMutablePointer<RecordedEvent>
-  private let rendered: UnsafeMutablePointer<String?>
-  /// The bytes each slot's event (and its cached rendering) is counted for.
-  private let costs: UnsafeMutablePointer<Int>
-  /// `[0]`: the next sequence number; `[1]`: how many slots are initialised; `[2]`: the
-  /// sequence number that went (or goes) into slot 0; `[3]`: the slot of the next event;
-  /// `[4]`: the bytes counted for the events in the ring; `[5]`: the oldest sequence number
-  /// not dropped for the byte budget.
-  private let counters: UnsafeMutablePointer<UInt64>
-  /// The spin lock's word (0 free, 1 held), then ``latestSequence``.
-  private let words: UnsafeMutableRawPointer
-  private var lockWord: UnsafeAtomic<Int> { unsafe UnsafeAtomic(at: words) }
-  private var latest: UnsafeAtomic<UInt64> { unsafe UnsafeAtomic(at: words + 8) }
-
-  init(capacity: Int, byteBudget: Int = .max) {
-    self.capacity = max(1, capacity)
-    self.byteBudget = max(0, byteBudget)
-    unsafe slots = .allocate(capacity: self.capacity)
-    unsafe rendered = .allocate(capacity: self.capacity)
-    unsafe rendered.initialize(repeating: nil, count: self.capacity)
-    unsafe costs = .allocate(capacity: self.capacity)
-    unsafe costs.initialize(repeating: 0, count: self.capacity)
-    unsafe counters = .allocate(capacity: 6)
-    unsafe counters.initialize(repeating: 0, count: 6)
-    unsafe counters[0] = 1
-    unsafe counters[2] = 1
-    unsafe counters[5] = 1
-    unsafe words = .allocate(byteCount: 16, alignment: 8)
-    _ = unsafe UnsafeAtomic<Int>.initialize(at: words, to: 0)
-    _ = unsafe UnsafeAtomic<UInt64>.initialize(at: words + 8, to: 0)
-  }
-
-  deinit {
-    unsafe slots.deinitialize(count: Int(counters[1]))
-    unsafe slots.deallocate()
-    unsafe rendered.deinitialize(count: capacity)
-    unsafe rendered.deallocate()
-    unsafe costs.deallocate()
-    unsafe counters.deallocate()
-    unsafe words.deallocate()
-  }
-
+/// The ring's logic: the spin lock, appending, the byte budget and reading, over the slots and
+/// counters that EventRingStorage.swift lays out (see ``EventRing`` for the design).
+extension EventRing {
   // MARK: - The lock
 
   @inline(__always)
@@ -126,7 +52,7 @@ final class EventRing: @unchecked Sendable {
   var retainedBytes: Int {
     lock()
     defer { unlock() }
-    return unsafe Int(counters[4])
+    return Int(countedBytes)
   }
 
   /// Appends an event stamped with the time now; returns its sequence number.
@@ -140,24 +66,23 @@ final class EventRing: @unchecked Sendable {
   ) -> UInt64 {
     let time = RecordedEvent.now()
     lock()
-    let sequence = unsafe counters[0]
-    unsafe counters[0] = sequence &+ 1
+    let sequence = nextSequence
+    nextSequence = sequence &+ 1
     // The next slot, without a division on the app's thread.
-    let index = unsafe Int(counters[3])
-    unsafe counters[3] = unsafe index + 1 == capacity ? 0 : counters[3] + 1
-    let slot = unsafe slots + index
+    let index = Int(nextSlot)
+    nextSlot = index + 1 == capacity ? 0 : nextSlot + 1
     // The displaced event's bytes leave the count, the new one's enter it.
     let total =
-      unsafe counters[4] &- UInt64(bitPattern: Int64(costs[index]))
+      countedBytes &- UInt64(bitPattern: Int64(self[cost: index]))
       &+ UInt64(bitPattern: Int64(bytes))
-    unsafe counters[4] = total
-    unsafe costs[index] = bytes
+    countedBytes = total
+    self[cost: index] = bytes
     if total > UInt64(byteBudget) {
       return appendOverBudgetAndUnlock(
         sequence: sequence, time: time, kind: kind, source: source, index: index,
         value: value, before: before, after: after, note: note)
     }
-    if unsafe UInt64(index) < counters[1], unsafe slot.pointee.source === source {
+    if UInt64(index) < initializedSlots, self[slot: index].source === source {
       // The displaced event came from the same source (the common case): the slot keeps its
       // reference to the source, and the values are exchanged, the old ones released after
       // the lock.
@@ -165,15 +90,14 @@ final class EventRing: @unchecked Sendable {
       var before = before
       var after = after
       var note = note
-      unsafe slot.pointee.sequence = sequence
-      unsafe slot.pointee.time = time
-      unsafe slot.pointee.kind = kind
-      unsafe swap(&slot.pointee.value, &value)
-      unsafe swap(&slot.pointee.before, &before)
-      unsafe swap(&slot.pointee.after, &after)
-      unsafe swap(&slot.pointee.note, &note)
-      let stale = unsafe rendered[index] == nil ? nil : (rendered + index).move()
-      if stale != nil { unsafe (rendered + index).initialize(to: nil) }
+      self[slot: index].sequence = sequence
+      self[slot: index].time = time
+      self[slot: index].kind = kind
+      swap(&self[slot: index].value, &value)
+      swap(&self[slot: index].before, &before)
+      swap(&self[slot: index].after, &after)
+      swap(&self[slot: index].note, &note)
+      let stale = takeRendering(index)
       latest.store(sequence, ordering: .releasing)
       unlock()
       // One by one: a tuple would be destroyed through the runtime's generic tuple witness.
@@ -182,23 +106,24 @@ final class EventRing: @unchecked Sendable {
       withExtendedLifetime(after) {}
       withExtendedLifetime(note) {}
       withExtendedLifetime(stale) {}
-    } else if unsafe UInt64(index) < counters[1] {
+    } else if UInt64(index) < initializedSlots {
       // The event displaced here (and its cached rendering) is released after the lock: its
       // values' deinitialisers are the app's code.
-      let displaced = unsafe slot.move()
-      unsafe slot.initialize(
+      let displaced = moveSlot(index)
+      initializeSlot(
+        index,
         to: RecordedEvent(
           sequence: sequence, time: time, kind: kind, source: source, value: value,
           before: before, after: after, note: note))
-      let stale = unsafe rendered[index] == nil ? nil : (rendered + index).move()
-      if stale != nil { unsafe (rendered + index).initialize(to: nil) }
+      let stale = takeRendering(index)
       latest.store(sequence, ordering: .releasing)
       unlock()
       withExtendedLifetime(displaced) {}
       withExtendedLifetime(stale) {}
     } else {
-      unsafe counters[1] += 1
-      unsafe slot.initialize(
+      initializedSlots += 1
+      initializeSlot(
+        index,
         to: RecordedEvent(
           sequence: sequence, time: time, kind: kind, source: source, value: value,
           before: before, after: after, note: note))
@@ -216,37 +141,33 @@ final class EventRing: @unchecked Sendable {
     sequence: UInt64, time: Double, kind: InspectorEventKind, source: SourceInfo, index: Int,
     value: Any?, before: Any?, after: Any?, note: String?
   ) -> UInt64 {
-    let slot = unsafe slots + index
-    let displaced: RecordedEvent? = unsafe UInt64(index) < counters[1] ? slot.move() : nil
-    if displaced == nil { unsafe counters[1] += 1 }
-    unsafe slot.initialize(
+    let displaced: RecordedEvent? = UInt64(index) < initializedSlots ? moveSlot(index) : nil
+    if displaced == nil { initializedSlots += 1 }
+    initializeSlot(
+      index,
       to: RecordedEvent(
         sequence: sequence, time: time, kind: kind, source: source, value: value,
         before: before, after: after, note: note))
     var released: [Any?] = [displaced]
-    unsafe released.append(rendered[index] == nil ? nil : (rendered + index).move())
-    if unsafe rendered[index] == nil { unsafe (rendered + index).initialize(to: nil) }
+    released.append(takeRendering(index))
     // Events older than the capacity are gone already: start after them.
-    if sequence >= UInt64(capacity), unsafe counters[5] < sequence + 1 - UInt64(capacity) {
-      unsafe counters[5] = sequence + 1 - UInt64(capacity)
+    if sequence >= UInt64(capacity), oldestKept < sequence + 1 - UInt64(capacity) {
+      oldestKept = sequence + 1 - UInt64(capacity)
     }
-    while unsafe counters[4] > UInt64(byteBudget), unsafe counters[5] < sequence {
-      let place = unsafe slotLocked(counters[5])
-      unsafe counters[5] += 1
+    while countedBytes > UInt64(byteBudget), oldestKept < sequence {
+      let place = slotLocked(oldestKept)
+      oldestKept += 1
       guard case .present(let victim) = place else { continue }
-      unsafe counters[4] = unsafe counters[4] &- UInt64(costs[victim])
-      unsafe costs[victim] = 0
-      unsafe released.append(slots[victim].value)
-      unsafe released.append(slots[victim].before)
-      unsafe released.append(slots[victim].after)
-      unsafe slots[victim].value = nil
-      unsafe slots[victim].before = nil
-      unsafe slots[victim].after = nil
-      unsafe slots[victim].note = nil
-      if unsafe rendered[victim] != nil {
-        unsafe released.append((rendered + victim).move())
-        unsafe (rendered + victim).initialize(to: nil)
-      }
+      countedBytes = countedBytes &- UInt64(self[cost: victim])
+      self[cost: victim] = 0
+      released.append(self[slot: victim].value)
+      released.append(self[slot: victim].before)
+      released.append(self[slot: victim].after)
+      self[slot: victim].value = nil
+      self[slot: victim].before = nil
+      self[slot: victim].after = nil
+      self[slot: victim].note = nil
+      if self[rendering: victim] != nil { released.append(takeRendering(victim)) }
     }
     latest.store(sequence, ordering: .releasing)
     unlock()
@@ -261,19 +182,18 @@ final class EventRing: @unchecked Sendable {
     var droppedRenderings: [String?] = []
     droppedRenderings.reserveCapacity(capacity)
     lock()
-    let count = unsafe Int(counters[1])
-    for index in 0..<count { unsafe dropped.append((slots + index).move()) }
-    for index in 0..<capacity where unsafe rendered[index] != nil {
-      unsafe droppedRenderings.append((rendered + index).move())
-      unsafe (rendered + index).initialize(to: nil)
+    let count = Int(initializedSlots)
+    for index in 0..<count { dropped.append(moveSlot(index)) }
+    for index in 0..<capacity where self[rendering: index] != nil {
+      droppedRenderings.append(takeRendering(index))
     }
-    unsafe counters[1] = 0
+    initializedSlots = 0
     // Sequence numbers continue; slots fill again from slot 0.
-    unsafe counters[2] = unsafe counters[0]
-    unsafe counters[3] = 0
-    unsafe counters[4] = 0
-    unsafe counters[5] = unsafe counters[0]
-    unsafe costs.update(repeating: 0, count: capacity)
+    slotZeroSequence = nextSequence
+    nextSlot = 0
+    countedBytes = 0
+    oldestKept = nextSequence
+    resetCosts()
     unlock()
     _ = dropped
     _ = droppedRenderings
@@ -292,11 +212,11 @@ final class EventRing: @unchecked Sendable {
 
   /// Where event `sequence` is (lock held).
   private func slotLocked(_ sequence: UInt64) -> Place {
-    guard unsafe sequence >= counters[2], unsafe sequence < counters[0] else { return .removed }
-    guard unsafe sequence >= counters[5] else { return .overwritten }
-    let index = unsafe Int((sequence - counters[2]) % UInt64(capacity))
-    guard unsafe UInt64(index) < counters[1] else { return .removed }
-    return unsafe slots[index].sequence == sequence ? .present(index) : .overwritten
+    guard sequence >= slotZeroSequence, sequence < nextSequence else { return .removed }
+    guard sequence >= oldestKept else { return .overwritten }
+    let index = Int((sequence - slotZeroSequence) % UInt64(capacity))
+    guard UInt64(index) < initializedSlots else { return .removed }
+    return self[slot: index].sequence == sequence ? .present(index) : .overwritten
   }
 
   /// What a read found.
@@ -316,7 +236,7 @@ final class EventRing: @unchecked Sendable {
   /// next read, from the last event returned, reports what was missed.
   func events(after sequence: UInt64, limit: Int = .max) -> Batch {
     lock()
-    let newest = unsafe counters[0] - 1
+    let newest = nextSequence - 1
     guard sequence < newest else {
       unlock()
       return Batch(missed: 0, events: [], rendered: [])
@@ -325,7 +245,7 @@ final class EventRing: @unchecked Sendable {
     // Events before the first one after the last ``removeAll()`` are gone too, and so are
     // those dropped for the byte budget: they count as missed, so the reader's cursor moves
     // past them.
-    let firstKept = unsafe max(counters[2], counters[5])
+    let firstKept = max(slotZeroSequence, oldestKept)
     unlock()
     let first = max(sequence + 1, oldest, firstKept)
     let missed = first - (sequence + 1)
@@ -342,8 +262,8 @@ final class EventRing: @unchecked Sendable {
       while current <= end {
         switch slotLocked(current) {
         case .present(let index):
-          unsafe batch.events.append(slots[index])
-          unsafe batch.rendered.append(rendered[index])
+          batch.events.append(self[slot: index])
+          batch.rendered.append(self[rendering: index])
         case .removed:
           break
         case .overwritten:
@@ -367,7 +287,7 @@ final class EventRing: @unchecked Sendable {
     lock()
     defer { unlock() }
     guard case .present(let index) = slotLocked(sequence) else { return nil }
-    return unsafe slots[index]
+    return self[slot: index]
   }
 
   /// The state after the newest event of `source` before `sequence` (looking back at most
@@ -383,7 +303,7 @@ final class EventRing: @unchecked Sendable {
         unlock()
         return nil
       }
-      if unsafe slots[index].source === source, let after = unsafe slots[index].after {
+      if self[slot: index].source === source, let after = self[slot: index].after {
         unlock()
         return after
       }
@@ -399,12 +319,12 @@ final class EventRing: @unchecked Sendable {
       unlock()
       return
     }
-    let previous = unsafe rendered[index]
-    unsafe rendered[index] = text
+    let previous = self[rendering: index]
+    self[rendering: index] = text
     // The rendering counts toward the budget; it is dropped with its event.
     let added = text.utf8.count - (previous?.utf8.count ?? 0)
-    unsafe costs[index] += added
-    unsafe counters[4] = unsafe counters[4] &+ UInt64(bitPattern: Int64(added))
+    self[cost: index] += added
+    countedBytes = countedBytes &+ UInt64(bitPattern: Int64(added))
     unlock()
     _ = previous
   }

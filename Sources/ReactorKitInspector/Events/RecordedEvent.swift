@@ -1,11 +1,3 @@
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// What an inspector's timeline entry records.
 public enum InspectorEventKind: String, Sendable, CaseIterable {
   /// An action a store reduced (with the state after it), or an action sent to a reactor.
@@ -39,9 +31,6 @@ struct RecordedEvent {
   var note: String?
 
   /// The wall-clock time in seconds since 1970.
-  static func now() -> Double {
-    var time = timespec()
-    unsafe clock_gettime(CLOCK_REALTIME, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1_000_000_000
-  }
+  @inline(__always)
+  static func now() -> Double { wallClockSeconds() }
 }

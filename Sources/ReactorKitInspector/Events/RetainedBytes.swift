@@ -6,7 +6,8 @@
 /// a list of `n` elements holds a buffer of `n` elements of its own; a state whose lists did not
 /// change shares their buffers with the previous one and costs little. Elements' own heap
 /// storage (long strings, nested arrays) is shared by such copies and not counted, so the
-/// estimate is what copy-on-write copies, not everything reachable.
+/// estimate is what copy-on-write copies, not everything reachable. A collection's buffer is
+/// recognised by its identity, which ``SizedStorage`` (in EventRingStorage.swift) reads.
 ///
 /// One estimator per source, used by the source's serialized recording path only.
 ///
@@ -73,45 +74,5 @@ struct RetainedBytes {
   private static func inlineSize(of value: Any) -> Int {
     func size<Value>(_: Value) -> Int { MemoryLayout<Value>.size }
     return _openExistential(value, do: size)
-  }
-}
-
-/// A collection with a heap buffer: its identity (the buffer's address, 0 when it has none)
-/// and the bytes the buffer takes.
-protocol SizedStorage {
-  var storage: (identity: UInt, bytes: Int) { get }
-}
-
-extension Array: SizedStorage {
-  var storage: (identity: UInt, bytes: Int) {
-    guard capacity > 0 else { return (0, 0) }
-    let address = unsafe withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
-    return (address, 32 + capacity * MemoryLayout<Element>.stride)
-  }
-}
-
-extension ContiguousArray: SizedStorage {
-  var storage: (identity: UInt, bytes: Int) {
-    guard capacity > 0 else { return (0, 0) }
-    let address = unsafe withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
-    return (address, 32 + capacity * MemoryLayout<Element>.stride)
-  }
-}
-
-extension Dictionary: SizedStorage {
-  var storage: (identity: UInt, bytes: Int) {
-    guard !isEmpty else { return (0, 0) }
-    // A native dictionary is one reference to its storage object.
-    let identity = unsafe withUnsafeBytes(of: self) { unsafe $0.load(as: UInt.self) }
-    let entry = MemoryLayout<Key>.stride + MemoryLayout<Value>.stride
-    return (identity, 64 + capacity * entry * 4 / 3)
-  }
-}
-
-extension Set: SizedStorage {
-  var storage: (identity: UInt, bytes: Int) {
-    guard !isEmpty else { return (0, 0) }
-    let identity = unsafe withUnsafeBytes(of: self) { unsafe $0.load(as: UInt.self) }
-    return (identity, 64 + capacity * MemoryLayout<Element>.stride * 4 / 3)
   }
 }

@@ -16,7 +16,6 @@ public struct InspectorTimeTravel: Action, CustomReflectable {
 
 /// The store side of an inspector: its middleware records each action with the states before
 /// and after it, and time travel dispatches an ``InspectorTimeTravel`` through the store.
-@safe
 final class StoreSource<State>: InspectedSource, @unchecked Sendable {
   // Safety: `getState`, `send` and `liveState` are guarded by `lock`; `jumped` is atomic;
   // `sizes` is only used by the middleware, which the store runs for one action at a time;
@@ -24,7 +23,7 @@ final class StoreSource<State>: InspectedSource, @unchecked Sendable {
   let info: SourceInfo
   private let core: InspectorCore
   /// The core's ring, unretained (the core keeps it): appending through it retains nothing.
-  private let ring: Unmanaged<EventRing>
+  private let ring: UnretainedReference<EventRing>
   private let lock = Lock()
   private var getState: (() -> State)?
   private var send: ((any Action) -> Void)?
@@ -49,7 +48,7 @@ final class StoreSource<State>: InspectedSource, @unchecked Sendable {
         return redacting.redactions.redacting(state)
       })
     self.core = core
-    unsafe ring = unsafe Unmanaged.passUnretained(core.ring)
+    ring = UnretainedReference(core.ring)
   }
 
   /// The bytes `state` keeps alive that the previous recorded state does not.
@@ -99,7 +98,7 @@ final class StoreSource<State>: InspectedSource, @unchecked Sendable {
     let after = getState()
     if jumped.load(ordering: .relaxed) != 0 { continueFromPast() }
     let bytes = retainedBytes(after)
-    _ = unsafe ring._withUnsafeGuaranteedRef {
+    _ = ring.withObject {
       $0.append(kind: .action, source: info, value: action, after: after, bytes: bytes)
     }
   }

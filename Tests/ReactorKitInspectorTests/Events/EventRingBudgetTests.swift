@@ -72,6 +72,25 @@ final class EventRingBudgetTests: XCTestCase {
     XCTAssertEqual(ring.retainedBytes, 300)
   }
 
+  func test_append_overTheBudgetIntoARenderedSlot_leavesTheSlotWithoutARendering() {
+    // given: event 1 rendered (a heap string), event 2 small
+    let ring = EventRing(capacity: 2, byteBudget: 1_000)
+    ring.append(kind: .note, source: source, note: "a", bytes: 100)
+    ring.cacheRendering(String(repeating: "x", count: 300), for: 1)
+    ring.append(kind: .note, source: source, note: "b", bytes: 100)
+    // when: event 3 goes into event 1's slot and takes the ring over its budget
+    ring.append(kind: .note, source: source, note: "c", bytes: 950)
+    // then: event 1's rendering left with it, not kept for event 3
+    let batch = ring.events(after: 0)
+    XCTAssertEqual(batch.events.map(\.note), ["c"])
+    XCTAssertEqual(batch.rendered, [nil])
+    XCTAssertEqual(ring.retainedBytes, 950)
+    // when: the slot is overwritten again, and the ring goes away
+    ring.append(kind: .note, source: source, note: "d", bytes: 100)
+    ring.append(kind: .note, source: source, note: "e", bytes: 100)
+    XCTAssertEqual(ring.events(after: 0).events.map(\.note), ["d", "e"])
+  }
+
   func test_removeAll_resetsTheCount() {
     let ring = EventRing(capacity: 10, byteBudget: 1_000)
     ring.append(kind: .note, source: source, note: "a", bytes: 600)

@@ -113,7 +113,7 @@ final class ObserveOnTests: ResourceTestCase {
       }
     }
     subject.onCompleted()
-    waitUntil { completed }
+    runMainLoopUntil { completed }
     subscription.dispose()
     // then
     XCTAssertEqual(received.count, 300)

@@ -64,7 +64,7 @@ final class ReactiveTests: ResourceTestCase {
     ]
     // when
     relay.accept(1)
-    waitUntil { driven == [1] && emitted == [1] }
+    runMainLoopUntil { driven == [1] && emitted == [1] }
     // then
     XCTAssertEqual(driven, [1])
     subscriptions.forEach { $0.dispose() }

@@ -285,7 +285,7 @@ final class SourceReleaseTests: ResourceTestCase {
     // when
     subject.dispose()
     // then
-    waitUntil(timeout: 2) { weakProbe == nil && Resources.total == baseline + 1 }
+    runMainLoopUntil(timeout: 2) { weakProbe == nil && Resources.total == baseline + 1 }
     XCTAssertEqual(received.all, [2])
     XCTAssertNil(weakProbe, "the shared subscription outlived the subject's disposal")
     XCTAssertEqual(Resources.total, baseline + 1, "only the subject itself should be left")
@@ -325,7 +325,7 @@ final class SourceReleaseTests: ResourceTestCase {
     // when
     source = nil
     // then
-    waitUntil(timeout: 2, file: file, line: line) {
+    runMainLoopUntil(timeout: 2, file: file, line: line) {
       weakProbe == nil && Resources.total == baseline
     }
     XCTAssertNil(

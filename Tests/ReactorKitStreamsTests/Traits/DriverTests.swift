@@ -54,7 +54,7 @@ final class DriverTests: ResourceTestCase {
         return .just(0)
       })
       .drive(onNext: { received.append($0) })
-    waitUntil { received == [0] }
+    runMainLoopUntil { received == [0] }
     // then
     XCTAssertEqual(recovered, [5])
     XCTAssertEqual(received, [0])
@@ -149,7 +149,7 @@ final class DriverTests: ResourceTestCase {
     // when
     let subscription = driver.drive(onNext: { received.append($0) })
     for value in 2...4 { relay.accept(value) }
-    waitUntil { received.count >= 2 }
+    runMainLoopUntil { received.count >= 2 }
     // then
     XCTAssertEqual(received, ["v10", "v40"])
     subscription.dispose()
@@ -172,7 +172,7 @@ final class DriverTests: ResourceTestCase {
       driver.drive(AnyObserver { observed.append($0) }),
       driver.drive(),
     ]
-    waitUntil { observed.count == 3 && published.count == 2 }
+    runMainLoopUntil { observed.count == 3 && published.count == 2 }
     // then
     XCTAssertEqual(behavior.value, 2)
     XCTAssertEqual(optional.value, 2)
@@ -191,7 +191,7 @@ final class DriverTests: ResourceTestCase {
     // when
     relay.accept(2)
     // Delivery is synchronous only while the main queue is idle; wait for it.
-    waitUntil { owner?.values.count == 2 }
+    runMainLoopUntil { owner?.values.count == 2 }
     let values = owner?.values
     weak let weakOwner = owner
     owner = nil
@@ -273,7 +273,7 @@ final class SharedSequenceOperatorTests: ResourceTestCase {
     ]
     // when
     for value in ["a", "b", "cc", "cd", "e"] { relay.accept(value) }
-    waitUntil { flat.count == 5 && first.count == 5 && byKey.count == 3 }
+    runMainLoopUntil { flat.count == 5 && first.count == 5 && byKey.count == 3 }
     // then
     XCTAssertEqual(byKey, ["a", "cc", "e"])
     XCTAssertEqual(byComparer, ["a", "b", "cc", "e"])

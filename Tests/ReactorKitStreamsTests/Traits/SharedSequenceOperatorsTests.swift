@@ -171,7 +171,7 @@ final class SharedSequenceOperatorsTests: ResourceTestCase {
       Signal.just(6).emit(to: replay),
       Signal.just(7).emit(to: optionalReplay),
     ]
-    waitUntil { replayed.count == 4 && optionalReplayed.count == 2 && published == [5] }
+    runMainLoopUntil { replayed.count == 4 && optionalReplayed.count == 2 && published == [5] }
     // then: each trait keeps its own order; the relays replay the latest elements
     XCTAssertEqual(replayed.filter { $0 != 6 }, [1, 2, 3])
     XCTAssertEqual(Set(replayed), [1, 2, 3, 6])

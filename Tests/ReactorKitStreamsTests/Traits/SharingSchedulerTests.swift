@@ -78,7 +78,7 @@ final class SharingSchedulerTests: ResourceTestCase {
     }
     // then
     XCTAssertTrue(ran)
-    waitUntil { received.all == [1] }
+    runMainLoopUntil { received.all == [1] }
     subscription.dispose()
     scheduled.dispose()
   }

@@ -56,7 +56,7 @@ final class SignalTests: ResourceTestCase {
         return .empty()
       })
       .emit(onNext: { received.append($0) })
-    waitUntil { received == [5] && errors == [2] }
+    runMainLoopUntil { received == [5] && errors == [2] }
     // then
     XCTAssertEqual(received, [5])
     XCTAssertEqual(errors, [2])
@@ -88,7 +88,7 @@ final class SignalTests: ResourceTestCase {
     ]
     // Main-scheduler delivery is synchronous only while the main queue is idle; other
     // threads (earlier tests' leftovers) may have queued work, so wait for delivery.
-    waitUntil { observed.count == 2 && published.count == 2 }
+    runMainLoopUntil { observed.count == 2 && published.count == 2 }
     // then
     XCTAssertEqual(behavior.value, 9)
     XCTAssertEqual(optionalBehavior.value, 9)

@@ -272,7 +272,7 @@ final class ObservedReactorTests: ResourceTestCase {
     // `currentState` changes before subscribers see the state: wait for the model to hold it.
     let observed = model.observed
     XCTAssertTrue(
-      waitUntil { observed.lock.withLock { unsafe observed.pending.pointee?.count == 100 } })
+      waitUntil { observed.lock.withLock { observed.pending?.count == 100 } })
     await mainQueueTurn()
     // then
     XCTAssertEqual(model.count, 100)

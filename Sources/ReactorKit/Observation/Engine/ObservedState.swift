@@ -25,26 +25,23 @@ import ReactorKitStreams
 ///
 /// The per-state and per-read paths are inlinable so that they are specialised for the state
 /// type in the module that creates the model. They touch no stored `var` of a class (no
-/// exclusivity checks) and, on the main thread, take no lock and allocate nothing.
+/// exclusivity checks) and, on the main thread, take no lock and allocate nothing: the state,
+/// the members and the pending state live behind pointers, which only ObservedStateStorage.swift
+/// touches (``current``, ``tracking``, ``pending`` and its helpers).
 @safe
 @usableFromInline
 final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
   // Safety: `current` and `tracking` are used only on the main thread: by the models, which
   // are main-actor isolated, and by `apply`, which only the holder of `gate` calls, on the main
   // thread. `pending` is guarded by `lock`. `gateSlot` is only accessed atomically, through
-  // `gate` (see `Gate`).
+  // `gate` (see `Gate`). `memory`, which holds the three, is immutable.
 
   /// The storage of ``gate``: an `AtomicSlot`, so the first stored property.
   @usableFromInline enum Slots: Int, AtomicSlotIndex { case gate }
   @usableFromInline var gateSlot = AtomicSlot(0)
 
-  /// Whether the value at one key path differs between two states (old, new).
-  @usableFromInline
-  typealias ChangeTest = (UnsafePointer<State>, UnsafePointer<State>) -> Bool
-
   /// A state key path that was read through the model. Immutable, so that its closure is
   /// called without a retain.
-  @safe
   @usableFromInline
   final class Member {
     /// The state key path; kept so that its identity is not reused by another key path.
@@ -60,38 +57,17 @@ final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
     @usableFromInline
     init(
       path: AnyKeyPath, key: KeyPath<ObservedState, Void>, offset: Int,
-      hasChanged: @escaping ChangeTest
+      hasChanged: ChangeTest
     ) {
       self.path = path
       self.key = key
       self.offset = offset
-      unsafe self.hasChanged = unsafe hasChanged
+      self.hasChanged = hasChanged
     }
   }
 
-  /// The members, found by the identity of their key paths first (a key path literal is one
-  /// object for the life of the program), then by key path equality.
-  @safe
-  @usableFromInline
-  struct Tracking {
-    /// The identity of each member's key path, in member order.
-    @usableFromInline var identities: [ObjectIdentifier] = []
-    @usableFromInline var members: [Member] = []
-    /// The index of each member, by key path.
-    @usableFromInline var indices: [AnyKeyPath: Int] = [:]
-    /// Storage for the indices of changed members, used only by ``apply(_:)`` (which is never
-    /// reentered), so that applying a state allocates nothing.
-    @usableFromInline var changed = UnsafeMutablePointer<Int>.allocate(capacity: 0)
-    @usableFromInline var changedCapacity = 0
-
-    @inlinable init() {}
-  }
-
-  /// The latest state applied.
-  @usableFromInline let current: UnsafeMutablePointer<State>
-  @usableFromInline let tracking: UnsafeMutablePointer<Tracking>
-  /// The latest state received and not yet applied.
-  @usableFromInline let pending: UnsafeMutablePointer<State?>
+  /// The current state, the members and the pending state (see ObservedStateStorage.swift).
+  @usableFromInline let memory: Memory
   @usableFromInline let lock = Lock()
   /// Who applies states: idle, `busy` while a state is being applied or a drain is queued,
   /// plus `announced` once a state was left pending for it; `closed` once the model is gone.
@@ -102,22 +78,11 @@ final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
 
   @inlinable
   init(_ state: State) {
-    unsafe current = .allocate(capacity: 1)
-    unsafe current.initialize(to: state)
-    unsafe tracking = .allocate(capacity: 1)
-    unsafe tracking.initialize(to: Tracking())
-    unsafe pending = .allocate(capacity: 1)
-    unsafe pending.initialize(to: nil)
+    memory = Memory(state)
   }
 
   deinit {
-    unsafe current.deinitialize(count: 1)
-    unsafe current.deallocate()
-    unsafe tracking.pointee.changed.deallocate()
-    unsafe tracking.deinitialize(count: 1)
-    unsafe tracking.deallocate()
-    unsafe pending.deinitialize(count: 1)
-    unsafe pending.deallocate()
+    memory.free()
   }
 
   /// The observation identity of member `index`; the value is meaningless.
@@ -126,7 +91,7 @@ final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
   }
 
   /// The number of state key paths remembered so far (for tests).
-  var memberCount: Int { unsafe tracking.pointee.members.count }
+  var memberCount: Int { tracking.members.count }
 
   // MARK: - Reading
 
@@ -134,14 +99,14 @@ final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
   /// tracking. Main thread only.
   @inlinable
   func read<Value>(_ path: KeyPath<State, Value>) -> Value {
-    unsafe read(path, changeTest: Self.changeTest(for: path))
+    read(path, changeTest: Self.changeTest(for: path))
   }
 
   /// Reads the value at `path` like ``read(_:)``, comparing values with a `!=` that is
   /// specialised for `Value` where the caller knows it is `Equatable`.
   @inlinable
   func read<Value: Equatable>(_ path: KeyPath<State, Value>) -> Value {
-    unsafe read(path, changeTest: Self.equalityTest(for: path))
+    read(path, changeTest: .equality(at: path))
   }
 
   /// Reads the value at `path`, remembering the path with `changeTest` (built only when the
@@ -151,7 +116,7 @@ final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
     -> Value
   {
     let index =
-      unsafe memberIndex(of: path)
+      memberIndex(of: path)
       ?? remember(
         path, offset: MemoryLayout<State>.offset(of: path) ?? -1, hasChanged: changeTest())
     return value(at: path, member: index)
@@ -160,54 +125,32 @@ final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
   /// The index of the member for `path`, if it was read before.
   @inlinable
   func memberIndex(of path: AnyKeyPath) -> Int? {
-    let identity = ObjectIdentifier(path)
-    let found = unsafe tracking.pointee.identities.withUnsafeBufferPointer { identities -> Int? in
-      for index in identities.indices where unsafe identities[index] == identity { return index }
-      return nil
-    }
-    return unsafe found ?? tracking.pointee.indices[path]
+    tracking.memberIndex(identity: ObjectIdentifier(path)) ?? tracking.indices[path]
   }
 
   /// Records the access to member `index` and reads its value, `path`, from the current state.
   @inlinable
   func value<Value>(at path: KeyPath<State, Value>, member index: Int) -> Value {
-    let member = unsafe Unmanaged.passUnretained(tracking.pointee.members[index])
-    let offset = unsafe member._withUnsafeGuaranteedRef { member in
+    let offset = withMember(index) { member in
       registrar.access(self, keyPath: member.key)
       return member.offset
     }
-    if offset >= 0 {
-      return unsafe UnsafeRawPointer(current).load(fromByteOffset: offset, as: Value.self)
-    }
-    return unsafe current.pointee[keyPath: path]
+    return currentValue(at: path, offset: offset)
   }
 
   /// Remembers `path`, the first time it is read, and returns the index of its member.
   @usableFromInline
-  func remember(_ path: AnyKeyPath, offset: Int, hasChanged: @escaping ChangeTest) -> Int {
-    let index = unsafe tracking.pointee.members.count
-    let member = unsafe Member(
+  func remember(_ path: AnyKeyPath, offset: Int, hasChanged: ChangeTest) -> Int {
+    let index = tracking.members.count
+    let member = Member(
       path: path, key: \ObservedState[member: index], offset: offset, hasChanged: hasChanged)
-    unsafe tracking.pointee.members.append(member)
-    unsafe tracking.pointee.identities.append(ObjectIdentifier(path))
-    unsafe tracking.pointee.indices[path] = index
+    tracking.members.append(member)
+    tracking.identities.append(ObjectIdentifier(path))
+    tracking.indices[path] = index
     return index
   }
 
   // MARK: - Change tests
-
-  /// `!=` on the values at `path`, specialised for `Value`. A key path made only of stored
-  /// properties of structs is read straight from the state's memory, as `Store.slice` does.
-  @inlinable
-  static func equalityTest<Value: Equatable>(for path: KeyPath<State, Value>) -> ChangeTest {
-    if let offset = MemoryLayout<State>.offset(of: path) {
-      return {
-        unsafe UnsafeRawPointer($0).load(fromByteOffset: offset, as: Value.self)
-          != UnsafeRawPointer($1).load(fromByteOffset: offset, as: Value.self)
-      }
-    }
-    return { unsafe $0.pointee[keyPath: path] != $1.pointee[keyPath: path] }
-  }
 
   /// How to tell whether the value at `path` changed, decided once per key path: `!=` for
   /// `Equatable` values (found at run time), the assignment count for a ``Pulse``, and "always"
@@ -215,30 +158,26 @@ final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
   @usableFromInline
   static func changeTest<Value>(for path: KeyPath<State, Value>) -> ChangeTest {
     if let counted = Value.self as? any UpdateCounting.Type {
-      return unsafe countChangeTest(counted, path)
+      return countChangeTest(counted, path)
     }
     if let equatable = Value.self as? any Equatable.Type {
-      return unsafe equalityChangeTest(equatable, path)
+      return equalityChangeTest(equatable, path)
     }
-    return { _, _ in true }
+    return .always
   }
 
   private static func equalityChangeTest<Value: Equatable, Field>(
     _: Value.Type, _ path: KeyPath<State, Field>
   ) -> ChangeTest {
     // `Value` is `Field`, opened from its metatype.
-    unsafe equalityTest(for: path as! KeyPath<State, Value>)
+    .equality(at: path as! KeyPath<State, Value>)
   }
 
   private static func countChangeTest<Value: UpdateCounting, Field>(
     _: Value.Type, _ path: KeyPath<State, Field>
   ) -> ChangeTest {
     // `Value` is `Field`, opened from its metatype.
-    let path = path as! KeyPath<State, Value>
-    return {
-      unsafe $0.pointee[keyPath: path].valueUpdatedCount
-        != $1.pointee[keyPath: path].valueUpdatedCount
-    }
+    .updateCount(at: path as! KeyPath<State, Value>)
   }
 
   // MARK: - Applying states
@@ -252,52 +191,27 @@ final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
   @inlinable
   func apply(_ newState: State) {
     // A copy, in case an `==` reads the model and so adds a member.
-    let members = unsafe tracking.pointee.members
-    if unsafe tracking.pointee.changedCapacity < members.count { growChanged(to: members.count) }
-    let changed = unsafe tracking.pointee.changed
-    var changedCount = 0
-    unsafe withUnsafePointer(to: newState) { new in
-      let old = unsafe UnsafePointer(current)
-      unsafe members.withUnsafeBufferPointer { members in
-        for index in members.indices {
-          let member = unsafe Unmanaged.passUnretained(members[index])
-          if unsafe member._withUnsafeGuaranteedRef({ unsafe $0.hasChanged(old, new) }) {
-            unsafe changed[changedCount] = index
-            changedCount += 1
-          }
-        }
-      }
-    }
+    let members = tracking.members
+    let changedCount = recordChanges(among: members, to: newState)
     guard changedCount > 0 else {
-      unsafe current.pointee = newState
+      current = newState
       return
     }
     // Observers may add members meanwhile (which never grows `changed`: only `apply` does), so
     // each key is looked up afresh.
     for position in 0..<changedCount {
-      unsafe withKey(of: changed[position]) { registrar.willSet(self, keyPath: $0) }
+      withKey(of: tracking.changedMember(at: position)) { registrar.willSet(self, keyPath: $0) }
     }
-    unsafe current.pointee = newState
+    current = newState
     for position in 0..<changedCount {
-      unsafe withKey(of: changed[position]) { registrar.didSet(self, keyPath: $0) }
+      withKey(of: tracking.changedMember(at: position)) { registrar.didSet(self, keyPath: $0) }
     }
   }
 
   /// Calls `body` with the registrar's key path for member `index`.
   @inlinable
   func withKey(of index: Int, _ body: (KeyPath<ObservedState, Void>) -> Void) {
-    unsafe Unmanaged.passUnretained(tracking.pointee.members[index])._withUnsafeGuaranteedRef {
-      body($0.key)
-    }
-  }
-
-  /// Makes room in ``Tracking/changed`` for `capacity` indices.
-  @usableFromInline
-  func growChanged(to capacity: Int) {
-    let capacity = unsafe max(capacity, 2 * tracking.pointee.changedCapacity)
-    unsafe tracking.pointee.changed.deallocate()
-    unsafe tracking.pointee.changed = .allocate(capacity: capacity)
-    unsafe tracking.pointee.changedCapacity = capacity
+    withMember(index) { body($0.key) }
   }
 
   /// Takes a new state, on any thread.
@@ -318,10 +232,10 @@ final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
   @inlinable
   func receiveContended(_ state: State) {
     lock.lock()
-    unsafe pending.pointee = state
+    pending = state
     switch gate.claimOrAnnounceLocked() {
     case .closed:
-      unsafe pending.pointee = nil
+      pending = nil
       lock.unlock()
       return
     case .announced:
@@ -344,12 +258,12 @@ final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
     while true {
       lock.lock()
       if gate.state.isClosed {
-        unsafe pending.pointee = nil
+        pending = nil
         lock.unlock()
         return
       }
       // `cancel()` closes the gate without the lock: the locked operations keep that bit.
-      guard let state = unsafe pending.pointee.take() else {
+      guard let state = pending.take() else {
         gate.releaseLocked()
         lock.unlock()
         return

@@ -133,7 +133,7 @@ extension ReactorCore {
     if gate.state.isClosed {
       // Closed and not disposed: wired just now (with the lock held nothing else opens it).
       // A subscriber still being sent the current state since the wiring opens it when done.
-      if let rare = shared.rareStorage, unsafe rare.wiringDeliveries > 0 { return false }
+      if let rare = shared.rareStorage, rare.wiringDeliveries > 0 { return false }
       // Opening publishes `config`.
       gate.openLocked(claiming: hasWork)
       return hasWork
@@ -165,7 +165,7 @@ extension ReactorCore {
   @inlinable
   func drain() {
     let first = owned.firstAction.take()
-    guard let reactor = unsafe storageOwner else {
+    guard let reactor = ownerObject else {
       reactorGone()
       lock.lock()
       owner.store(0, ordering: .relaxed)
@@ -175,13 +175,13 @@ extension ReactorCore {
       return
     }
     // `reactor` keeps it alive until the end of this function; the hooks borrow it.
-    let pinned = unsafe Unmanaged.passUnretained(reactor)
+    let pinned = UnretainedReference(reactor)
     // Whether the gate may still be released without looking at the queue: true after the
     // first action, which `receive` handed over after claiming the idle gate (nothing was
     // queued then); a drain that was scheduled has queued work to look at first.
     var mayRelease = false
     if let first {
-      unsafe owned.pinned = unsafe pinned
+      owned.pinned = pinned
       process(.action(first))
       mayRelease = true
     }
@@ -190,13 +190,13 @@ extension ReactorCore {
         // Nothing was queued since the queue was last found empty unless it was announced:
         // release the core without the lock.
         owner.store(0, ordering: .relaxed)
-        unsafe owned.pinned = nil
+        owned.pinned = nil
         if gate.tryRelease() { break }
       }
       lock.lock()
       if shared.lifecycle.isDisposed {
         owner.store(0, ordering: .relaxed)
-        unsafe owned.pinned = nil
+        owned.pinned = nil
         gate.releaseLocked()
         lock.unlock()
         break
@@ -204,7 +204,7 @@ extension ReactorCore {
       // Everything queued so far is taken from here on; later work announces itself again.
       gate.clearAnnouncementLocked()
       owner.store(currentThreadIdentity(), ordering: .relaxed)
-      unsafe owned.pinned = unsafe pinned
+      owned.pinned = pinned
       while !shared.lifecycle.isDisposed, let item = nextLocked() {
         lock.unlock()
         process(item)
@@ -237,7 +237,7 @@ extension ReactorCore {
     case .endOfActions:
       lock.lock()
       _ = shared.lifecycle.end(.actions)
-      let ended = unsafe shared.rareStorage?.inners.isEmpty ?? true
+      let ended = shared.rareStorage?.inners.isEmpty ?? true
       lock.unlock()
       if ended { endMutations() }
     case .innerMutation(let mutation):

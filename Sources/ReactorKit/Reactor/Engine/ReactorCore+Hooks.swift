@@ -39,9 +39,9 @@ extension ReactorCore {
       return Disposables.create()
     }
     let rare = shared.rare
-    let id = unsafe rare.nextHookID
-    unsafe rare.nextHookID += 1
-    unsafe rare.installedHooks.append((id, hook))
+    let id = rare.nextHookID
+    rare.nextHookID += 1
+    rare.installedHooks.append((id, hook))
     shared.mutationQueue.append(.reconfigure)
     let schedule = scheduleDrainIfNeededLocked()
     lock.unlock()
@@ -53,12 +53,12 @@ extension ReactorCore {
     lock.lock()
     guard !shared.lifecycle.isDisposed,
       let rare = shared.rareStorage,
-      let index = unsafe rare.installedHooks.firstIndex(where: { $0.id == id })
+      let index = rare.installedHooks.firstIndex(where: { $0.id == id })
     else {
       lock.unlock()
       return
     }
-    let removed = unsafe rare.installedHooks.remove(at: index)
+    let removed = rare.installedHooks.remove(at: index)
     shared.mutationQueue.append(.reconfigure)
     let schedule = scheduleDrainIfNeededLocked()
     lock.unlock()
@@ -70,7 +70,7 @@ extension ReactorCore {
   @usableFromInline
   func reconfigure() {
     lock.lock()
-    let installed = unsafe shared.rareStorage?.installedHooks.map(\.hook) ?? []
+    let installed = shared.rareStorage?.installedHooks.map(\.hook) ?? []
     lock.unlock()
     config.hooks = installed.isEmpty ? nil : composedHooks(installed)
   }

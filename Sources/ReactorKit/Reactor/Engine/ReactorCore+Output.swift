@@ -36,22 +36,12 @@ extension ReactorCore {
       // The reactor is gone: the last state, and nothing more. The subscription is let go of
       // at once, so an operator chain subscribed now is released.
       lock.unlock()
-      let released = unsafe ExternalSubscription(
-        context: Unmanaged.passRetained(self).toOpaque(),
-        unregister: { core, _ in unsafe Unmanaged<ReactorCore>.fromOpaque(core).release() })
+      let released = makeReleasedSubscription()
       observer.on(.next(current))
       released.sourceReleased()
       return released
     }
-    let entry = unsafe OutputObserver(
-      ExternalSubscription(
-        context: Unmanaged.passRetained(self).toOpaque(),
-        unregister: { core, subscription in
-          let core = unsafe Unmanaged<ReactorCore>.fromOpaque(core).takeRetainedValue()
-          unsafe core.removeObserver(Unmanaged.passUnretained(subscription))
-          // A subscriber goes away, often with the reactor: look for it soon.
-          StorageTables.reactors.touch(core)
-        }), observer)
+    let entry = OutputObserver(makeObserverSubscription(), observer)
     let gateState = gate.state
     var claimed = false
     var isOwner = false
@@ -60,7 +50,7 @@ extension ReactorCore {
       // Closed and not disposed: still wiring. The wiring may end on another thread while the
       // state is delivered: the gate stays closed until this delivery is done (see
       // `scheduleDrainIfNeededLocked()`), so nothing published overlaps or overtakes it.
-      unsafe shared.rare.wiringDeliveries += 1
+      shared.rare.wiringDeliveries += 1
       deliversWhileWiring = true
     } else if owner.load(ordering: .relaxed) == currentThreadIdentity() {
       // `isDelivering` belongs to the owner, read only once the caller is known to be it.
@@ -92,7 +82,7 @@ extension ReactorCore {
   @inlinable
   func endWiringDelivery() {
     lock.lock()
-    unsafe shared.rareStorage?.wiringDeliveries -= 1
+    shared.rareStorage?.wiringDeliveries -= 1
     let schedule = scheduleDrainIfNeededLocked()
     lock.unlock()
     if schedule { scheduleDrain() }
@@ -157,44 +147,52 @@ extension ReactorCore {
     }
   }
 
-  /// Unregisters a subscriber of the state stream (any thread), which its disposal already
-  /// stopped delivering to. Inlinable, so that the subscription's `unregister` calls it
-  /// specialised.
-  ///
-  /// `entry` is only compared with the observers the core holds (it may have let go of it
-  /// when it was disposed or the stream ended).
+  /// Called when the disposable of a subscriber of the state stream is disposed (any thread):
+  /// unregisters the subscriber. Inlinable, so that the subscription's `unregister` (see
+  /// ``makeObserverSubscription()``) calls it specialised.
   @inlinable
-  func removeObserver(_ subscription: Unmanaged<ExternalSubscription>) {
-    let target = unsafe subscription.toOpaque()
+  func observerDisposed(_ subscription: ExternalSubscription) {
+    removeObserver(subscription)
+    // A subscriber goes away, often with the reactor: look for it soon.
+    StorageTables.reactors.touch(self)
+  }
+
+  /// Unregisters a subscriber of the state stream (any thread), which its disposal already
+  /// stopped delivering to.
+  ///
+  /// `subscription` is only compared with the observers the core holds (it may have let go
+  /// of it when it was disposed or the stream ended).
+  @inlinable
+  func removeObserver(_ subscription: ExternalSubscription) {
     lock.lock()
     var removed: OutputObserver?
-    if let first = shared.firstObserver, unsafe first.isSubscription(at: target) {
+    if let first = shared.firstObserver, first.isSubscription(subscription) {
       removed = shared.firstObserver.take()
       if !shared.otherObservers.isEmpty {
         shared.firstObserver = shared.otherObservers.removeFirst()
       }
     } else if let index = shared.otherObservers.firstIndex(where: {
-      unsafe $0.isSubscription(at: target)
+      $0.isSubscription(subscription)
     }) {
       removed = shared.otherObservers.remove(at: index)
     } else {
       // Not registered yet: queued for the owner (rare), or already let go.
-      removed = unsafe removeQueuedObserverLocked(target)
+      removed = removeQueuedObserverLocked(subscription)
     }
     lock.unlock()
     // Released after the lock: its deinitialiser may run user code.
     withExtendedLifetime(removed) {}
   }
 
-  /// Takes the subscriber at `target` out of the queue, if it waits there for the owner.
-  /// Call with the lock held.
+  /// Takes the subscriber whose disposable is `subscription` out of the queue, if it waits
+  /// there for the owner. Call with the lock held.
   @usableFromInline
-  func removeQueuedObserverLocked(_ target: UnsafeMutableRawPointer) -> OutputObserver? {
+  func removeQueuedObserverLocked(_ subscription: ExternalSubscription) -> OutputObserver? {
     var found: OutputObserver?
     var kept = Queue<Item>()
     while let item = shared.mutationQueue.popFirst() {
       if found == nil, case .addObserver(let queued) = item,
-        unsafe queued.isSubscription(at: target)
+        queued.isSubscription(subscription)
       {
         found = queued
       } else {
@@ -213,13 +211,7 @@ extension ReactorCore {
     _ first: OutputObserver?, _ others: ContiguousArray<OutputObserver>?
   ) {
     first?.deliver(event)
-    unsafe others?.withUnsafeBufferPointer { buffer in
-      for index in buffer.indices {
-        unsafe Unmanaged.passUnretained(buffer[index])._withUnsafeGuaranteedRef {
-          $0.deliver(event)
-        }
-      }
-    }
+    if let others { forEachObserver(in: others) { $0.deliver(event) } }
   }
 
   /// Completes the state stream the core publishes itself (owner thread).
@@ -294,10 +286,8 @@ extension ReactorCore {
     @inlinable
     func sourceReleased() { subscription.sourceReleased() }
 
-    /// Whether this is the subscriber whose disposable is at `target`.
+    /// Whether this is the subscriber whose disposable is `other`.
     @inlinable
-    func isSubscription(at target: UnsafeMutableRawPointer) -> Bool {
-      unsafe Unmanaged.passUnretained(subscription).toOpaque() == target
-    }
+    func isSubscription(_ other: ExternalSubscription) -> Bool { subscription === other }
   }
 }

@@ -7,8 +7,8 @@ extension ReactorCore {
   /// Runs `mutate` for `action` and feeds what it returns into the mutation stage.
   @inlinable
   func run(_ action: Action) {
-    guard let pinned = unsafe owned.pinned else { return reactorGone() }
-    let mutations = unsafe mutate(pinned, action)
+    guard let pinned = owned.pinned else { return reactorGone() }
+    let mutations = mutate(pinned, action)
     if mutations.forEachSynchronousElement({ emit($0) }) { return }
     let inner = InnerMutationObserver(core: self)
     lock.lock()
@@ -16,40 +16,37 @@ extension ReactorCore {
       lock.unlock()
       return
     }
-    unsafe shared.rare.inners[ObjectIdentifier(inner)] = inner
+    shared.rare.inners[ObjectIdentifier(inner)] = inner
     lock.unlock()
     inner.subscription.setDisposable(mutations.subscribe(inner))
   }
 
   /// Calls `mutate`, through the hooks when any is installed (owner thread).
   @inlinable
-  func mutate(_ pinned: Unmanaged<AnyObject>, _ action: Action) -> Observable<Mutation> {
-    if let hooks = unsafe config.hooksReference {
-      return unsafe hooks._withUnsafeGuaranteedRef { hooks in
-        unsafe pinned._withUnsafeGuaranteedRef { hooks.mutate($0, action) }
-      }
+  func mutate(_ pinned: UnretainedReference<AnyObject>, _ action: Action) -> Observable<Mutation> {
+    if let hooks = config.hooksReference {
+      return hooks.withObject { hooks in pinned.withObject { hooks.mutate($0, action) } }
     }
-    return unsafe pinned._withUnsafeGuaranteedRef { baseMutate($0, action) }
+    return pinned.withObject { baseMutate($0, action) }
   }
 
   /// Calls `reduce`, through the hooks when any is installed (owner thread).
   @inlinable
-  func reduce(_ pinned: Unmanaged<AnyObject>, _ state: State, _ mutation: Mutation) -> State {
-    if let hooks = unsafe config.hooksReference {
-      return unsafe hooks._withUnsafeGuaranteedRef { hooks in
-        unsafe pinned._withUnsafeGuaranteedRef { hooks.reduce($0, state, mutation) }
-      }
+  func reduce(
+    _ pinned: UnretainedReference<AnyObject>, _ state: State, _ mutation: Mutation
+  ) -> State {
+    if let hooks = config.hooksReference {
+      return hooks.withObject { hooks in pinned.withObject { hooks.reduce($0, state, mutation) } }
     }
-    return unsafe pinned._withUnsafeGuaranteedRef { baseReduce($0, state, mutation) }
+    return pinned.withObject { baseReduce($0, state, mutation) }
   }
 
   @inlinable
   func innerFinished(_ inner: InnerMutationObserver) {
     lock.lock()
     let rare = shared.rareStorage
-    let removed = unsafe rare?.inners.removeValue(forKey: ObjectIdentifier(inner)) != nil
-    let ended =
-      unsafe removed && shared.lifecycle.hasEnded(.actions) && rare?.inners.isEmpty == true
+    let removed = rare?.inners.removeValue(forKey: ObjectIdentifier(inner)) != nil
+    let ended = removed && shared.lifecycle.hasEnded(.actions) && rare?.inners.isEmpty == true
     lock.unlock()
     inner.subscription.dispose()
     if ended { endMutations() }
@@ -71,8 +68,8 @@ extension ReactorCore {
     guard let state = owned.accumulator else { return }
     owned.isDelivering = true
     defer { owned.isDelivering = false }
-    guard let pinned = unsafe owned.pinned else { return reactorGone() }
-    let next = unsafe reduce(pinned, state, mutation)
+    guard let pinned = owned.pinned else { return reactorGone() }
+    let next = reduce(pinned, state, mutation)
     owned.accumulator = next
     if let stateInput = config.stateInput {
       stateInput.on(.next(next))
@@ -169,8 +166,8 @@ extension ReactorCore {
     releaseObservers(dropped.1, dropped.2)
     withExtendedLifetime(dropped) {}
     guard let rare else { return }
-    for inner in unsafe rare.inners.values { inner.subscription.dispose() }
-    for subscription in unsafe rare.subscriptions { subscription.dispose() }
+    for inner in rare.inners.values { inner.subscription.dispose() }
+    for subscription in rare.subscriptions { subscription.dispose() }
   }
 
   /// Receives the mutations of one `mutate` result that could not be consumed synchronously.

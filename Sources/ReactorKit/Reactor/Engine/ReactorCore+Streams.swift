@@ -12,16 +12,7 @@ extension ReactorCore {
   @inlinable
   static func of<R: Reactor>(_ reactor: R) -> ReactorCore
   where R.Action == Action, R.Mutation == Mutation, R.State == State {
-    let storage = StorageTables.reactors.value(for: reactor) {
-      ReactorCore(
-        mutate: { owner, action in unsafe unsafeDowncast(owner, to: R.self).mutate(action: action)
-        },
-        reduce: { owner, state, mutation in
-          unsafe unsafeDowncast(owner, to: R.self).reduce(state: state, mutation: mutation)
-        })
-    }
-    // A reactor's associated types never change, so its storage always has this type.
-    return unsafe unsafeDowncast(storage, to: ReactorCore.self)
+    core(from: StorageTables.reactors.value(for: reactor) { ReactorCore(for: R.self) })
   }
 
   // MARK: - Streams
@@ -29,18 +20,18 @@ extension ReactorCore {
   /// The reactor's action subject. It holds the engine until the reactor is gone.
   @inlinable
   var action: ActionSubject<Action> {
-    let subject = actionReference.getOrMake { ActionSubject { [self] in receive($0) } }
-    return unsafe unsafeDowncast(subject, to: ActionSubject<Action>.self)
+    OnceReference<ActionSubject<Action>>(Slots.action, of: self).getOrMake {
+      ActionSubject { [self] in receive($0) }
+    }
   }
 
   /// The reactor's state stream: the engine's output, behind an observable that cannot be
   /// cast back to a subject.
   @inlinable
   var state: Observable<State> {
-    let state = stateReference.getOrMake {
+    OnceReference<Observable<State>>(Slots.state, of: self).getOrMake {
       Observable<State> { [self] observer in subscribeOutput(observer) }
     }
-    return unsafe unsafeDowncast(state, to: Observable<State>.self)
   }
 
   // MARK: - Stub
@@ -57,10 +48,9 @@ extension ReactorCore {
   func stubRecorder(initialState: () -> State) -> StubRecorder<Action, State> {
     // `initialState` is the reactor's code: it runs outside any lock; if two threads create a
     // recorder at once, the first one stored wins.
-    let recorder = stubRecorderReference.getOrMake {
+    OnceReference<StubRecorder<Action, State>>(Slots.stubRecorder, of: self).getOrMake {
       StubRecorder<Action, State>(initialState: initialState())
     }
-    return unsafe unsafeDowncast(recorder, to: StubRecorder<Action, State>.self)
   }
 
   /// The `Stub` object for `reactor`; the same instance on every access through the same

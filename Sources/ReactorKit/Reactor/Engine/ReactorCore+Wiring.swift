@@ -92,7 +92,7 @@ extension ReactorCore {
     }
     // Hooks installed before the wiring wrap the reactor's own; without any, `compose` (not
     // specialised, and building a key path) would return `hooks` unchanged.
-    let installed = unsafe shared.rareStorage?.installedHooks ?? []
+    let installed = shared.rareStorage?.installedHooks ?? []
     config.hooks = installed.isEmpty ? nil : composedHooks(installed.map(\.hook))
     // A metatype comparison (the class is final) instead of a dynamic cast.
     config.usesCurrentThreadScheduler = Self.isTrampoline(scheduler)
@@ -175,7 +175,7 @@ extension ReactorCore {
       subscription.dispose()
       return
     }
-    unsafe shared.rare.subscriptions.append(subscription)
+    shared.rare.subscriptions.append(subscription)
     lock.unlock()
   }
 }

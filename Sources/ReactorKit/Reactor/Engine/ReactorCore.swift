@@ -51,7 +51,10 @@ import ReactorKitStreams
 ///
 /// The per-action path is `@inlinable`, so it is specialised for the reactor's types in the
 /// module that defines the reactor, and mutable state lives behind pointers, so it pays no
-/// dynamic exclusivity checks.
+/// dynamic exclusivity checks. The pointers, and every other unsafe construct of the engine,
+/// stay in ReactorCore+Storage.swift, which lays out ``Body`` and exports safe accessors
+/// (``shared``, ``config``, ``owned``, ``lock``, ``gate``) and borrowing helpers; the other
+/// files use only those.
 ///
 /// ## Lifetime
 ///
@@ -71,8 +74,8 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   // unlocked claim) or that `wire` itself started; afterwards only the owner thread rewrites
   // `config.hooks` (when it processes `.reconfigure`). `owned` belongs to the owner thread;
   // ownership passes between threads through `gate` (acquiring claims, releasing releases)
-  // and `lock`. `gate`, `owner` and the other atomic words are atomic; `body`, the pointers
-  // to its parts, `teardown`, `baseMutate` and `baseReduce` are immutable.
+  // and `lock`. `gate`, `owner` and the other atomic words are atomic; `memory` (the body and
+  // the pointers to its parts), `teardown`, `baseMutate` and `baseReduce` are immutable.
 
   // The storage of the atomic words below: `AtomicSlot`s, the first stored properties after
   // `OwnedStorage`'s three words (`storageOwner`, `storageKey`, `sweepMarkSlot`), in the
@@ -93,18 +96,11 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   /// The ``currentThreadIdentity()`` of the thread draining the queue, 0 when none. Written by
   /// that thread; read by others only to learn that they are not it.
   @inlinable var owner: UnsafeAtomic<UInt> { UnsafeAtomic(Slots.owner, of: self) }
-  /// Everything the core keeps for its reactor, in one allocation (see ``Body``). Only the
-  /// accessors below (``lock``, ``gate``, ``shared``, ``config``, ``owned``), the initialiser
-  /// and ``destroyBody()`` touch it.
-  @usableFromInline let body: UnsafeMutablePointer<Body>
-  /// ``Body/shared``, ``Body/config`` and ``Body/owned`` in ``body``, taken once by name. Not
-  /// derived on each access: in code shared between reactor types their offsets are not
-  /// constants, and an access to `body.pointee` would be one access to the whole body for the
-  /// thread sanitizer (which would then report the owner thread's ``owned`` and another
-  /// thread's ``shared`` under the lock as a race).
-  @usableFromInline let sharedPart: UnsafeMutablePointer<Shared>
-  @usableFromInline let configPart: UnsafeMutablePointer<Config>
-  @usableFromInline let ownedPart: UnsafeMutablePointer<Owned>
+  /// Everything the core keeps for its reactor, in one allocation (see ``Body``), and
+  /// pointers to its parts. Only the accessors in ReactorCore+Storage.swift (``lock``,
+  /// ``gate``, ``shared``, ``config``, ``owned``), the initialiser and ``destroyBody()`` touch
+  /// it.
+  @usableFromInline let memory: Memory
   /// Runs ``dispose()`` or ``destroyBody()`` specialised for the reactor's types: created by
   /// the (inlined, hence specialised) initialiser, it captures nothing, and spares the
   /// unspecialised `deinit` and ``ownerDidDeinitialize()`` a metadata lookup for every generic
@@ -115,7 +111,7 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   // action subject and the state stream refer to the core, so ``ownerDidDeinitialize()``
   // releases them to break the cycle. Typed `AnyObject`, so that the unspecialised
   // deinitialiser and ``ownerDidDeinitialize()`` release them without a metadata lookup; the
-  // accessors downcast what they made.
+  // accessors view the same words typed as what they make, and only they store into them.
   @inlinable var actionReference: OnceReference<AnyObject> { OnceReference(Slots.action, of: self) }
   @inlinable var stateReference: OnceReference<AnyObject> { OnceReference(Slots.state, of: self) }
   @inlinable var stubRecorderReference: OnceReference<AnyObject> {
@@ -127,35 +123,6 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   /// ``Wiring`` state of the streams.
   @inlinable var wiring: UnsafeAtomic<UInt8> { UnsafeAtomic(Slots.wiring, of: self) }
   @inlinable var stubFlag: UnsafeAtomic<Bool> { UnsafeAtomic(Slots.stubFlag, of: self) }
-
-  /// The core's mutex (``Body/mutex``).
-  @inlinable var lock: EmbeddedLock { unsafe EmbeddedLock(body.pointer(to: \.mutex)!) }
-  /// Who drains (the package's `Gate`): `busy` while a drain is scheduled or running,
-  /// `announced` once work was queued for that drain, `closed` until the pipeline is wired and
-  /// once the core is disposed. Idle means wired, not disposed, nothing queued.
-  ///
-  /// An idle core is claimed and released with one compare-and-swap each, without the lock;
-  /// everything else changes the gate with the lock held. Whoever queues work with the lock held
-  /// either claims an idle core or announces the work, so a drain that releases the core with
-  /// its compare-and-swap has left nothing behind.
-  @inlinable var gate: Gate {
-    unsafe Gate(at: UnsafeMutableRawPointer(body.pointer(to: \.gateWord)!))
-  }
-  /// ``Body/shared``, in place (guarded by ``lock``).
-  @inlinable @inline(__always) var shared: Shared {
-    _read { yield unsafe sharedPart.pointee }
-    _modify { yield unsafe &sharedPart.pointee }
-  }
-  /// ``Body/config``, in place (see the thread-safety note above).
-  @inlinable @inline(__always) var config: Config {
-    _read { yield unsafe configPart.pointee }
-    _modify { yield unsafe &configPart.pointee }
-  }
-  /// ``Body/owned``, in place (the owner thread's).
-  @inlinable @inline(__always) var owned: Owned {
-    _read { yield unsafe ownedPart.pointee }
-    _modify { yield unsafe &ownedPart.pointee }
-  }
 
   /// Called when the core finds its reactor gone while processing.
   @inlinable var onReactorGone: () -> Void { { StorageTables.reactors.purge() } }
@@ -175,14 +142,7 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   ) {
     baseMutate = mutate
     baseReduce = reduce
-    let body = UnsafeMutablePointer<Body>.allocate(capacity: 1)
-    unsafe body.initialize(to: Body())
-    _ = unsafe EmbeddedLock.initialize(at: UnsafeMutableRawPointer(body.pointer(to: \.mutex)!))
-    unsafe Gate.initialize(at: UnsafeMutableRawPointer(body.pointer(to: \.gateWord)!), closed: true)
-    unsafe self.body = unsafe body
-    unsafe sharedPart = unsafe body.pointer(to: \.shared)!
-    unsafe configPart = unsafe body.pointer(to: \.config)!
-    unsafe ownedPart = unsafe body.pointer(to: \.owned)!
+    memory = Memory()
     teardown = { core, step in
       switch step {
       case .dispose: core.dispose()
@@ -197,24 +157,6 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
 
   deinit {
     teardown(self, .destroy)
-  }
-
-  /// Deinitialises and frees ``body``, and releases what the atomic words hold (only the stub
-  /// can be left: the streams hold the core until ``ownerDidDeinitialize()``).
-  @inlinable
-  func destroyBody() {
-    config.hooks = nil
-    lock.destroy()
-    // Field by field: the mutex and the gate's word are trivial, and each destroyed struct
-    // costs a walk of its fields, so destroying `Body` whole would walk those too.
-    unsafe sharedPart.deinitialize(count: 1)
-    unsafe configPart.deinitialize(count: 1)
-    unsafe ownedPart.deinitialize(count: 1)
-    unsafe body.deallocate()
-    actionReference.releaseUnshared()
-    stateReference.releaseUnshared()
-    stubRecorderReference.releaseUnshared()
-    stubObjectReference.releaseUnshared()
   }
 
   /// Stops the engine once the reactor is gone, and releases the action subject and the state

@@ -17,6 +17,9 @@ class OwnedStorage: @unchecked Sendable {
   /// rather than in the table's entry, so that the table's slots are two words and a lookup
   /// copies no weak reference.
   @exclusivity(unchecked) @usableFromInline final weak var storageOwner: AnyObject?
+  /// ``storageOwner``, loaded (a weak load): the owner, or `nil` once it has been
+  /// deinitialised. What subclasses read; only the table writes the property.
+  @inlinable final var ownerObject: AnyObject? { unsafe storageOwner }
   /// The owner's key in the table; written by the table, under its lock, before the storage is
   /// handed out.
   @exclusivity(unchecked) @usableFromInline final var storageKey: UInt = 0

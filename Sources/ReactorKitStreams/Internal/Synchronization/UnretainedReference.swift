@@ -15,7 +15,7 @@ package struct UnretainedReference<Object: AnyObject>: @unchecked Sendable {
 
   /// A reference to `object` that does not retain it.
   @inlinable @inline(__always)
-  package init(_ object: Object) { unmanaged = unsafe .passUnretained(object) }
+  package init(_ object: Object) { unsafe unmanaged = .passUnretained(object) }
 
   /// The object, retained for the caller (+1 while the caller holds it).
   @inlinable @inline(__always)

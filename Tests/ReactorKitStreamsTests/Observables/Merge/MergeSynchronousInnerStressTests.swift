@@ -37,7 +37,7 @@ final class MergeSynchronousInnerStressTests: ResourceTestCase {
       feed(outer, thread: thread, count: perThread, seed: seed)
     }
     outer.onCompleted()
-    waitUntil { completions.load(ordering: .acquiring) > 0 }
+    runMainLoopUntil { completions.load(ordering: .acquiring) > 0 }
     // then
     let values = received.all
     let expected = (0..<2 * perThread).flatMap(elements(ofKey:))
@@ -84,7 +84,7 @@ final class MergeSynchronousInnerStressTests: ResourceTestCase {
       feed(outer, thread: thread, count: perThread, seed: seed)
     }
     outer.onCompleted()
-    waitUntil { completions.load(ordering: .acquiring) > 0 }
+    runMainLoopUntil { completions.load(ordering: .acquiring) > 0 }
     // then
     XCTAssertEqual(
       received.all, order.all.flatMap(elements(ofKey:)), "seed \(seed): inners overlapped")

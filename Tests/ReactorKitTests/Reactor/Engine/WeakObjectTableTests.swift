@@ -303,12 +303,8 @@ final class WeakObjectTableTests: ResourceTestCase {
 
   /// Polls `condition` until it holds or `seconds` passed (scaled with `STRESS_ITERATIONS`).
   private func waitUntil(seconds: Double, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(seconds * Double(StressConfiguration.multiplier))
-    while !condition() {
-      if Date() > deadline { return false }
-      usleep(1_000)
-    }
-    return true
+    ReactorKitTesting.waitUntil(
+      timeout: seconds * Double(StressConfiguration.multiplier), condition)
   }
 }
 

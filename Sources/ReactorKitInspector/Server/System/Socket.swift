@@ -7,7 +7,9 @@
 #endif
 
 /// Thin wrappers over the POSIX socket calls the server uses: a loopback listener, reads with
-/// a timeout, and writes that never raise `SIGPIPE`.
+/// a timeout, and writes that never raise `SIGPIPE`. The server's one boundary with the
+/// operating system: descriptors are plain `Int32`s and bytes plain arrays, so the server's
+/// code takes no pointers.
 enum Socket {
   #if canImport(Darwin)
     private static let streamType = SOCK_STREAM

@@ -6,6 +6,8 @@ import XCTest
 /// The state stream a reactor publishes itself (its `transform(state:)` is the identity): each
 /// subscriber receives the current state first, then every later state, serially, whichever
 /// thread subscribes and whatever the reactor is doing at that moment.
+///
+/// Engine: ReactorCore+Output.swift (the state stream's observers).
 final class ReactorStateStreamTests: ResourceTestCase {
   // MARK: - Where a subscriber comes from
 

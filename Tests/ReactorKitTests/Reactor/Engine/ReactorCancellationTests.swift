@@ -3,6 +3,7 @@ import ReactorKit
 import ReactorKitTesting
 import XCTest
 
+/// Engine: ReactorCore+Stages.swift (inner mutation streams and their disposal).
 final class ReactorCancellationTests: ResourceTestCase {
   func test_takeUntil_stopActionEndsRunningInterval() {
     // given

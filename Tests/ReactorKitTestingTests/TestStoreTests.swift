@@ -1,5 +1,6 @@
 import Foundation
 import ReactorKit
+import ReactorKitStreams
 import ReactorKitTesting
 import Testing
 import XCTest
@@ -111,7 +112,7 @@ final class TestStoreTests: ResourceTestCase {
     XCTAssertEqual(failures.failures.first?.line, line)
     XCTAssertEqual(
       failures.failures.first.map { String(describing: $0.fileID) },
-      "ReactorKitTests/TestStoreTests.swift")
+      "ReactorKitTestingTests/TestStoreTests.swift")
   }
 
   func test_testStore_receiveOfAnotherActionReportsBoth() {
@@ -237,7 +238,7 @@ final class TestStoreTests: ResourceTestCase {
     let failures = FailureLog()
     let background = Middleware<Profile>().sideEffect { _, dispatch, action in
       guard case ProfileAction.save = action else { return }
-      let box = UncheckedBox(dispatch)
+      let box = UncheckedSendable(dispatch)
       DispatchQueue.global().async { box.value(ProfileAction.saved) }
     }
     let store = TestStore(reducer: profileReducer, state: Profile(), middleware: [background])
@@ -306,12 +307,12 @@ final class TestStoreTests: ResourceTestCase {
     let failures = FailureLog()
     store.reportFailure = failures.record
     // when
-    store.send(StoreCounterAction.increment) { $0 = actual }
+    store.send(DetailAction.touch) { $0 = actual }
     // then: the reducer changes nothing, so `actual` is what was expected
     XCTAssertEqual(
       failures.messages.first,
       """
-      The state after sending StoreCounterAction.increment does not match the expected state \
+      The state after sending DetailAction.touch does not match the expected state \
       (10 differences):
         \\.tags[1]: expected "B", actual "b"
         \\.tags[2]: expected (none), actual "c"
@@ -412,4 +413,9 @@ private struct Detailed: Equatable {
       && lhs.mode == rhs.mode && lhs.point == rhs.point && lhs.flags == rhs.flags
       && lhs.kind == rhs.kind
   }
+}
+
+/// An action the reducer of the state-difference test ignores.
+private enum DetailAction: Action, Equatable {
+  case touch
 }

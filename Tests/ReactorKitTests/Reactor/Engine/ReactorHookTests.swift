@@ -4,6 +4,7 @@ import XCTest
 
 @testable import ReactorKit
 
+/// Engine: ReactorCore+Hooks.swift (hooks around mutate and reduce).
 final class ReactorHookTests: ResourceTestCase {
   func test_hook_seesActionsMutationsAndStates() {
     // given
@@ -132,6 +133,32 @@ final class ReactorHookTests: ResourceTestCase {
     hook.dispose()
   }
 
+  func test_hook_isReleased_whenRemoved_andWithItsReactor() {
+    // given
+    weak var removedToken: HookToken?
+    weak var keptToken: HookToken?
+    weak var weakReactor: HookedReactor?
+    do {
+      let reactor = HookedReactor()
+      weakReactor = reactor
+      let hook = reactor.addHook(tokenHook { removedToken = $0 })
+      reactor.addHook(tokenHook { keptToken = $0 })
+      reactor.action.onNext(1)
+      // when
+      hook.dispose()
+      // then
+      XCTAssertNil(removedToken)
+      XCTAssertNotNil(keptToken)
+      reactor.action.onNext(1)
+      XCTAssertEqual(reactor.currentState, 2)
+    }
+    // when
+    StorageTables.reactors.purge()
+    // then
+    XCTAssertNil(weakReactor)
+    XCTAssertNil(keptToken)
+  }
+
   func test_hook_doesNotRunWithTheStubEnabled() {
     // given
     let reactor = HookedReactor()
@@ -205,4 +232,16 @@ private final class HookedReactor: Reactor {
   func reduce(state: Int, mutation: Int) -> Int {
     state + mutation
   }
+}
+
+/// An object a hook keeps alive, to observe when the hook is released.
+private final class HookToken {}
+
+/// A hook that keeps a new ``HookToken`` alive; `track` receives the token.
+private func tokenHook(_ track: (HookToken) -> Void) -> ReactorHook<Int, Int, Int> {
+  let token = HookToken()
+  track(token)
+  return ReactorHook(reduce: { state, mutation, next in
+    withExtendedLifetime(token) { next(state, mutation) }
+  })
 }

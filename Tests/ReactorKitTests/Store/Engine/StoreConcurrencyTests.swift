@@ -5,6 +5,8 @@ import XCTest
 
 @testable import ReactorKit
 
+/// Engine: StoreCore.swift and StoreDispatchStateMachine.swift (turns across threads and
+/// tasks: one processor at a time, every action reduced exactly once, the turn handed on).
 final class StoreConcurrencyTests: ResourceTestCase {
   func test_store_eightThreadsDispatchConcurrently_eachActionReducedExactlyOnceInOneOrder() {
     // given

@@ -4,6 +4,7 @@ import XCTest
 
 @testable import ReactorKit
 
+/// Engine: ReactorCore+Wiring.swift and ReactorLifecycle.swift (wiring, ending and disposal).
 final class ReactorLifetimeTests: ResourceTestCase {
   func test_reactor_isDeinitializedWhenReleased() {
     // given
