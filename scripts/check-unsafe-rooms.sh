@@ -47,21 +47,6 @@ pending=(
   'Sources/ReactorKitReSwift/Store.swift'
   'Sources/ReactorKitReSwift/Subscription.swift'
   'Sources/ReactorKitReactiveReSwift/CoreTypes/Store.swift'
-  'Sources/ReactorKitStreams/Disposables/SingleAssignmentDisposable.swift'
-  'Sources/ReactorKitStreams/Disposables/SubscriptionHandle.swift'
-  'Sources/ReactorKitStreams/Internal/Resources.swift'
-  'Sources/ReactorKitStreams/Internal/Sinks/FanInSink.swift'
-  'Sources/ReactorKitStreams/Internal/Sinks/OperatorState.swift'
-  'Sources/ReactorKitStreams/Internal/Sinks/SerialSink.swift'
-  'Sources/ReactorKitStreams/Internal/Sinks/Sink+Producing.swift'
-  'Sources/ReactorKitStreams/Internal/Sinks/Sink.swift'
-  'Sources/ReactorKitStreams/Observables/ObserveOn.swift'
-  'Sources/ReactorKitStreams/Schedulers/CurrentThreadScheduler.swift'
-  'Sources/ReactorKitStreams/Schedulers/MainScheduler.swift'
-  'Sources/ReactorKitStreams/Subjects/BehaviorSubject.swift'
-  'Sources/ReactorKitStreams/Subjects/ReplaySubject.swift'
-  'Sources/ReactorKitStreams/Subjects/SubjectCore.swift'
-  'Sources/ReactorKitTesting/StressConfiguration.swift'
 )
 
 in_list() {

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import ReactorKitStreams
 
 /// Scales stress and fuzz tests from the environment, for local soak runs
 /// (`scripts/soak.sh`):
@@ -18,7 +14,9 @@
 package enum StressConfiguration {
   /// The multiplier from `STRESS_ITERATIONS`, at least 1.
   package static var multiplier: Int {
-    guard let text = getenvString("STRESS_ITERATIONS"), let value = Int(text), value > 0 else {
+    guard let text = ProcessEnvironment.value(of: "STRESS_ITERATIONS"), let value = Int(text),
+      value > 0
+    else {
       return 1
     }
     return value
@@ -29,7 +27,9 @@ package enum StressConfiguration {
 
   /// The first seed, from `STRESS_SEED` (a decimal `UInt64`); 1 when it is unset or invalid.
   package static var seed: UInt64 {
-    guard let text = getenvString("STRESS_SEED"), let value = UInt64(text) else { return 1 }
+    guard let text = ProcessEnvironment.value(of: "STRESS_SEED"), let value = UInt64(text) else {
+      return 1
+    }
     return value
   }
 
@@ -40,9 +40,4 @@ package enum StressConfiguration {
     let first = min(seed, UInt64.max - (count - 1))
     return first...(first + (count - 1))
   }
-}
-
-private func getenvString(_ name: String) -> String? {
-  guard let value = unsafe getenv(name) else { return nil }
-  return unsafe String(cString: value)
 }

@@ -8,15 +8,23 @@ public final class SingleAssignmentDisposable: Cancelable, @unchecked Sendable {
   // `dispose` sets the second of the two bits (acquire), so exactly one thread touches it
   // after assignment.
 
-  /// The storage of ``state``; an ``AtomicSlot``, so the first stored property.
-  @usableFromInline enum Slots: Int, AtomicSlotIndex { case state }
+  /// The storage of ``state`` and ``current``: an ``AtomicSlot`` and an ``ExclusiveSlot``, so
+  /// the first stored properties.
+  @usableFromInline enum Slots: Int, AtomicSlotIndex {
+    case state
+    case current
+  }
   @usableFromInline var stateSlot = AtomicSlot(0)
+  @usableFromInline var currentSlot = ExclusiveSlot<Disposable?>(nil)
 
   @usableFromInline static var assignedBit: Int { 1 }
   @usableFromInline static var disposedBit: Int { 2 }
 
   @inlinable var state: UnsafeAtomic<Int> { UnsafeAtomic(Slots.state, of: self) }
-  @exclusivity(unchecked) @usableFromInline var current: Disposable?
+  /// The assigned disposable (see the safety note above).
+  @inlinable var current: ExclusiveSlotView<Disposable?> {
+    ExclusiveSlotView(Slots.current, of: self)
+  }
 
   /// Creates an empty container.
   @inlinable
@@ -33,13 +41,13 @@ public final class SingleAssignmentDisposable: Cancelable, @unchecked Sendable {
     precondition(
       state.load(ordering: .relaxed) & Self.assignedBit == 0,
       "SingleAssignmentDisposable: a disposable was already assigned.")
-    unsafe current = disposable
+    current.value = disposable
     let previous = state.bitwiseOr(Self.assignedBit, ordering: .acquiringAndReleasing).oldValue
     precondition(
       previous & Self.assignedBit == 0,
       "SingleAssignmentDisposable: a disposable was already assigned.")
     if previous & Self.disposedBit != 0 {
-      unsafe current = nil
+      current.value = nil
       disposable.dispose()
     }
   }
@@ -49,8 +57,7 @@ public final class SingleAssignmentDisposable: Cancelable, @unchecked Sendable {
   public func dispose() {
     let previous = state.bitwiseOr(Self.disposedBit, ordering: .acquiringAndReleasing).oldValue
     guard previous & Self.disposedBit == 0, previous & Self.assignedBit != 0 else { return }
-    let toDispose = unsafe current
-    unsafe current = nil
+    let toDispose = current.take()
     toDispose?.dispose()
   }
 }

@@ -26,10 +26,17 @@ final class SubscriptionHandle: SubscriptionLink, Cancelable, @unchecked Sendabl
   // once it set `closed`, and the winner of `disposed`. When both run, each sets its `…Done`
   // bit when finished and whoever sets the second clears it.
 
-  /// The storage of ``state``; an ``AtomicSlot``, so the first stored property after the
-  /// link's (slot 0, see ``SubscriptionLink``): slot 1.
-  @usableFromInline enum Slots: Int, AtomicSlotIndex { case state = 1 }
+  /// The storage of ``state``, `closures` and `upstream`: an ``AtomicSlot`` and two
+  /// ``ExclusiveSlot``s, so the first stored properties after the link's (slot 0, see
+  /// ``SubscriptionLink``): slots 1, 2 and 3 (`upstream`, several words, last).
+  @usableFromInline enum Slots: Int, AtomicSlotIndex {
+    case state = 1
+    case closures
+    case upstream
+  }
   @usableFromInline var stateSlot = AtomicSlot(0)
+  private var closuresSlot = ExclusiveSlot<SubscriptionClosures?>(nil)
+  private var upstreamSlot = ExclusiveSlot<Disposable?>(nil)
 
   /// A terminal event was accepted; the sink delivers nothing more.
   @usableFromInline static var closed: Int { 1 }
@@ -45,10 +52,15 @@ final class SubscriptionHandle: SubscriptionLink, Cancelable, @unchecked Sendabl
   private static var upstreamTaken: Int { 32 }
 
   @inlinable var state: UnsafeAtomic<Int> { UnsafeAtomic(Slots.state, of: self) }
-  @exclusivity(unchecked) private var upstream: Disposable?
+  /// The upstream subscription, once assigned (see the safety note above).
+  private var upstream: ExclusiveSlotView<Disposable?> {
+    ExclusiveSlotView(Slots.upstream, of: self)
+  }
   /// `onError`, `onCompleted` and `onDisposed`, when any was given; `nil` otherwise, so a
   /// subscription with only `onNext` does not pay for them.
-  @exclusivity(unchecked) private var closures: SubscriptionClosures?
+  private var closures: ExclusiveSlotView<SubscriptionClosures?> {
+    ExclusiveSlotView(Slots.closures, of: self)
+  }
 
   @usableFromInline
   init(
@@ -57,9 +69,10 @@ final class SubscriptionHandle: SubscriptionLink, Cancelable, @unchecked Sendabl
   ) {
     let callStack = onError == nil ? Hooks.subscriptionCallStack() : nil
     if onError != nil || onCompleted != nil || onDisposed != nil || callStack != nil {
-      unsafe closures = SubscriptionClosures(
-        onError: onError, onCompleted: onCompleted, onDisposed: onDisposed,
-        callStack: callStack)
+      closuresSlot = ExclusiveSlot(
+        SubscriptionClosures(
+          onError: onError, onCompleted: onCompleted, onDisposed: onDisposed,
+          callStack: callStack))
     }
   }
 
@@ -77,10 +90,10 @@ final class SubscriptionHandle: SubscriptionLink, Cancelable, @unchecked Sendabl
   /// ended (a terminal event during `subscribe`, or a disposal from another thread).
   @usableFromInline
   func setUpstream(_ disposable: Disposable) {
-    unsafe upstream = disposable
+    upstream.value = disposable
     let previous = state.bitwiseOr(Self.assigned, ordering: .acquiringAndReleasing).oldValue
     if previous & Self.disposed != 0 {
-      unsafe upstream = nil
+      upstream.value = nil
       disposable.dispose()
       return
     }
@@ -100,9 +113,7 @@ final class SubscriptionHandle: SubscriptionLink, Cancelable, @unchecked Sendabl
   private func takeUpstream() -> Disposable? {
     let previous = state.bitwiseOr(Self.upstreamTaken, ordering: .acquiringAndReleasing).oldValue
     guard previous & Self.upstreamTaken == 0 else { return nil }
-    let taken = unsafe upstream
-    unsafe upstream = nil
-    return taken
+    return upstream.take()
   }
 
   /// Ends the subscription with `error`, or with completion when `nil`, unless it already
@@ -112,13 +123,13 @@ final class SubscriptionHandle: SubscriptionLink, Cancelable, @unchecked Sendabl
     let previous = state.bitwiseOr(Self.closed, ordering: .acquiringAndReleasing).oldValue
     guard previous & (Self.closed | Self.disposed) == 0 else { return }
     if let error {
-      if let onError = unsafe closures?.onError {
+      if let onError = closures.value?.onError {
         onError(error)
       } else {
-        unsafe Hooks.reportUnhandled(error, callStack: closures?.callStack)
+        Hooks.reportUnhandled(error, callStack: closures.value?.callStack)
       }
     } else {
-      unsafe closures?.onCompleted?()
+      closures.value?.onCompleted?()
     }
     end(afterTerminal: true)
   }
@@ -135,18 +146,18 @@ final class SubscriptionHandle: SubscriptionLink, Cancelable, @unchecked Sendabl
     let previous = state.bitwiseOr(Self.disposed, ordering: .acquiringAndReleasing).oldValue
     if previous & Self.disposed == 0 {
       if previous & Self.assigned != 0 { takeUpstream()?.dispose() }
-      unsafe closures?.onDisposed?()
+      closures.value?.onDisposed?()
       // Alone with `closures` unless another thread is on the terminal path.
       if afterTerminal || previous & Self.closed == 0 {
-        unsafe closures = nil
+        closures.value = nil
         return
       }
       let before = state.bitwiseOr(Self.disposalDone, ordering: .acquiringAndReleasing).oldValue
-      if before & Self.terminalDone != 0 { unsafe closures = nil }
+      if before & Self.terminalDone != 0 { closures.value = nil }
     } else if afterTerminal {
       // A disposal won while `onError` or `onCompleted` ran (it saw `closed`).
       let before = state.bitwiseOr(Self.terminalDone, ordering: .acquiringAndReleasing).oldValue
-      if before & Self.disposalDone != 0 { unsafe closures = nil }
+      if before & Self.disposalDone != 0 { closures.value = nil }
     }
   }
 }

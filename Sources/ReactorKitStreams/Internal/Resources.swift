@@ -1,5 +1,3 @@
-import CReactorKitAtomics
-
 /// Counts live stream resources (observables, subscriptions, sinks) so tests can prove that
 /// everything a test created was released.
 ///
@@ -13,9 +11,7 @@ import CReactorKitAtomics
 @usableFromInline
 package enum Resources {
   /// A process-wide word of the C atomics target: no lazy initialiser to check per access.
-  @inlinable static var counter: UnsafeAtomic<Int> {
-    unsafe UnsafeAtomic(at: rk_atomic_global_word(0))
-  }
+  @inlinable static var counter: UnsafeAtomic<Int> { .globalWord(0) }
 
   /// The number of live resources right now.
   package static var total: Int { counter.load(ordering: .relaxed) }

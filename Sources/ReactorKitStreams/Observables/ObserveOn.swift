@@ -47,7 +47,6 @@ extension ObservableType {
 }
 
 /// One `observe(on:)` subscription: a queue of events and at most one scheduled drain.
-@safe
 @usableFromInline
 final class ObserveOnSubscription<Element>: @unchecked Sendable {
   // Safety: `state` is only touched with `lock` held; only the single scheduled drain calls
@@ -75,22 +74,16 @@ final class ObserveOnSubscription<Element>: @unchecked Sendable {
   /// delivering everything queued.
   @usableFromInline let oneEventPerAction: Bool
   @usableFromInline let lock = Lock()
-  /// Behind a pointer so the per-event path pays no dynamic exclusivity checks.
-  @usableFromInline let state: UnsafeMutablePointer<State>
+  /// In an ``ExclusiveCell`` so the per-event path pays no dynamic exclusivity checks.
+  @usableFromInline let state: ExclusiveCell<State>
 
   @inlinable
   init(_ observer: AnyObserver<Element>, scheduler: ImmediateSchedulerType) {
     sink = Sink(observer)
     self.scheduler = scheduler
     oneEventPerAction = scheduler is VirtualTimeScheduling
-    unsafe state = .allocate(capacity: 1)
-    unsafe state.initialize(to: State())
+    state = ExclusiveCell(State())
     sink.extra = ObserveOnResources(self)
-  }
-
-  deinit {
-    unsafe state.deinitialize(count: 1)
-    unsafe state.deallocate()
   }
 
   @inlinable
@@ -101,12 +94,12 @@ final class ObserveOnSubscription<Element>: @unchecked Sendable {
   @inlinable
   func on(_ event: Event<Element>) {
     lock.lock()
-    unsafe state.pointee.queue.append(event)
-    guard unsafe !state.pointee.drainScheduled else {
+    state.value.queue.append(event)
+    guard !state.value.drainScheduled else {
       lock.unlock()
       return
     }
-    unsafe state.pointee.drainScheduled = true
+    state.value.drainScheduled = true
     scheduleDrainLocked()
   }
 
@@ -114,8 +107,8 @@ final class ObserveOnSubscription<Element>: @unchecked Sendable {
   /// it released.
   @inlinable
   func scheduleDrainLocked() {
-    unsafe state.pointee.drainGeneration &+= 1
-    let generation = unsafe state.pointee.drainGeneration
+    state.value.drainGeneration &+= 1
+    let generation = state.value.drainGeneration
     lock.unlock()
     let drain = scheduler.schedule(()) { _ in
       self.drain()
@@ -125,10 +118,10 @@ final class ObserveOnSubscription<Element>: @unchecked Sendable {
     // Keep the drain for cancellation only while it is still pending (it may have run
     // synchronously, or on another thread, already).
     let keep =
-      unsafe state.pointee.drainScheduled && state.pointee.drainGeneration == generation
-      && !state.pointee.disposed
-    if keep { unsafe state.pointee.pendingDrain = drain }
-    let cancel = unsafe state.pointee.disposed
+      state.value.drainScheduled && state.value.drainGeneration == generation
+      && !state.value.disposed
+    if keep { state.value.pendingDrain = drain }
+    let cancel = state.value.disposed
     lock.unlock()
     if cancel { drain.dispose() }
   }
@@ -137,12 +130,12 @@ final class ObserveOnSubscription<Element>: @unchecked Sendable {
   func drain() {
     while true {
       lock.lock()
-      guard !sink.isDisposed, let event = unsafe state.pointee.queue.popFirst() else {
+      guard !sink.isDisposed, let event = state.value.queue.popFirst() else {
         // Disposed: drop what is left (an empty queue keeps its storage for the next event).
-        if unsafe !state.pointee.queue.isEmpty { unsafe state.pointee.queue.removeAll() }
-        unsafe state.pointee.drainScheduled = false
-        unsafe state.pointee.pendingDrain = nil
-        let released = unsafe state.pointee.sourceReleased
+        if !state.value.queue.isEmpty { state.value.queue.removeAll() }
+        state.value.drainScheduled = false
+        state.value.pendingDrain = nil
+        let released = state.value.sourceReleased
         lock.unlock()
         if released { sink.releaseWithSource() }
         return
@@ -153,11 +146,11 @@ final class ObserveOnSubscription<Element>: @unchecked Sendable {
         // One event per scheduled action (virtual time): schedule the next drain for what is
         // left; an empty queue or a disposed sink ends this drain in the loop above.
         lock.lock()
-        if unsafe state.pointee.queue.isEmpty || sink.isDisposed {
+        if state.value.queue.isEmpty || sink.isDisposed {
           lock.unlock()
           continue
         }
-        unsafe state.pointee.pendingDrain = nil
+        state.value.pendingDrain = nil
         scheduleDrainLocked()
         return
       }
@@ -169,8 +162,8 @@ final class ObserveOnSubscription<Element>: @unchecked Sendable {
   @usableFromInline
   func upstreamReleased() {
     lock.lock()
-    unsafe state.pointee.sourceReleased = true
-    let idle = unsafe !state.pointee.drainScheduled
+    state.value.sourceReleased = true
+    let idle = !state.value.drainScheduled
     lock.unlock()
     if idle { sink.releaseWithSource() }
   }
@@ -179,10 +172,10 @@ final class ObserveOnSubscription<Element>: @unchecked Sendable {
   @usableFromInline
   func disposeQueue() {
     let pending = lock.withLock {
-      unsafe state.pointee.disposed = true
-      unsafe state.pointee.queue.removeAll()
-      let pending = unsafe state.pointee.pendingDrain
-      unsafe state.pointee.pendingDrain = nil
+      state.value.disposed = true
+      state.value.queue.removeAll()
+      let pending = state.value.pendingDrain
+      state.value.pendingDrain = nil
       return pending
     }
     pending?.dispose()

@@ -43,22 +43,16 @@ public final class MainScheduler: DispatchQueueSchedulerType {
   }
 
   #if canImport(Glibc) || canImport(Musl)
-    /// Each thread's answer to `Thread.isMainThread` (2 main, 1 not, absent not yet asked).
+    /// Each thread's answer to `Thread.isMainThread` (2 main, 1 not, 0 not yet asked).
     /// On Linux `Thread.isMainThread` makes two system calls each time; a thread's answer never
     /// changes, so it is asked once per thread.
-    private static let isMainThreadKey: pthread_key_t = {
-      var key = pthread_key_t()
-      let result = unsafe pthread_key_create(&key, nil)
-      precondition(result == 0, "pthread_key_create failed: \(result)")
-      return key
-    }()
+    private static let isMainThreadWord = ThreadLocalWord()
 
     private static var isCallerTheMainThread: Bool {
-      if let answer = unsafe pthread_getspecific(isMainThreadKey) {
-        return Int(bitPattern: answer) == 2
-      }
+      let answer = isMainThreadWord.value
+      if answer != 0 { return answer == 2 }
       let isMain = Thread.isMainThread
-      unsafe pthread_setspecific(isMainThreadKey, UnsafeRawPointer(bitPattern: isMain ? 2 : 1))
+      isMainThreadWord.value = isMain ? 2 : 1
       return isMain
     }
   #else

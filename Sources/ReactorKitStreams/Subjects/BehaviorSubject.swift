@@ -7,14 +7,14 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
   Cancelable, @unchecked Sendable
 {
   // Safety: all state is guarded by `core.lock`; the current value is the core's
-  // `state.current`, never `nil` while the subject exists.
+  // `current`, never `nil` while the subject exists.
   @usableFromInline let core: SubjectCore<Element>
 
   /// Creates a subject holding `value`.
   @inlinable
   public init(value: Element) {
     core = SubjectCore()
-    unsafe core.state.pointee.current = value
+    core.current = value
     super.init()
   }
 
@@ -33,7 +33,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
     try core.lock.withLock {
       if core.isDisposed { throw RxError.disposed(object: "BehaviorSubject") }
       if case .error(let error) = core.stopEvent { throw error }
-      return unsafe core.state.pointee.current!
+      return core.current!
     }
   }
 
@@ -41,7 +41,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
   @inlinable
   public func on(_ event: Event<Element>) {
     guard core.lockIfAccepting() else { return }
-    if case .next(let value) = event { unsafe core.state.pointee.current = value }
+    if case .next(let value) = event { core.current = value }
     core.publishAndUnlock(event)
   }
 
@@ -57,7 +57,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
       return Disposables.create()
     }
     let entry = core.addLocked(observer)
-    unsafe core.sendAndUnlock(.next(core.state.pointee.current!), to: entry)
+    core.sendAndUnlock(.next(core.current!), to: entry)
     return entry
   }
 

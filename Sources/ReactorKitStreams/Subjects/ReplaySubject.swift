@@ -4,7 +4,6 @@
 /// Create one with ``create(bufferSize:)`` or ``createUnbound()``. Thread-safe and serial per
 /// observer; hands a long delivery over to another sender and releases its subscriptions when
 /// freed or disposed, like ``PublishSubject``.
-@safe
 public final class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverType,
   Cancelable, @unchecked Sendable
 {
@@ -20,21 +19,18 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
 
   @usableFromInline let core = SubjectCore<Element>()
   @usableFromInline let bufferSize: Int
-  /// Behind a pointer so `on` pays no dynamic exclusivity checks (the lock already gives
-  /// exclusive access).
-  @usableFromInline let replay: UnsafeMutablePointer<Buffer>
+  /// In an ``ExclusiveCell`` so `on` pays no dynamic exclusivity checks (the lock already
+  /// gives exclusive access).
+  @usableFromInline let replay: ExclusiveCell<Buffer>
 
   private init(bufferSize: Int) {
     self.bufferSize = bufferSize
-    unsafe replay = .allocate(capacity: 1)
-    unsafe replay.initialize(to: Buffer())
+    replay = ExclusiveCell(Buffer())
     super.init()
   }
 
   deinit {
     core.detachObservers()
-    unsafe replay.deinitialize(count: 1)
-    unsafe replay.deallocate()
   }
 
   /// A subject that replays the last `bufferSize` elements.
@@ -64,15 +60,15 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
   public func on(_ event: Event<Element>) {
     guard core.lockIfAccepting() else { return }
     if case .next(let value) = event, bufferSize > 0 {
-      unsafe replay.pointee.elements.append(value)
-      let count = unsafe replay.pointee.elements.count
-      if unsafe count - replay.pointee.head > bufferSize { unsafe replay.pointee.head += 1 }
+      replay.value.elements.append(value)
+      let count = replay.value.elements.count
+      if count - replay.value.head > bufferSize { replay.value.head += 1 }
       // Compact once the dropped prefix outgrows the live part: amortised O(1), and at most
       // about `bufferSize` dropped elements stay referenced.
-      let head = unsafe replay.pointee.head
+      let head = replay.value.head
       if head * 2 > count {
-        unsafe replay.pointee.elements.removeFirst(head)
-        unsafe replay.pointee.head = 0
+        replay.value.elements.removeFirst(head)
+        replay.value.head = 0
       }
     }
     core.publishAndUnlock(event)
@@ -85,7 +81,7 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
       observer.on(.error(RxError.disposed(object: "ReplaySubject")))
       return Disposables.create()
     }
-    var events = unsafe replay.pointee.elements[replay.pointee.head...].map {
+    var events = replay.value.elements[replay.value.head...].map {
       Event<Element>.next($0)
     }
     if let stop = core.stopEvent {
@@ -111,7 +107,7 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
     // The observers and the buffered elements are released after the lock.
     let released = core.lock.withLock {
       var buffer = Buffer()
-      unsafe swap(&buffer, &replay.pointee)
+      swap(&buffer, &replay.value)
       return (core.disposeLocked(), buffer)
     }
     SubjectCore.release(released.0)

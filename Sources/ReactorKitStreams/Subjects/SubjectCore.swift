@@ -36,7 +36,7 @@ extension ObserverReleasing {
 /// `dispose()` returns no further event starts, except one already being delivered on
 /// another thread.
 ///
-/// The entry keeps its core alive (a retained reference in ``coreBits``) until it is disposed
+/// The entry keeps its core alive (a retained reference in ``core``) until it is disposed
 /// or freed, so `dispose()` is safe however long it outlives the subject. This is no cycle
 /// that outlives the subject: when the subject is freed or disposed it unregisters every
 /// observer and releases each entry (``SubscriptionLink/releaseFromSource()``), so the
@@ -44,9 +44,9 @@ extension ObserverReleasing {
 /// subscription are freed even when nobody kept the subscription's disposable.
 @usableFromInline
 final class SubjectEntry<Element>: SubscriptionLink, Disposable, @unchecked Sendable {
-  // Safety: `disposed` and `coreBits` are atomic; `observer` is immutable; the core
+  // Safety: `disposed` and `core` are atomic; `observer` is immutable; the core
   // synchronises itself.
-  /// The storage of ``disposed`` and ``coreBits``: ``AtomicSlot``s, so the first stored
+  /// The storage of ``disposed`` and ``core``: ``AtomicSlot``s, so the first stored
   /// properties after the link's (slot 0, see ``SubscriptionLink``): slots 1 and 2.
   @usableFromInline enum Slots: Int, AtomicSlotIndex {
     case disposed = 1
@@ -56,22 +56,19 @@ final class SubjectEntry<Element>: SubscriptionLink, Disposable, @unchecked Send
   @usableFromInline var coreSlot: AtomicSlot
   @usableFromInline let observer: AnyObserver<Element>
   @inlinable var disposed: UnsafeAtomic<Bool> { UnsafeAtomic(Slots.disposed, of: self) }
-  /// The core, retained (`Unmanaged.passRetained`), until the entry is disposed; `0` after.
-  @inlinable var coreBits: UnsafeAtomic<UInt> { UnsafeAtomic(Slots.core, of: self) }
+  /// The core, retained until the entry is disposed (``OnceReference/take()``).
+  @inlinable var core: OnceReference<SubjectCore<Element>> { OnceReference(Slots.core, of: self) }
 
   @inlinable
   init(_ observer: AnyObserver<Element>, core: SubjectCore<Element>) {
     self.observer = observer
-    coreSlot = unsafe AtomicSlot(UInt(bitPattern: Unmanaged.passRetained(core).toOpaque()))
+    coreSlot = AtomicSlot(OnceReference.retaining(core))
     super.init()
     Resources.incrementTotal()
   }
 
   deinit {
-    let bits = coreBits.load(ordering: .acquiring)
-    if let pointer = unsafe UnsafeRawPointer(bitPattern: bits) {
-      unsafe Unmanaged<AnyObject>.fromOpaque(pointer).release()
-    }
+    core.releaseUnshared()
     Resources.decrementTotal()
   }
 
@@ -84,79 +81,19 @@ final class SubjectEntry<Element>: SubscriptionLink, Disposable, @unchecked Send
   func dispose() {
     guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
     forgetHolder()
-    let bits = coreBits.exchange(0, ordering: .acquiringAndReleasing)
-    guard let pointer = unsafe UnsafeRawPointer(bitPattern: bits) else { return }
-    let core = unsafe Unmanaged<SubjectCore<Element>>.fromOpaque(pointer).takeRetainedValue()
-    core.operations(core, .remove, self)
+    guard let owner = core.take() else { return }
+    owner.operations(owner, .remove, self)
   }
 }
 
-/// The shared machinery of every subject: the observer list and serialised delivery.
-///
-/// Delivery is serial even when `on` is called from several threads at once: the first caller
-/// becomes the deliverer and drains a FIFO queue; others (and reentrant calls from inside an
-/// observer) enqueue and return. Observers are never called with the lock held.
-///
-/// Who delivers is decided by ``gate``, the package's one ``Gate`` (its claim / announce /
-/// release protocol and memory orderings are documented there), so that a deliverer that
-/// finds nothing queued stops without taking the lock again: busy while someone delivers,
-/// announced once work (or an observer-list change) was queued for that deliverer. Work is
-/// queued, and the gate claimed or announced, only with the lock held; the deliverer leaves
-/// with one unlocked release and, when that fails, takes the lock and drains.
-///
-/// The deliverer releases each queued item once delivered. After ``handOffThreshold`` items,
-/// while more are queued, it asks for a hand-off (``HandOff``): the next sender on another
-/// thread accepts, waits (without the lock) until the deliverer finished its current item and
-/// stepped aside, keeping the gate for it, and drains in its place; a sender that waited
-/// ``handOffPatience`` in vain withdraws and returns (the deliverer may be blocked on it,
-/// through another subject). So no caller delivers for ever under sustained senders, and the
-/// order is kept: one deliverer at a time, one queue.
-///
-/// A core made with `lockFreeNext` also delivers a `.next` event without the lock
-/// (``publishNextIfIdle(_:)``): a caller that claims the idle gate with one compare-and-swap
-/// delivers to ``State/published``, a copy of the observer list that only a
-/// holder of the gate reads or writes. Whoever changes the list while nobody holds the gate
-/// takes the gate for the change and updates the copy; while someone delivers, the change makes
-/// a new list (the deliverer's copy stays intact) and announces itself, so the deliverer updates
-/// the copy, under the lock, before it leaves.
-@safe
-@usableFromInline
-final class SubjectCore<Element>: @unchecked Sendable {
-  // Safety: `state` is only read or written with `lock` held, except `state.published`, which
-  // only the holder of the gate reads or writes; `gate` is atomic (see above); `body`,
-  // `mutex`, `state` and `operations` are immutable.
+// The behaviour of ``SubjectCore``, whose declaration (with the type's design notes), stored
+// properties and state accessors are in `SubjectStorage.swift`.
+extension SubjectCore {
   @usableFromInline
   enum Work {
     case all(Event<Element>, ContiguousArray<SubjectEntry<Element>>)
     case one(SubjectEntry<Element>, [Event<Element>])
     case many([Event<Element>], ContiguousArray<SubjectEntry<Element>>)
-  }
-
-  /// The lock-guarded state. Kept behind a pointer so the hot path pays no dynamic
-  /// exclusivity checks (the lock already gives exclusive access).
-  @safe
-  @usableFromInline
-  struct State {
-    @usableFromInline var entries = ContiguousArray<SubjectEntry<Element>>()
-    /// `entries` as of the last time nobody delivered: what a lock-free deliverer visits. The
-    /// same array as `entries` whenever the gate is idle (only in a `lockFreeNext` core).
-    @usableFromInline var published = ContiguousArray<SubjectEntry<Element>>() {
-      didSet { unsafe publishedEntries = unsafe published.withUnsafeBufferPointer { unsafe $0 } }
-    }
-    /// The elements of `published`, visited without retaining the array: `published` keeps
-    /// them alive and is replaced, never changed in place.
-    @usableFromInline var publishedEntries = unsafe UnsafeBufferPointer<SubjectEntry<Element>>(
-      start: nil, count: 0)
-    @usableFromInline var stopEvent: Event<Element>?
-    /// The current value of a ``BehaviorSubject`` (`nil` in other subjects).
-    @usableFromInline var current: Element?
-    @usableFromInline var isDisposed = false
-    /// Work queued for the deliverer; each item is released as soon as it is delivered.
-    @usableFromInline var pending = Queue<Work>()
-    /// Where the hand-off of a long drain stands (see ``drainPendingAndUnlock()``).
-    @usableFromInline var handOff = HandOff.none
-
-    @inlinable init() {}
   }
 
   /// How many queued items a deliverer delivers in one call before it asks another thread
@@ -193,56 +130,6 @@ final class SubjectCore<Element>: @unchecked Sendable {
     case destroy
   }
 
-  /// The storage of ``gate``; an ``AtomicSlot``, so the first stored property.
-  @usableFromInline enum Slots: Int, AtomicSlotIndex { case gate }
-  @usableFromInline var gateSlot = AtomicSlot(Gate.idle)
-  /// One allocation holding the mutex, then the ``State``.
-  @usableFromInline let body: UnsafeMutableRawPointer
-  @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
-  @usableFromInline let state: UnsafeMutablePointer<State>
-  /// Who delivers: ``Gate/busy`` while someone does, ``Gate/announced`` once work or an
-  /// observer-list change was queued for that deliverer (see ``Gate``).
-  @inlinable var gate: Gate { Gate(Slots.gate, of: self) }
-  /// Whether `.next` events may be delivered without the lock (see the type's comment).
-  @usableFromInline let lockFreeNext: Bool
-  @usableFromInline
-  let operations: (SubjectCore<Element>, Operation, SubjectEntry<Element>?) -> Void
-
-  /// Creates a core; with `lockFreeNext`, ``publishNextIfIdle(_:)`` may be used.
-  @inlinable
-  init(lockFreeNext: Bool = false) {
-    self.lockFreeNext = lockFreeNext
-    let stateAlignment = MemoryLayout<State>.alignment
-    let stateOffset = unsafe aligned(MemoryLayout<pthread_mutex_t>.stride, to: stateAlignment)
-    let body = unsafe UnsafeMutableRawPointer.allocate(
-      byteCount: stateOffset + MemoryLayout<State>.stride,
-      alignment: Swift.max(MemoryLayout<pthread_mutex_t>.alignment, stateAlignment))
-    unsafe mutex = unsafe EmbeddedLock.initialize(at: body).mutex
-    unsafe state = unsafe (body + stateOffset).initializeMemory(as: State.self, to: State())
-    unsafe self.body = unsafe body
-    operations = { core, operation, entry in
-      switch operation {
-      case .remove: if let entry { core.remove(entry) }
-      case .detach: core.detach()
-      case .destroy: core.destroyBody()
-      }
-    }
-  }
-
-  deinit {
-    operations(self, .destroy, nil)
-  }
-
-  /// The lock guarding ``state``.
-  @inlinable var lock: EmbeddedLock { unsafe EmbeddedLock(mutex) }
-
-  @inlinable
-  func destroyBody() {
-    unsafe state.deinitialize(count: 1)
-    lock.destroy()
-    unsafe body.deallocate()
-  }
-
   /// Unregisters every observer, without stopping the core. The subject's deinitialiser calls
   /// this (through ``operations``): the entries keep the core alive, the core no longer keeps
   /// them.
@@ -266,11 +153,6 @@ final class SubjectCore<Element>: @unchecked Sendable {
     for entry in entries { entry.releaseFromSource() }
   }
 
-  @inlinable var entries: ContiguousArray<SubjectEntry<Element>> {
-    get { unsafe state.pointee.entries }
-    _modify { yield unsafe &state.pointee.entries }
-  }
-
   /// Changes the observer list. Call with the lock held.
   ///
   /// In a `lockFreeNext` core, takes the gate when nobody holds it, so the change is made in
@@ -280,27 +162,18 @@ final class SubjectCore<Element>: @unchecked Sendable {
   func modifyEntriesLocked<Result>(
     _ body: (inout ContiguousArray<SubjectEntry<Element>>) -> Result
   ) -> Result {
-    guard lockFreeNext else { return unsafe body(&state.pointee.entries) }
+    guard lockFreeNext else { return body(&entries) }
     if gate.tryClaim() {
       // Nobody delivers: drop the second reference so the change is made in place.
-      unsafe state.pointee.published = []
-      let result = unsafe body(&state.pointee.entries)
-      unsafe state.pointee.published = unsafe state.pointee.entries
+      published = []
+      let result = body(&entries)
+      published = entries
       gate.releaseLocked()
       return result
     }
-    let result = unsafe body(&state.pointee.entries)
+    let result = body(&entries)
     announceLocked()
     return result
-  }
-
-  /// Whether `published` is the same array as `entries`. Call with the lock and the gate held.
-  @inlinable
-  var isPublishedCurrentLocked: Bool {
-    let published = unsafe state.pointee.published.withUnsafeBufferPointer { $0.baseAddress }
-    let entries = unsafe state.pointee.entries.withUnsafeBufferPointer { $0.baseAddress }
-    return unsafe published == entries
-      && state.pointee.published.count == state.pointee.entries.count
   }
 
   /// Makes the deliverer take the lock before it leaves (it then updates `published`); when
@@ -308,20 +181,8 @@ final class SubjectCore<Element>: @unchecked Sendable {
   @inlinable
   func announceLocked() {
     guard gate.claimOrAnnounceLocked() == .claimed else { return }
-    unsafe state.pointee.published = unsafe state.pointee.entries
+    published = entries
     gate.releaseLocked()
-  }
-  @inlinable var stopEvent: Event<Element>? {
-    get { unsafe state.pointee.stopEvent }
-    set { unsafe state.pointee.stopEvent = newValue }
-  }
-  @inlinable var isDisposed: Bool {
-    get { unsafe state.pointee.isDisposed }
-    set { unsafe state.pointee.isDisposed = newValue }
-  }
-  @inlinable var pending: Queue<Work> {
-    get { unsafe state.pointee.pending }
-    _modify { yield unsafe &state.pointee.pending }
   }
 
   /// Whether anyone is subscribed. Call with the lock held.
@@ -340,11 +201,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
   func remove(_ entry: SubjectEntry<Element>) {
     lock.lock()
     modifyEntriesLocked { entries in
-      let found = unsafe entries.withUnsafeBufferPointer { buffer -> Int? in
-        for index in buffer.indices where unsafe buffer[index] === entry { return index }
-        return nil
-      }
-      if let found { entries.remove(at: found) }
+      if let found = Self.index(of: entry, in: entries) { entries.remove(at: found) }
     }
     lock.unlock()
   }
@@ -487,10 +344,7 @@ final class SubjectCore<Element>: @unchecked Sendable {
     guard gate.tryClaim() else { return false }
     // Holding the gate, this thread alone reads `published`; whoever changes the observer list
     // meanwhile leaves this array alone and alive.
-    let buffer = unsafe state.pointee.publishedEntries
-    for index in buffer.indices {
-      unsafe Unmanaged.passUnretained(buffer[index])._withUnsafeGuaranteedRef { $0.deliver(event) }
-    }
+    deliverToPublished(event)
     finishDelivering()
     return true
   }
@@ -500,12 +354,12 @@ final class SubjectCore<Element>: @unchecked Sendable {
   @inlinable
   func enqueueAndUnlock(_ work: Work) {
     pending.append(work)
-    if case .requested(let deliverer) = unsafe state.pointee.handOff,
+    if case .requested(let deliverer) = handOff,
       deliverer != currentThreadIdentity()
     {
       // The deliverer has been at it for long and asks for help: take over once it finished
       // the event it is delivering (it holds the gate for us).
-      unsafe state.pointee.handOff = .accepted(deliverer)
+      handOff = .accepted(deliverer)
       takeOverAndUnlock(from: deliverer)
       return
     }
@@ -545,11 +399,11 @@ final class SubjectCore<Element>: @unchecked Sendable {
         delivered += 1
         if delivered >= Self.handOffThreshold && !pending.isEmpty && handOffAndUnlock() { return }
       }
-      unsafe state.pointee.handOff = .none
+      handOff = .none
       if lockFreeNext && !isPublishedCurrentLocked {
         // Holding the gate and the lock: bring the lock-free deliverers' list up to date.
-        unsafe replaced.append(state.pointee.published)
-        unsafe state.pointee.published = unsafe state.pointee.entries
+        replaced.append(published)
+        published = entries
       }
       lock.unlock()
       if gate.tryRelease() { return }
@@ -564,14 +418,14 @@ final class SubjectCore<Element>: @unchecked Sendable {
   /// - Returns: Whether the caller stepped aside (and must return at once).
   @usableFromInline
   func handOffAndUnlock() -> Bool {
-    switch unsafe state.pointee.handOff {
+    switch handOff {
     case .none:
-      unsafe state.pointee.handOff = .requested(currentThreadIdentity())
+      handOff = .requested(currentThreadIdentity())
       return false
     case .requested, .transferred:
       return false
     case .accepted:
-      unsafe state.pointee.handOff = .transferred
+      handOff = .transferred
       lock.unlock()
       return true
     }
@@ -587,14 +441,14 @@ final class SubjectCore<Element>: @unchecked Sendable {
       lock.unlock()
       sched_yield()
       lock.lock()
-      if case .transferred = unsafe state.pointee.handOff {
-        unsafe state.pointee.handOff = .none
+      if case .transferred = handOff {
+        handOff = .none
         drainPendingAndUnlock()
         return
       }
       if DispatchTime.now().uptimeNanoseconds - start > Self.handOffPatience {
         // The deliverer keeps the work (it can't leave before it saw this withdrawal).
-        unsafe state.pointee.handOff = .requested(deliverer)
+        handOff = .requested(deliverer)
         lock.unlock()
         return
       }
@@ -611,19 +465,6 @@ final class SubjectCore<Element>: @unchecked Sendable {
     case .many(let events, let targets):
       for event in events {
         Self.deliver(event, to: targets)
-      }
-    }
-  }
-
-  /// Delivers `event` to each of `targets`. The array keeps the entries alive, so they are
-  /// visited without retaining each one.
-  @inlinable
-  static func deliver(_ event: Event<Element>, to targets: ContiguousArray<SubjectEntry<Element>>) {
-    unsafe targets.withUnsafeBufferPointer { buffer in
-      for index in buffer.indices {
-        unsafe Unmanaged.passUnretained(buffer[index])._withUnsafeGuaranteedRef {
-          $0.deliver(event)
-        }
       }
     }
   }

@@ -21,9 +21,8 @@
 /// selectors must run in event order.
 ///
 /// The subclass's own lock-guarded state is ``state`` (of type `State`). It lives out of line,
-/// together with the sink's queue and flags, behind one pointer, so the per-element path pays
-/// no dynamic exclusivity checks: the lock already makes every access exclusive.
-@safe
+/// together with the sink's queue and flags, in one ``ExclusiveCell``, so the per-element path
+/// pays no dynamic exclusivity checks: the lock already makes every access exclusive.
 @usableFromInline
 class FanInSink<Item, Element, State>: Cancelable, @unchecked Sendable {
   // Safety: `storage` is only read or written with `lock` held; `observer` and `transform`
@@ -44,7 +43,7 @@ class FanInSink<Item, Element, State>: Cancelable, @unchecked Sendable {
   @usableFromInline let lock = Lock()
   @usableFromInline let observer: AnyObserver<Element>
   @usableFromInline let transform: (Item) throws -> Element
-  @usableFromInline let storage: UnsafeMutablePointer<Storage>
+  @usableFromInline let storage: ExclusiveCell<Storage>
 
   @inlinable
   init(
@@ -53,43 +52,40 @@ class FanInSink<Item, Element, State>: Cancelable, @unchecked Sendable {
   ) {
     self.observer = observer
     self.transform = transform
-    unsafe storage = .allocate(capacity: 1)
-    unsafe storage.initialize(to: Storage(state: state))
+    storage = ExclusiveCell(Storage(state: state))
     Resources.incrementTotal()
   }
 
   deinit {
-    unsafe storage.deinitialize(count: 1)
-    unsafe storage.deallocate()
     Resources.decrementTotal()
   }
 
   /// The subclass's state. Use with the lock held.
   @inlinable
   final var state: State {
-    get { unsafe storage.pointee.state }
-    _modify { yield unsafe &storage.pointee.state }
+    get { storage.value.state }
+    _modify { yield &storage.value.state }
   }
 
   @inlinable final var pending: Queue<Event<Item>> {
-    get { unsafe storage.pointee.pending }
-    _modify { yield unsafe &storage.pointee.pending }
+    get { storage.value.pending }
+    _modify { yield &storage.value.pending }
   }
   @inlinable final var delivering: Bool {
-    get { unsafe storage.pointee.delivering }
-    set { unsafe storage.pointee.delivering = newValue }
+    get { storage.value.delivering }
+    set { storage.value.delivering = newValue }
   }
   @inlinable final var stopped: Bool {
-    get { unsafe storage.pointee.stopped }
-    set { unsafe storage.pointee.stopped = newValue }
+    get { storage.value.stopped }
+    set { storage.value.stopped = newValue }
   }
   @inlinable final var disposed: Bool {
-    get { unsafe storage.pointee.disposed }
-    set { unsafe storage.pointee.disposed = newValue }
+    get { storage.value.disposed }
+    set { storage.value.disposed = newValue }
   }
   @inlinable final var released: Bool {
-    get { unsafe storage.pointee.released }
-    set { unsafe storage.pointee.released = newValue }
+    get { storage.value.released }
+    set { storage.value.released = newValue }
   }
 
   /// Whether a terminal event was accepted or the sink was disposed. Call with the lock held.

@@ -1,30 +1,21 @@
 /// The mutable per-subscription state of a single-source operator (a counter, an
-/// accumulator, the previous key), kept behind a pointer.
+/// accumulator, the previous key), kept in an ``ExclusiveCell``.
 ///
 /// A `var` captured by an operator's event closure is checked for exclusive access at run
 /// time on every element (`swift_beginAccess`, about a third of a `scan` stage); access
-/// through this pointer is not. Only the upstream's serial events touch the value.
-@safe
+/// through the cell is not. Only the upstream's serial events touch the value.
 @usableFromInline
 final class OperatorState<Value>: @unchecked Sendable {
   // Safety: only the serial event handler of one subscription reads or writes the value.
-  @usableFromInline let pointer: UnsafeMutablePointer<Value>
+  @usableFromInline let cell: ExclusiveCell<Value>
 
   @inlinable
-  init(_ value: Value) {
-    unsafe pointer = .allocate(capacity: 1)
-    unsafe pointer.initialize(to: value)
-  }
-
-  deinit {
-    unsafe pointer.deinitialize(count: 1)
-    unsafe pointer.deallocate()
-  }
+  init(_ value: Value) { cell = ExclusiveCell(value) }
 
   /// The state.
   @inlinable
   var value: Value {
-    get { unsafe pointer.pointee }
-    _modify { yield unsafe &pointer.pointee }
+    get { cell.value }
+    _modify { yield &cell.value }
   }
 }

@@ -7,7 +7,6 @@
 /// caller to perform once the lock is released. Whoever finds the outbox idle delivers it;
 /// events emitted meanwhile (by another thread, or reentrantly by the observer) join the
 /// queue instead of nesting, so the observer never sees two events at once.
-@safe
 final class SerialSink<State, Element>: @unchecked Sendable {
   // Safety: `storage` is only read or written with `lock` held; `sink` is only called by the
   // single thread that owns delivery at a time.
@@ -20,20 +19,14 @@ final class SerialSink<State, Element>: @unchecked Sendable {
 
   let sink: Sink<Element>
   private let lock = Lock()
-  // Behind a pointer: no dynamic exclusivity checks on the hot path (the lock already gives
-  // exclusive access), which also keeps the thread sanitizer's access tracking precise for
-  // an empty `State`.
-  private let storage: UnsafeMutablePointer<Storage>
+  // In an ``ExclusiveCell``: no dynamic exclusivity checks on the hot path (the lock already
+  // gives exclusive access), which also keeps the thread sanitizer's access tracking precise
+  // for an empty `State`.
+  private let storage: ExclusiveCell<Storage>
 
   init(_ sink: Sink<Element>, state: State) {
     self.sink = sink
-    unsafe storage = .allocate(capacity: 1)
-    unsafe storage.initialize(to: Storage(state: state))
-  }
-
-  deinit {
-    unsafe storage.deinitialize(count: 1)
-    unsafe storage.deallocate()
+    storage = ExclusiveCell(Storage(state: state))
   }
 
   /// Runs `body` with the lock held, then delivers what it emitted.
@@ -45,10 +38,10 @@ final class SerialSink<State, Element>: @unchecked Sendable {
   ) -> Effect {
     lock.lock()
     var emitted: [Event<Element>] = []
-    let effect = unsafe body(&storage.pointee.state) { emitted.append($0) }
-    for event in emitted { unsafe storage.pointee.outbox.append(event) }
-    let shouldDeliver = unsafe !storage.pointee.delivering && !storage.pointee.outbox.isEmpty
-    if shouldDeliver { unsafe storage.pointee.delivering = true }
+    let effect = body(&storage.value.state) { emitted.append($0) }
+    for event in emitted { storage.value.outbox.append(event) }
+    let shouldDeliver = !storage.value.delivering && !storage.value.outbox.isEmpty
+    if shouldDeliver { storage.value.delivering = true }
     lock.unlock()
     if shouldDeliver { deliverPending() }
     return effect
@@ -56,14 +49,14 @@ final class SerialSink<State, Element>: @unchecked Sendable {
 
   /// Reads the state under the lock.
   func read<T>(_ body: (State) -> T) -> T {
-    lock.withLock { unsafe body(storage.pointee.state) }
+    lock.withLock { body(storage.value.state) }
   }
 
   private func deliverPending() {
     while true {
       lock.lock()
-      guard let event = unsafe storage.pointee.outbox.popFirst() else {
-        unsafe storage.pointee.delivering = false
+      guard let event = storage.value.outbox.popFirst() else {
+        storage.value.delivering = false
         lock.unlock()
         return
       }

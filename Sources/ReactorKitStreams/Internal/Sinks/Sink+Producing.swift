@@ -46,7 +46,7 @@ extension Sink {
   func produceTrampolined<State>(
     _ state: State, _ next: @escaping (inout State) throws -> Element?
   ) {
-    let trampoline = unsafe Trampoline.current
+    let trampoline = Trampoline.current
     var state = state
     while isOpen {
       let element: Element?
@@ -57,9 +57,9 @@ extension Sink {
       }
       guard let element else { return forwardTerminal(.completed) }
       forwardNext(element)
-      if unsafe trampoline.pointee.hasQueuedWork {
+      if trampoline.hasQueuedWork {
         let rest = state
-        unsafe Trampoline.enqueue(trampoline) { self.produceTrampolined(rest, next) }
+        trampoline.enqueue { self.produceTrampolined(rest, next) }
         return
       }
     }

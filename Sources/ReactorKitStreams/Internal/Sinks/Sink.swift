@@ -20,10 +20,15 @@ final class Sink<Element>: SubscriptionLink, Cancelable, @unchecked Sendable {
   // `upstreamAssigned` and `upstreamDisposed`. Serial delivery upstream means `forward` is
   // never entered concurrently.
 
-  /// The storage of ``state``; an ``AtomicSlot``, so the first stored property after the
-  /// link's (slot 0, see ``SubscriptionLink``): slot 1.
-  @usableFromInline enum Slots: Int, AtomicSlotIndex { case state = 1 }
+  /// The storage of ``state`` and ``upstream``: an ``AtomicSlot`` and an ``ExclusiveSlot``,
+  /// so the first stored properties after the link's (slot 0, see ``SubscriptionLink``):
+  /// slots 1 and 2.
+  @usableFromInline enum Slots: Int, AtomicSlotIndex {
+    case state = 1
+    case upstream
+  }
   @usableFromInline var stateSlot = AtomicSlot(0)
+  @usableFromInline var upstreamSlot = ExclusiveSlot<Disposable?>(nil)
 
   @usableFromInline static var open: Int { 0 }
   @usableFromInline static var stopped: Int { 1 }
@@ -35,7 +40,10 @@ final class Sink<Element>: SubscriptionLink, Cancelable, @unchecked Sendable {
 
   @usableFromInline let observer: AnyObserver<Element>
   @inlinable var state: UnsafeAtomic<Int> { UnsafeAtomic(Slots.state, of: self) }
-  @exclusivity(unchecked) @usableFromInline var upstream: Disposable?
+  /// The upstream subscription, once assigned (see the safety note above).
+  @inlinable var upstream: ExclusiveSlotView<Disposable?> {
+    ExclusiveSlotView(Slots.upstream, of: self)
+  }
   @usableFromInline var extra: Disposable?
 
   @inlinable
@@ -151,12 +159,12 @@ final class Sink<Element>: SubscriptionLink, Cancelable, @unchecked Sendable {
   /// (or ``dispose()``) came first.
   @inlinable
   func setUpstream(_ disposable: Disposable) {
-    unsafe upstream = disposable
+    upstream.value = disposable
     let previous = state.bitwiseOr(Self.upstreamAssigned, ordering: .acquiringAndReleasing)
       .oldValue
     precondition(previous & Self.upstreamAssigned == 0, "Sink: upstream assigned twice.")
     if previous & Self.upstreamDisposed != 0 {
-      unsafe upstream = nil
+      upstream.value = nil
       disposable.dispose()
       return
     }
@@ -172,8 +180,7 @@ final class Sink<Element>: SubscriptionLink, Cancelable, @unchecked Sendable {
     guard previous & Self.upstreamDisposed == 0, previous & Self.upstreamAssigned != 0 else {
       return
     }
-    let toDispose = unsafe upstream
-    unsafe upstream = nil
+    let toDispose = upstream.take()
     toDispose?.dispose()
   }
 

@@ -13,7 +13,9 @@ import CReactorKitAtomics
 // - at the head of the owning object: ``AtomicSlot`` stored properties declared first, viewed
 //   with `UnsafeAtomic(_:of:)` and an ``AtomicSlotIndex`` (no allocation; see ``AtomicSlot`` for the rules);
 // - in an object of its own, ``AtomicBox``: a `let`-able class, one allocation (tests,
-//   globals, locals captured by closures, cold paths).
+//   globals, locals captured by closures, cold paths);
+// - in one of the C target's process-wide words, ``UnsafeAtomic/globalWord(_:)``: counters
+//   with no lazy initialiser to check per access (``Resources``).
 //
 // Not an `@exclusivity(unchecked) var` of a non-copyable cell with `mutating` operations: that
 // gets a stable address (a mutating call on a stored property passes the property's own
@@ -192,6 +194,16 @@ extension UnsafeAtomic where Value: AtomicInteger {
   }
 }
 
+extension UnsafeAtomic where Value == Int {
+  /// A view of word `index` (0 to 3) of the C atomics target's process-wide words
+  /// (`rk_atomic_global_words`): static storage, so no lazy initialiser is checked per access.
+  /// Each word has one owner; ``Resources`` uses word 0.
+  @inlinable @inline(__always)
+  package static func globalWord(_ index: Int32) -> Self {
+    unsafe Self(at: rk_atomic_global_word(index))
+  }
+}
+
 // MARK: - Storage in the owning object
 
 /// One word of atomic storage at the head of an object: declare the object's slots as its
@@ -229,8 +241,9 @@ package struct AtomicSlot: ~Copyable, @unchecked Sendable {
   }
 }
 
-/// The one declaration of an object's ``AtomicSlot``s: an `Int` enum whose cases are the slots
-/// in declaration order, each naming the stored property `<case>Slot` and numbering its word.
+/// The one declaration of an object's ``AtomicSlot``s (and ``ExclusiveSlot``s): an `Int` enum
+/// whose cases are the slots in declaration order, each naming the stored property `<case>Slot`
+/// and numbering its (first) word.
 ///
 /// Raw values count up from the first case, so only the first is ever written: `0` in a class
 /// with no superclass, the superclass's word count in a subclass (`case state = 1` under
