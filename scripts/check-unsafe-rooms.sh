@@ -39,15 +39,6 @@ rooms=(
 
 # Files not yet moved into a room. Each entry is a debt; the list only shrinks.
 pending=(
-  'Sources/ReactorKit/Store/Engine/ActionCast.swift'
-  'Sources/ReactorKit/Store/Engine/SelectionGroup.swift'
-  'Sources/ReactorKit/Store/Engine/StoreChainEnd.swift'
-  'Sources/ReactorKit/Store/Engine/StoreCore+Processing.swift'
-  'Sources/ReactorKit/Store/Engine/StoreCore+Subscriptions.swift'
-  'Sources/ReactorKit/Store/Engine/StoreCore.swift'
-  'Sources/ReactorKit/Store/Engine/StoreRegistry.swift'
-  'Sources/ReactorKit/Store/Store+Selection.swift'
-  'Sources/ReactorKit/Store/Store.swift'
 )
 
 in_list() {

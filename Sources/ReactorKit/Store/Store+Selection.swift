@@ -21,28 +21,25 @@ extension Store {
   @inlinable
   public func slice<Value: Equatable>(_ path: KeyPath<State, Value>) -> Observable<Value> {
     let key = AnyHashable(path)
-    if let offset = MemoryLayout<State>.offset(of: path) {
+    if let stored = StoredPropertyPath(path) {
       return Observable { observer in
-        unsafe self.core.subscribeSelection(
+        self.core.subscribeSelection(
           key: key, observer: observer,
-          evaluate: { unsafe UnsafeRawPointer($0).load(fromByteOffset: offset, as: Value.self) },
+          evaluate: { $0[stored: stored] },
           makeRefresh: { group in
             { state, version in
-              unsafe group.update(
-                UnsafeRawPointer(state).load(fromByteOffset: offset, as: Value.self),
-                version: version, isDuplicate: { $0 == $1 })
+              group.update(state[stored: stored], version: version, isDuplicate: { $0 == $1 })
             }
           })
       }
     }
     return Observable { observer in
-      unsafe self.core.subscribeSelection(
+      self.core.subscribeSelection(
         key: key, observer: observer,
-        evaluate: { unsafe $0.pointee[keyPath: path] },
+        evaluate: { $0.value[keyPath: path] },
         makeRefresh: { group in
           { state, version in
-            unsafe group.update(
-              state.pointee[keyPath: path], version: version, isDuplicate: { $0 == $1 })
+            group.update(state.value[keyPath: path], version: version, isDuplicate: { $0 == $1 })
           }
         })
     }
@@ -70,12 +67,12 @@ extension Store {
   ) -> Observable<Value> {
     let key = AnyHashable(SelectionKey())
     return Observable { observer in
-      unsafe self.core.subscribeSelection(
+      self.core.subscribeSelection(
         key: key, observer: observer,
-        evaluate: { unsafe selector($0.pointee) },
+        evaluate: { selector($0.value) },
         makeRefresh: { group in
           { state, version in
-            unsafe group.update(selector(state.pointee), version: version, isDuplicate: isDuplicate)
+            group.update(selector(state.value), version: version, isDuplicate: isDuplicate)
           }
         })
     }

@@ -61,19 +61,13 @@ public final class Store<State>: @unchecked Sendable {
   ///     reduced. Each middleware is connected to the store once, here.
   @inlinable
   public init(reducer: Reducer<State>, state: State, middleware: [Middleware<State>] = []) {
+    // Inlinable, as is `StoreChain.install`, so that the core and the chain's closures, which
+    // run on every dispatch, are specialised for `State` in the caller's module.
     core = StoreCore(reducer: reducer, state: state)
     Resources.incrementTotal()
     if !middleware.isEmpty {
-      let end = StoreChainEnd(core: core)
-      let getState: Middleware<State>.GetState = { end.read() }
-      let dispatch: Middleware<State>.Dispatch = { [weak self] action in
-        self?.dispatch(action)
-      }
-      var next: Middleware<State>.Dispatch = { action in end.reduce(action) }
-      for stage in middleware.reversed() {
-        next = stage.connect(getState, dispatch)(next)
-      }
-      unsafe core.registry.pointee.chain = StoreChain(next, end: end)
+      StoreChain.install(
+        middleware, in: core, dispatch: { [weak self] action in self?.dispatch(action) })
     }
   }
 

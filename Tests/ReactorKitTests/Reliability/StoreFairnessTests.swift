@@ -152,7 +152,7 @@ private struct Hold: Action {}
 /// Whether `core`'s turn is being handed off right now.
 private func isHandingOff<State>(_ core: StoreCore<State>) -> Bool {
   core.lock.withLock {
-    if case .handingOff = unsafe core.locked.pointee.machine.state { return true }
+    if case .handingOff = core.locked.machine.state { return true }
     return false
   }
 }

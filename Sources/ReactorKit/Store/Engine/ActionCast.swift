@@ -5,39 +5,14 @@ import ReactorKitStreams
 /// not to cast to `A` (a lookup in `misses`).
 @inlinable
 func castAction<A>(_ action: any Action, to type: A.Type, misses: ActionCastMisses) -> A? {
-  unsafe withUnsafeTemporaryAllocation(of: A.self, capacity: 1) { buffer in
-    let slot = unsafe buffer.baseAddress.unsafelyUnwrapped
-    let identity = unsafe copyAction(action, ifOfType: A.self, into: UnsafeMutableRawPointer(slot))
-    if identity == 0 { return unsafe slot.move() }
-    if misses.contains(identity) { return nil }
-    guard let cast = action as? A else {
-      misses.insert(identity)
-      return nil
-    }
-    return cast
+  let exact = exactAction(action, as: A.self)
+  if exact.identity == 0 { return exact.value }
+  if misses.contains(exact.identity) { return nil }
+  guard let cast = action as? A else {
+    misses.insert(exact.identity)
+    return nil
   }
-}
-
-/// Copies the value inside `action` to `destination` when its dynamic type is `type`, and
-/// returns 0; otherwise returns the identity of its dynamic type (its metadata address) and
-/// leaves `destination` alone.
-///
-/// Opening the existential here reads the dynamic type from the existential itself, and the
-/// function mentions no other generic type, so its unspecialised code needs no generic
-/// metadata lookup.
-@usableFromInline
-func copyAction(
-  _ action: any Action, ifOfType type: Any.Type, into destination: UnsafeMutableRawPointer
-)
-  -> UInt
-{
-  func copy<Opened: Action>(_ value: Opened) -> UInt {
-    let identity = UInt(bitPattern: ObjectIdentifier(Opened.self))
-    guard identity == UInt(bitPattern: ObjectIdentifier(type)) else { return identity }
-    unsafe destination.assumingMemoryBound(to: Opened.self).initialize(to: value)
-    return 0
-  }
-  return copy(action)
+  return cast
 }
 
 /// A small cache of action types that do not cast to one `Reducer.on` type, so combined

@@ -25,7 +25,6 @@ class SelectionGroupBase {
 ///
 /// Every subscriber of the group shares one evaluation per reduction; subscribers are called
 /// only when the value changed. Only the thread that holds the store's turn touches the group.
-@safe
 @usableFromInline
 final class SelectionGroup<State, Value>: SelectionGroupBase {
   @usableFromInline
@@ -43,43 +42,36 @@ final class SelectionGroup<State, Value>: SelectionGroupBase {
     }
   }
 
-  /// Kept behind a pointer so the per-dispatch path pays no dynamic exclusivity checks (the
+  /// Kept in a ``StoreCell`` so the per-dispatch path pays no dynamic exclusivity checks (the
   /// store's turn already gives exclusive access).
-  @usableFromInline let storage: UnsafeMutablePointer<Storage>
+  @usableFromInline let storage: StoreCell<Storage>
   /// Computes the value from a state (used when a subscriber joins mid-dispatch).
-  @usableFromInline let evaluate: (UnsafePointer<State>) -> Value
+  @usableFromInline let evaluate: (StorePublishedState<State>) -> Value
 
   @inlinable
   init(
-    key: AnyHashable, evaluate: @escaping (UnsafePointer<State>) -> Value, last: Value,
+    key: AnyHashable, evaluate: @escaping (StorePublishedState<State>) -> Value, last: Value,
     version: UInt64
   ) {
-    unsafe self.evaluate = unsafe evaluate
-    unsafe storage = .allocate(capacity: 1)
-    unsafe storage.initialize(to: Storage(last: last, version: version))
+    self.evaluate = evaluate
+    storage = StoreCell(Storage(last: last, version: version))
     super.init(key: key)
-  }
-
-  deinit {
-    unsafe storage.deinitialize(count: 1)
-    unsafe storage.deallocate()
   }
 
   /// The current value for a new subscriber at store `version`.
   @inlinable
-  func value(for state: UnsafePointer<State>, version: UInt64) -> Value {
-    unsafe storage.pointee.version == version ? storage.pointee.last : evaluate(state)
+  func value(for state: StorePublishedState<State>, version: UInt64) -> Value {
+    storage.value.version == version ? storage.value.last : evaluate(state)
   }
 
   /// Records `value` as the group's value at `version` and, unless it duplicates the last
   /// one, sends it to every subscriber registered before `version`.
   @inlinable
   func update(_ value: Value, version: UInt64, isDuplicate: (Value, Value) -> Bool) {
-    let storage = unsafe self.storage
-    unsafe storage.pointee.version = version
-    if unsafe isDuplicate(storage.pointee.last, value) { return }
-    unsafe storage.pointee.last = value
-    let subscriptions = unsafe storage.pointee.subscriptions
+    storage.value.version = version
+    if isDuplicate(storage.value.last, value) { return }
+    storage.value.last = value
+    let subscriptions = storage.value.subscriptions
     for subscription in subscriptions where subscription.since < version {
       subscription.deliver(value)
     }
@@ -87,32 +79,33 @@ final class SelectionGroup<State, Value>: SelectionGroupBase {
 
   @usableFromInline
   override func removeSubscription(_ subscription: AnyObject) -> Bool {
-    if let index = unsafe storage.pointee.subscriptions.firstIndex(where: { $0 === subscription }) {
-      unsafe storage.pointee.subscriptions.remove(at: index)
+    if let index = storage.value.subscriptions.firstIndex(where: { $0 === subscription }) {
+      storage.value.subscriptions.remove(at: index)
     }
-    return unsafe storage.pointee.subscriptions.isEmpty
+    return storage.value.subscriptions.isEmpty
   }
 
   @usableFromInline
   override func completeAll() {
-    let subscriptions = unsafe storage.pointee.subscriptions
-    unsafe storage.pointee.subscriptions = []
+    let subscriptions = storage.value.subscriptions
+    storage.value.subscriptions = []
     for subscription in subscriptions { subscription.complete() }
   }
 }
 
 /// A selection group as the store's per-dispatch loop sees it.
-@safe
 @usableFromInline
 struct SelectionSlot<State> {
   @usableFromInline let group: SelectionGroupBase
   /// Evaluates the group's value from the new state at the given version and notifies.
-  @usableFromInline let refresh: (UnsafePointer<State>, UInt64) -> Void
+  @usableFromInline let refresh: (StorePublishedState<State>, UInt64) -> Void
 
   @inlinable
-  init(group: SelectionGroupBase, refresh: @escaping (UnsafePointer<State>, UInt64) -> Void) {
+  init(
+    group: SelectionGroupBase, refresh: @escaping (StorePublishedState<State>, UInt64) -> Void
+  ) {
     self.group = group
-    unsafe self.refresh = unsafe refresh
+    self.refresh = refresh
   }
 }
 

@@ -22,3 +22,29 @@ final class StoreChain<State> {
     end.thread.store(0, ordering: .relaxed)
   }
 }
+
+extension StoreChain {
+  /// Connects each of `middleware` to `core`, in order, and installs the chain in its
+  /// registry: the first stage runs an action through every middleware, and the last `next`
+  /// reduces it (``StoreChainEnd/reduce(_:)``). Called once, by `Store.init`, before the store
+  /// is shared.
+  ///
+  /// - Parameters:
+  ///   - middleware: The stages, outermost first; not empty.
+  ///   - core: The engine of the store being created.
+  ///   - dispatch: The middleware's `dispatch`: the store's public entry point, which starts an
+  ///     action again at the top of the chain (it holds the store weakly).
+  @inlinable
+  static func install(
+    _ middleware: [Middleware<State>], in core: StoreCore<State>,
+    dispatch: @escaping Middleware<State>.Dispatch
+  ) {
+    let end = StoreChainEnd(core: core)
+    let getState: Middleware<State>.GetState = { end.read() }
+    var next: Middleware<State>.Dispatch = { action in end.reduce(action) }
+    for stage in middleware.reversed() {
+      next = stage.connect(getState, dispatch)(next)
+    }
+    core.registry.chain = StoreChain(next, end: end)
+  }
+}

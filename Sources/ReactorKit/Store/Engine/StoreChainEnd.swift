@@ -10,7 +10,6 @@ import ReactorKitStreams
 /// lock (it holds the turn). Any other caller (a middleware that kept `next` or `getState`
 /// for later, possibly after the store was freed) takes the slow path: ``weakCore`` and the
 /// storage's locked read.
-@safe
 @usableFromInline
 final class StoreChainEnd<State>: @unchecked Sendable {
   // Safety: `threadSlot` is only accessed atomically, through `thread`, and written only by
@@ -20,7 +19,7 @@ final class StoreChainEnd<State>: @unchecked Sendable {
   /// The storage of ``thread`` (an ``AtomicSlot``, so the first stored property).
   @usableFromInline enum Slots: Int, AtomicSlotIndex { case thread }
   @usableFromInline var threadSlot = AtomicSlot(UInt(0))
-  @usableFromInline let core: Unmanaged<StoreCore<State>>
+  @usableFromInline let core: UnretainedReference<StoreCore<State>>
   @usableFromInline weak var weakCore: StoreCore<State>?
   @usableFromInline let storage: StoreStateStorage<State>
 
@@ -31,7 +30,7 @@ final class StoreChainEnd<State>: @unchecked Sendable {
 
   @inlinable
   init(core: StoreCore<State>) {
-    unsafe self.core = unsafe Unmanaged.passUnretained(core)
+    self.core = UnretainedReference(core)
     weakCore = core
     storage = core.storage
   }
@@ -43,7 +42,7 @@ final class StoreChainEnd<State>: @unchecked Sendable {
     let current = currentThreadIdentity()
     if thread.load(ordering: .relaxed) == current {
       thread.store(0, ordering: .relaxed)
-      unsafe core._withUnsafeGuaranteedRef { $0.reduceAndPublish(action) }
+      core.withObject { $0.reduceAndPublish(action) }
       thread.store(current, ordering: .relaxed)
     } else {
       weakCore?.submitContended(.reduce(action), tag: 0, continuation: nil)
@@ -55,7 +54,7 @@ final class StoreChainEnd<State>: @unchecked Sendable {
   @inlinable
   func read() -> State {
     if thread.load(ordering: .relaxed) == currentThreadIdentity() {
-      return unsafe storage.value.pointee
+      return storage.turnValue
     }
     return storage.read()
   }

@@ -12,11 +12,11 @@ extension StoreCore {
   func subscribeState(_ observer: AnyObserver<State>) -> Disposable {
     var result: StoreSubscription<State>?
     withTurn {
-      let subscription = unsafe StoreSubscription(
-        observer, since: self.registry.pointee.version, list: .state, owner: self)
-      unsafe self.registry.pointee.stateSubscriptions.append(subscription)
+      let subscription = StoreSubscription(
+        observer, since: self.registry.version, list: .state, owner: self)
+      self.registry.stateSubscriptions.append(subscription)
       result = subscription
-      unsafe subscription.deliver(self.storage.value.pointee)
+      subscription.deliver(self.storage.turnValue)
     }
     return result!
   }
@@ -25,9 +25,9 @@ extension StoreCore {
   func subscribeActions(_ observer: AnyObserver<any Action>) -> Disposable {
     var result: StoreSubscription<any Action>?
     withTurn {
-      let subscription = unsafe StoreSubscription(
-        observer, since: self.registry.pointee.version, list: .actions, owner: self)
-      unsafe self.registry.pointee.actionSubscriptions.append(subscription)
+      let subscription = StoreSubscription(
+        observer, since: self.registry.version, list: .actions, owner: self)
+      self.registry.actionSubscriptions.append(subscription)
       result = subscription
     }
     return result!
@@ -37,29 +37,29 @@ extension StoreCore {
   @inlinable
   func subscribeSelection<Value>(
     key: AnyHashable, observer: AnyObserver<Value>,
-    evaluate: @escaping (UnsafePointer<State>) -> Value,
-    makeRefresh: @escaping (SelectionGroup<State, Value>) -> (UnsafePointer<State>, UInt64) -> Void
+    evaluate: @escaping (StorePublishedState<State>) -> Value,
+    makeRefresh:
+      @escaping (SelectionGroup<State, Value>) -> (StorePublishedState<State>, UInt64) ->
+      Void
   ) -> Disposable {
     var result: StoreSubscription<Value>?
     withTurn {
-      let registry = unsafe self.registry
-      let version = unsafe registry.pointee.version
-      let state = unsafe UnsafePointer(self.storage.value)
+      let version = self.registry.version
+      let state = self.storage.published
       let group: SelectionGroup<State, Value>
       let initial: Value
-      if let existing = unsafe registry.pointee.groups[key] {
-        group = unsafe unsafeDowncast(existing, to: SelectionGroup<State, Value>.self)
-        initial = unsafe group.value(for: state, version: version)
+      if let existing = self.registry.groups[key] {
+        group = existing as! SelectionGroup<State, Value>
+        initial = group.value(for: state, version: version)
       } else {
-        initial = unsafe evaluate(state)
-        group = unsafe SelectionGroup(key: key, evaluate: evaluate, last: initial, version: version)
-        unsafe registry.pointee.groups[key] = group
-        unsafe registry.pointee.slots.append(
-          SelectionSlot(group: group, refresh: makeRefresh(group)))
+        initial = evaluate(state)
+        group = SelectionGroup(key: key, evaluate: evaluate, last: initial, version: version)
+        self.registry.groups[key] = group
+        self.registry.slots.append(SelectionSlot(group: group, refresh: makeRefresh(group)))
       }
       let subscription = StoreSubscription(
         observer, since: version, list: .selection(key), owner: self)
-      unsafe group.storage.pointee.subscriptions.append(subscription)
+      group.storage.value.subscriptions.append(subscription)
       result = subscription
       subscription.deliver(initial)
     }
@@ -76,8 +76,8 @@ extension StoreCore {
       let subscription = StoreSubscription(
         AnyObserver<StoreReduction<State>> { event in
           if case .next(let reduction) = event { observer(reduction) }
-        }, since: unsafe self.registry.pointee.version, list: .reductions, owner: self)
-      unsafe self.registry.pointee.reductionSubscriptions.append(subscription)
+        }, since: self.registry.version, list: .reductions, owner: self)
+      self.registry.reductionSubscriptions.append(subscription)
       result = subscription
     }
     return result!
@@ -87,7 +87,7 @@ extension StoreCore {
   /// tests of the threading contract).
   var queueDiagnostics: (queued: Int, blockedThreads: Int) {
     lock.withLock {
-      unsafe (locked.pointee.machine.queuedCount, locked.pointee.machine.blockedThreadCount)
+      (locked.machine.queuedCount, locked.machine.blockedThreadCount)
     }
   }
 
@@ -95,7 +95,7 @@ extension StoreCore {
   /// tests of its memory).
   var queueStorage: (queued: Int, slots: Int) {
     lock.withLock {
-      unsafe (locked.pointee.machine.queuedCount, locked.pointee.machine.queueSlotCount)
+      (locked.machine.queuedCount, locked.machine.queueSlotCount)
     }
   }
 }

@@ -17,32 +17,47 @@ import ReactorKitStreams
 ///   with or without the lock, starts by claiming it and ends by releasing it.
 /// - ``fastOwner``: *which thread* holds a turn claimed without the lock, while the machine
 ///   has not been told about that turn; 0 otherwise.
-/// - The machine (`locked.pointee.machine`, a closed ``StoreDispatchStateMachine``, under
-///   ``lock``): the queue, the threads waiting for their actions, and the holder of every turn
-///   it has been told about (``StoreDispatchStateMachine/isTurnRecorded``). A turn claimed
-///   without the lock is recorded there (``finishClaimedTurn(thread:)``,
+/// - The machine (`locked.machine`, a closed ``StoreDispatchStateMachine``, under ``lock``):
+///   the queue, the threads waiting for their actions, and the holder of every turn it has
+///   been told about (``StoreDispatchStateMachine/isTurnRecorded``). A turn claimed without
+///   the lock is recorded there (``finishClaimedTurn(thread:)``,
 ///   ``claimOrAnnounceLocked(thread:)``) as soon as anyone else needs to know about it.
-/// - ``storage``: the published state; ``registry``: the subscribers (turn holder only).
+/// - `StoreChainEnd.thread`: *which thread* is running the middleware chain, so that a
+///   `next` it calls reduces at once and any other `next` is queued.
+/// - ``storage``: the published state; ``registry`` (turn holder only): the subscribers, the
+///   chain, and the version that decides which subscribers see a change.
+///
+/// The engine's memory is laid out and reached only in its storage files:
+/// StoreLockedState.swift (``StoreCell``, behind ``locked``, ``registry`` and each selection
+/// group, and the unretained walks over the subscription lists) and StoreStateStorage.swift
+/// (the published state, the borrowed ``StorePublishedState`` selection reads,
+/// ``StoredPropertyPath`` and ``exactAction(_:as:)``). Everything else uses their safe
+/// accessors.
 ///
 /// ## The path of one dispatch
+///
+/// `Store.init` (Store.swift) has the middleware chain assembled once, by
+/// ``StoreChain/install(_:in:dispatch:)`` (StoreChain.swift). Then:
 ///
 /// `Store.dispatch(_:)` (Store.swift) → ``submitDispatch(_:tag:)`` here: an idle gate is
 /// claimed, otherwise `submitContended` queues or waits through the machine →
 /// ``processDispatch(_:tag:)`` (StoreCore+Processing.swift) → the middleware chain,
-/// `StoreChain.run` (StoreChain.swift), whose final `next` is `StoreChainEnd.reduce` →
-/// ``reduceAndPublish(_:)`` (StoreCore+Processing.swift): action subscribers, the reducer,
-/// `StoreStateStorage.replace(with:)`, then the state, selection (SelectionGroup.swift) and
-/// reduction subscribers (StoreRegistry.swift) → back here: the gate is released, or
-/// ``drainAndUnlock(then:)`` runs what was queued meanwhile.
-@safe
+/// `StoreChain.run` (StoreChain.swift) through each middleware's stage (Middleware.swift),
+/// whose final `next` is `StoreChainEnd.reduce` (StoreChainEnd.swift) →
+/// ``reduceAndPublish(_:)`` (StoreCore+Processing.swift): action subscribers (walked in
+/// StoreLockedState.swift), the reducer (`Reducer.on` casts with `castAction`,
+/// ActionCast.swift), `StoreStateStorage.replace(with:)` (StoreStateStorage.swift), reduction
+/// subscribers, state subscribers, then the selection groups (SelectionGroup.swift) →
+/// back here: the gate is released, or ``drainAndUnlock(then:)`` runs what was queued
+/// meanwhile.
 @usableFromInline
 final class StoreCore<State>: @unchecked Sendable {
-  // Safety: the dispatch machine and pending removals are guarded by `lock`. The turn is held
-  // by whoever claimed the `gate` (see `Gate` for its orderings), with or without `lock`. The
-  // registry is touched only by the thread that holds the turn. The state is published
-  // through `storage`, which synchronises itself. `reducer` is immutable and called only by
-  // the turn holder. `fastOwner` is written only by the thread it names. The atomic slots are
-  // only accessed atomically, through `gate` and `fastOwner`.
+  // Safety: the dispatch machine and pending removals (`locked`) are guarded by `lock`. The
+  // turn is held by whoever claimed the `gate` (see `Gate` for its orderings), with or without
+  // `lock`. The registry is touched only by the thread that holds the turn. The state is
+  // published through `storage`, which synchronises itself. `reducer` is immutable and called
+  // only by the turn holder. `fastOwner` is written only by the thread it names. The atomic
+  // slots are only accessed atomically, through `gate` and `fastOwner`.
   // Atomic slots first (see `AtomicSlot`).
   /// The storage of ``gate`` and ``fastOwner``.
   @usableFromInline enum Slots: Int, AtomicSlotIndex { case gate, fastOwner }
@@ -50,8 +65,11 @@ final class StoreCore<State>: @unchecked Sendable {
   @usableFromInline var fastOwnerSlot = AtomicSlot(UInt(0))
   @usableFromInline let reducer: Reducer<State>
   @usableFromInline let lock = Lock()
-  @usableFromInline let locked: UnsafeMutablePointer<StoreLockedState>
-  @usableFromInline let registry: UnsafeMutablePointer<StoreRegistry<State>>
+  /// The storage of ``locked`` (see ``StoreCell`` for why a cell; the accessors are in
+  /// StoreLockedState.swift).
+  @usableFromInline let lockedCell = StoreCell(StoreLockedState())
+  /// The storage of ``registry``.
+  @usableFromInline let registryCell = StoreCell(StoreRegistry<State>())
   @usableFromInline let storage: StoreStateStorage<State>
 
   /// Who holds the turn (see ``Gate``): idle; busy while a thread holds it; announced once
@@ -73,18 +91,10 @@ final class StoreCore<State>: @unchecked Sendable {
   init(reducer: Reducer<State>, state: State) {
     self.reducer = reducer
     storage = StoreStateStorage(state)
-    unsafe locked = .allocate(capacity: 1)
-    unsafe locked.initialize(to: StoreLockedState())
-    unsafe registry = .allocate(capacity: 1)
-    unsafe registry.initialize(to: StoreRegistry())
   }
 
   deinit {
-    unsafe registry.pointee.completeAll()
-    unsafe registry.deinitialize(count: 1)
-    unsafe registry.deallocate()
-    unsafe locked.deinitialize(count: 1)
-    unsafe locked.deallocate()
+    registry.completeAll()
   }
 
   /// Dispatches `action` with `tag`: processes it at once when the store is idle (the common,
@@ -108,11 +118,11 @@ final class StoreCore<State>: @unchecked Sendable {
   @usableFromInline
   func finishClaimedTurn(thread: UInt) {
     lock.lock()
-    if unsafe !locked.pointee.machine.isTurnRecorded {
-      unsafe locked.pointee.machine.beginInline(thread: thread)
+    if !locked.machine.isTurnRecorded {
+      locked.machine.beginInline(thread: thread)
     }
-    if unsafe locked.pointee.pendingRemovals.isEmpty
-      && locked.pointee.machine.finishInlineItemIfAlone()
+    if locked.pendingRemovals.isEmpty
+      && locked.machine.finishInlineItemIfAlone()
     {
       gate.releaseLocked()
       lock.unlock()
@@ -136,11 +146,11 @@ final class StoreCore<State>: @unchecked Sendable {
     case .claimed:
       return true
     case .announced:
-      if unsafe !locked.pointee.machine.isTurnRecorded
+      if !locked.machine.isTurnRecorded
         && fastOwner.load(ordering: .relaxed) == thread
       {
         fastOwner.store(0, ordering: .relaxed)
-        unsafe locked.pointee.machine.beginInline(thread: thread)
+        locked.machine.beginInline(thread: thread)
       }
       return false
     case .closed:
@@ -158,7 +168,7 @@ final class StoreCore<State>: @unchecked Sendable {
     let thread = currentThreadIdentity()
     lock.lock()
     if claimOrAnnounceLocked(thread: thread) {
-      unsafe locked.pointee.machine.beginInline(thread: thread)
+      locked.machine.beginInline(thread: thread)
       lock.unlock()
       process(work, tag: tag)
       lock.lock()
@@ -166,7 +176,7 @@ final class StoreCore<State>: @unchecked Sendable {
       continuation?.resume(returning: .done)
       return
     }
-    let submitted = unsafe locked.pointee.machine.submit(
+    let submitted = locked.machine.submit(
       work, tag: tag, thread: thread, isAsync: continuation != nil)
     switch submitted {
     case .runReentrant:
@@ -176,7 +186,7 @@ final class StoreCore<State>: @unchecked Sendable {
       lock.unlock()
     case .needsRound:
       let round = continuation.map { StoreRound(continuation: $0) } ?? StoreRound()
-      switch unsafe locked.pointee.machine.enqueue(work, tag: tag, round: round, thread: thread) {
+      switch locked.machine.enqueue(work, tag: tag, round: round, thread: thread) {
       case .wait:
         if continuation != nil {
           lock.unlock()
@@ -199,7 +209,7 @@ final class StoreCore<State>: @unchecked Sendable {
   @usableFromInline
   func waitAndUnlock(for round: StoreRound, thread: UInt) {
     while true {
-      switch unsafe locked.pointee.machine.heirArrived(round, thread: thread) {
+      switch locked.machine.heirArrived(round, thread: thread) {
       case .wait:
         round.condition!.wait(lock)
       case .done:
@@ -219,7 +229,7 @@ final class StoreCore<State>: @unchecked Sendable {
   func arriveAsHeir(_ round: StoreRound, continuation: CheckedContinuation<StoreResumption, Never>)
   {
     lock.lock()
-    switch unsafe locked.pointee.machine.heirArrived(round, thread: currentThreadIdentity()) {
+    switch locked.machine.heirArrived(round, thread: currentThreadIdentity()) {
     case .wait:
       round.continuation = continuation
       lock.unlock()
@@ -256,10 +266,10 @@ final class StoreCore<State>: @unchecked Sendable {
     var pending = first
     while true {
       var garbage: [AnyObject] = []
-      if unsafe !locked.pointee.pendingRemovals.isEmpty {
+      if !locked.pendingRemovals.isEmpty {
         garbage = applyPendingRemovalsLocked()
       }
-      let next = unsafe pending ?? locked.pointee.machine.finishItem()
+      let next = pending ?? locked.machine.finishItem()
       pending = nil
       switch next {
       case .process(let work, let tag, let completed):
@@ -294,13 +304,13 @@ final class StoreCore<State>: @unchecked Sendable {
   @usableFromInline
   func applyPendingRemovalsLocked() -> [AnyObject] {
     var garbage: [AnyObject] = []
-    for removal in unsafe locked.pointee.pendingRemovals {
-      if let released = unsafe registry.pointee.remove(removal.subscription, from: removal.list) {
+    for removal in locked.pendingRemovals {
+      if let released = registry.remove(removal.subscription, from: removal.list) {
         garbage.append(released)
       }
       garbage.append(removal.subscription)
     }
-    unsafe locked.pointee.pendingRemovals.removeAll()
+    locked.pendingRemovals.removeAll()
     return garbage
   }
 }
@@ -310,13 +320,13 @@ extension StoreCore: StoreSubscriptionOwner {
   func remove(_ subscription: AnyObject, from list: StoreSubscriptionList) {
     lock.lock()
     guard claimOrAnnounceLocked(thread: currentThreadIdentity()) else {
-      unsafe locked.pointee.pendingRemovals.append((subscription, list))
+      locked.pendingRemovals.append((subscription, list))
       lock.unlock()
       return
     }
     // The store was idle and this thread holds the turn; nothing can be queued meanwhile
     // (that takes the lock), so the gate is simply reopened.
-    let released = unsafe registry.pointee.remove(subscription, from: list)
+    let released = registry.remove(subscription, from: list)
     gate.releaseLocked()
     lock.unlock()
     withExtendedLifetime(released) {}

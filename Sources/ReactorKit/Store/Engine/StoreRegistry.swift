@@ -1,6 +1,7 @@
+import ReactorKitStreams
+
 /// The part of a store only the thread that holds its turn touches (or any thread with the
 /// store's lock held while the store is idle).
-@safe
 @usableFromInline
 struct StoreRegistry<State> {
   /// Incremented by each reduction.
@@ -9,11 +10,11 @@ struct StoreRegistry<State> {
   @usableFromInline var tag: UInt64 = 0
   /// The middleware chain, ending in the reducer; `nil` without middleware.
   @usableFromInline var chain: StoreChain<State>? {
-    didSet { unsafe unretainedChain = unsafe chain.map(Unmanaged.passUnretained) }
+    didSet { unretainedChain = chain.map(UnretainedReference.init) }
   }
   /// ``chain``, unretained, for the dispatch path (a load, where a copy of `chain` would
   /// retain and release it around each dispatch); the registry keeps it alive.
-  @usableFromInline var unretainedChain: Unmanaged<StoreChain<State>>?
+  @usableFromInline var unretainedChain: UnretainedReference<StoreChain<State>>?
   @usableFromInline var stateSubscriptions = ContiguousArray<StoreSubscription<State>>()
   @usableFromInline var actionSubscriptions = ContiguousArray<StoreSubscription<any Action>>()
   @usableFromInline var reductionSubscriptions =

@@ -52,6 +52,18 @@ final class StoreStateStorage<State>: @unchecked Sendable {
     unsafe value.deallocate()
   }
 
+  /// The published state, for the thread that holds the store's turn (the only writer): read
+  /// in place, without the lock.
+  @inlinable @inline(__always)
+  var turnValue: State {
+    unsafeAddress { unsafe UnsafePointer(value) }
+  }
+
+  /// The published state as the turn holder's selection reads it (see
+  /// ``StorePublishedState``).
+  @inlinable @inline(__always)
+  var published: StorePublishedState<State> { unsafe StorePublishedState(value) }
+
   /// A copy of the state, from any thread.
   @inlinable
   func read() -> State {
@@ -82,4 +94,87 @@ final class StoreStateStorage<State>: @unchecked Sendable {
       lock.unlock()
     }
   }
+}
+
+/// The published state of a store, borrowed by the thread that holds the store's turn: what
+/// selection groups evaluate after each reduction, without copying the state.
+///
+/// Safety contract: made only by ``StoreStateStorage/published``, and used only by the turn
+/// holder while the storage is alive (the store's core keeps it, and nothing writes the state
+/// while the turn holder reads it); never kept beyond the call it is handed to.
+@safe
+@frozen
+@usableFromInline
+struct StorePublishedState<State> {
+  @usableFromInline let address: UnsafePointer<State>
+
+  @inlinable @inline(__always)
+  init(_ address: UnsafeMutablePointer<State>) {
+    unsafe self.address = UnsafePointer(address)
+  }
+
+  /// The state, borrowed in place.
+  @inlinable @inline(__always)
+  var value: State {
+    unsafeAddress { unsafe address }
+  }
+
+  /// The value of a stored property, loaded straight from the state's memory.
+  @inlinable @inline(__always)
+  subscript<Value>(stored path: StoredPropertyPath<State, Value>) -> Value {
+    unsafe UnsafeRawPointer(address).load(fromByteOffset: path.offset, as: Value.self)
+  }
+}
+
+/// A key path made only of stored properties of structs, as a byte offset into its root (see
+/// `MemoryLayout.offset(of:)`): read with one load instead of a key-path projection.
+@frozen
+@usableFromInline
+struct StoredPropertyPath<Root, Value> {
+  /// Where the value lies in `Root`'s memory; only ever `MemoryLayout<Root>.offset(of:)`.
+  @usableFromInline let offset: Int
+
+  /// The offset of `path`, or `nil` when `path` is not a chain of stored properties of
+  /// structs (a computed property, a class, an optional chain…).
+  @inlinable
+  init?(_ path: KeyPath<Root, Value>) {
+    guard let offset = MemoryLayout<Root>.offset(of: path) else { return nil }
+    self.offset = offset
+  }
+}
+
+// MARK: - Action values
+
+/// The value inside `action` when its dynamic type is exactly `A` (identity 0); otherwise
+/// `nil` and the identity of its dynamic type (its metadata address). A metadata comparison
+/// and a copy instead of a runtime cast: see `castAction(_:to:misses:)`.
+@inlinable @inline(__always)
+func exactAction<A>(_ action: any Action, as type: A.Type) -> (value: A?, identity: UInt) {
+  unsafe withUnsafeTemporaryAllocation(of: A.self, capacity: 1) { buffer in
+    let slot = unsafe buffer.baseAddress.unsafelyUnwrapped
+    let identity = unsafe copyAction(action, ifOfType: A.self, into: UnsafeMutableRawPointer(slot))
+    return identity == 0 ? (unsafe slot.move(), 0) : (nil, identity)
+  }
+}
+
+/// Copies the value inside `action` to `destination` when its dynamic type is `type`, and
+/// returns 0; otherwise returns the identity of its dynamic type (its metadata address) and
+/// leaves `destination` alone.
+///
+/// Opening the existential here reads the dynamic type from the existential itself, and the
+/// function mentions no other generic type, so its unspecialised code needs no generic
+/// metadata lookup.
+@usableFromInline
+func copyAction(
+  _ action: any Action, ifOfType type: Any.Type, into destination: UnsafeMutableRawPointer
+)
+  -> UInt
+{
+  func copy<Opened: Action>(_ value: Opened) -> UInt {
+    let identity = UInt(bitPattern: ObjectIdentifier(Opened.self))
+    guard identity == UInt(bitPattern: ObjectIdentifier(type)) else { return identity }
+    unsafe destination.assumingMemoryBound(to: Opened.self).initialize(to: value)
+    return 0
+  }
+  return copy(action)
 }
