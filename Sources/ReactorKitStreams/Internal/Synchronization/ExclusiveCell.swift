@@ -27,11 +27,13 @@ package struct ExclusiveCell<Value>: ~Copyable {
     unsafe address.deallocate()
   }
 
-  /// The value, read, written or modified in place.
+  /// The value, read, written or modified in place. Addressors, like `pointer.pointee`: a
+  /// field is read where it lies (no copy of the whole value), and no accessor coroutine
+  /// stands between the caller and the memory.
   @inlinable
   package var value: Value {
-    @inline(__always) get { unsafe address.pointee }
-    @inline(__always) nonmutating _modify { yield unsafe &address.pointee }
+    @inline(__always) unsafeAddress { unsafe UnsafePointer(address) }
+    @inline(__always) nonmutating unsafeMutableAddress { unsafe address }
   }
 }
 
@@ -81,11 +83,16 @@ package struct ExclusiveSlotView<Value> {
       .assumingMemoryBound(to: ExclusiveSlot<Value>.self)
   }
 
-  /// The slot's value, read in place (no copy to look at a field), written or modified.
+  /// The slot's value, read in place (no copy to look at a field), written or modified;
+  /// addressors, like `pointer.pointee`.
   @inlinable
   package var value: Value {
-    @inline(__always) _read { yield unsafe address.pointee.value }
-    @inline(__always) nonmutating _modify { yield unsafe &address.pointee.value }
+    @inline(__always) unsafeAddress {
+      unsafe UnsafeRawPointer(address).assumingMemoryBound(to: Value.self)
+    }
+    @inline(__always) nonmutating unsafeMutableAddress {
+      unsafe UnsafeMutableRawPointer(address).assumingMemoryBound(to: Value.self)
+    }
   }
 
   /// Moves the value out, leaving `nil`: no copy, no release of the old value.
