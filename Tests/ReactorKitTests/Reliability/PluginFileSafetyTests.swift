@@ -186,7 +186,7 @@ final class PluginFileSafetyTests: ResourceTestCase {
       let other = directory.file("other-\(round)").path
       XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data("mine".utf8)))
       XCTAssertTrue(FileManager.default.createFile(atPath: other, contents: Data("theirs".utf8)))
-      let barrier = SpinBarrier(parties: 2)
+      let barrier = SpinBarrier(count: 2)
       let movedTo = StoreLockedBox<String?>(nil)
       // when: the other process links its file to the first name while this one moves
       let group = DispatchGroup()
@@ -210,22 +210,5 @@ final class PluginFileSafetyTests: ResourceTestCase {
       unsafe unlink(other)
     }
     XCTAssertEqual(lost, 0, "a moved-aside file replaced another in \(lost) of \(rounds) rounds")
-  }
-}
-
-/// Releases `parties` threads at once, spinning with `sched_yield()`.
-private final class SpinBarrier: @unchecked Sendable {
-  // Safety: `arrived` is only touched with `lock` held.
-  private let lock = NSLock()
-  private var arrived = 0
-  private let parties: Int
-
-  init(parties: Int) {
-    self.parties = parties
-  }
-
-  func arriveAndWait() {
-    lock.withLock { arrived += 1 }
-    while lock.withLock({ arrived }) < parties { sched_yield() }
   }
 }

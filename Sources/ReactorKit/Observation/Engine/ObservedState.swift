@@ -28,7 +28,6 @@ import ReactorKitStreams
 /// exclusivity checks) and, on the main thread, take no lock and allocate nothing: the state,
 /// the members and the pending state live behind pointers, which only ObservedStateStorage.swift
 /// touches (``current``, ``tracking``, ``pending`` and its helpers).
-@safe
 @usableFromInline
 final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
   // Safety: `current` and `tracking` are used only on the main thread: by the models, which

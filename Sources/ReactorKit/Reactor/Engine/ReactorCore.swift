@@ -52,9 +52,10 @@ import ReactorKitStreams
 /// The per-action path is `@inlinable`, so it is specialised for the reactor's types in the
 /// module that defines the reactor, and mutable state lives behind pointers, so it pays no
 /// dynamic exclusivity checks. The pointers, and every other unsafe construct of the engine,
-/// stay in ReactorCore+Storage.swift, which lays out ``Body`` and exports safe accessors
-/// (``shared``, ``config``, ``owned``, ``lock``, ``gate``) and borrowing helpers; the other
-/// files use only those.
+/// stay in its storage files: ReactorCore+Storage.swift, which lays out ``Body`` and exports
+/// safe accessors (``shared``, ``config``, ``owned``, ``lock``, ``gate``) and borrowing
+/// helpers, and WeakObjectTable.swift, whose `OwnedStorage` keeps the reactor's owner and key
+/// (`ownerObject`); the other files use only those.
 ///
 /// ## Lifetime
 ///
@@ -65,7 +66,6 @@ import ReactorKitStreams
 /// that the observers are freed even when nobody kept a disposable, or when one is kept in the
 /// bag of an object its observer captures. A subscriber's disposable keeps the core alive until
 /// it is disposed or freed.
-@safe
 @usableFromInline
 final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Sendable {
   // Safety: `shared` (with the current state) is guarded by `lock`. `config` is written in
