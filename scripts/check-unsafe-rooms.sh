@@ -30,6 +30,7 @@ rooms=(
   '^Sources/ReactorKit/Reactor/Engine/ViewStorage\.swift$'
   '^Sources/ReactorKit/Store/Engine/StoreStateStorage\.swift$'
   '^Sources/ReactorKit/Store/Engine/StoreLockedState\.swift$'
+  '^Sources/ReactorKit/Store/Engine/ActionCast\+Storage\.swift$'
   '^Sources/ReactorKit/Observation/Engine/ObservedStateStorage\.swift$'
   '^Sources/ReactorKitStreams/Subjects/SubjectStorage\.swift$'
   '^Sources/ReactorKitStreams/Schedulers/TrampolineStorage\.swift$'

@@ -30,9 +30,9 @@ import ReactorKitStreams
 /// The engine's memory is laid out and reached only in its storage files:
 /// StoreLockedState.swift (``StoreCell``, behind ``locked``, ``registry`` and each selection
 /// group, and the unretained walks over the subscription lists) and StoreStateStorage.swift
-/// (the published state, the borrowed ``StorePublishedState`` selection reads,
-/// ``StoredPropertyPath`` and ``exactAction(_:as:)``). Everything else uses their safe
-/// accessors.
+/// (the published state, the borrowed ``StorePublishedState`` selection reads and
+/// ``StoredPropertyPath``), and ActionCast+Storage.swift (``exactAction(_:as:)``, the copy of
+/// an action's value that `castAction` makes). Everything else uses their safe accessors.
 ///
 /// ## The path of one dispatch
 ///
