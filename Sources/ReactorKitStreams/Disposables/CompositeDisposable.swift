@@ -80,11 +80,14 @@ public final class CompositeDisposable: Cancelable, @unchecked Sendable {
 
   /// Disposes every member, now and later.
   public func dispose() {
-    let all = lock.setOnce(&disposed) { () -> [Disposable] in
+    // The flag is read and set inside the closure, under the lock (see SerialDisposable).
+    let all = lock.withLock { () -> [Disposable] in
+      if disposed { return [] }
+      disposed = true
       let all = members.sorted { $0.key < $1.key }.map(\.value)
       members = [:]
       return all
     }
-    for disposable in all ?? [] { disposable.dispose() }
+    for disposable in all { disposable.dispose() }
   }
 }

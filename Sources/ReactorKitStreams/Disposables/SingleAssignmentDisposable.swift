@@ -95,6 +95,13 @@ public final class SerialDisposable: Cancelable, @unchecked Sendable {
 
   /// Disposes the current disposable and every later one.
   public func dispose() {
-    lock.setOnce(&disposed) { current.take() }??.dispose()
+    // The flag is read and set inside the closure, under the lock: passing it `inout` to a
+    // helper would begin the access before the lock is taken (a race to the thread sanitizer).
+    let taken = lock.withLock { () -> Disposable? in
+      if disposed { return nil }
+      disposed = true
+      return current.take()
+    }
+    taken?.dispose()
   }
 }

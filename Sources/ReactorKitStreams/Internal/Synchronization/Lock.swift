@@ -46,18 +46,6 @@ package final class Lock: @unchecked Sendable {
   package func withLock<T>(_ body: () throws -> T) rethrows -> T {
     try embedded.withLock(body)
   }
-
-  /// Sets `flag`, a flag this lock guards (such as "disposed"), and returns what `take` takes
-  /// (for the caller to release after the lock), once: `nil` when `flag` was already set.
-  /// `take` runs with the lock held and must not call user code.
-  @inlinable
-  package func setOnce<T>(_ flag: inout Bool, _ take: () -> T) -> T? {
-    embedded.withLock {
-      if flag { return nil }
-      flag = true
-      return take()
-    }
-  }
 }
 
 /// A pthread mutex living in memory that its owner allocated (``Lock``'s own, or the state
