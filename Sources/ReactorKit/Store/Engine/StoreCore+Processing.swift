@@ -32,8 +32,8 @@ extension StoreCore {
   @inlinable
   func reduceAndPublish(_ action: any Action) {
     // Subscriptions are visited unretained, and only those registered when delivery started
-    // (see `forEachStateSubscription`, StoreLockedState.swift).
-    forEachActionSubscription { $0.deliver(action) }
+    // (see `forEachSubscription(in:_:)`, StoreLockedState.swift).
+    forEachSubscription(in: \.actionSubscriptions) { $0.deliver(action) }
     var state = storage.turnValue
     if registry.reductionSubscriptions.isEmpty {
       reducer.body(&state, action)
@@ -44,12 +44,12 @@ extension StoreCore {
       let reduction = StoreReduction(
         action: action, before: before, after: state, tag: registry.tag)
       storage.replace(with: state)
-      forEachReductionSubscription { $0.deliver(reduction) }
+      forEachSubscription(in: \.reductionSubscriptions) { $0.deliver(reduction) }
     }
     registry.version &+= 1
     let version = registry.version
     let published = storage.published
-    forEachStateSubscription { $0.deliver(published.value) }
+    forEachSubscription(in: \.stateSubscriptions) { $0.deliver(published.value) }
     if !registry.slots.isEmpty {
       let slots = registry.slots
       for slot in slots { slot.refresh(published, version) }

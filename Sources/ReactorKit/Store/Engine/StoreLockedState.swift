@@ -66,32 +66,10 @@ extension StoreCore {
     unsafeMutableAddress { unsafe registryCell.address }
   }
 
-  /// Calls `body` with each subscription of ``StoreRegistry/actionSubscriptions`` registered
-  /// when the call began (see ``forEachStateSubscription(_:)``).
-  @inlinable @inline(__always)
-  func forEachActionSubscription(_ body: (StoreSubscription<any Action>) -> Void) {
-    let count = registry.actionSubscriptions.count
-    for index in 0..<count {
-      unsafe UnretainedReference(
-        registry.actionSubscriptions.withUnsafeBufferPointer { unsafe $0[index] }
-      ).withObject(body)
-    }
-  }
-
-  /// Calls `body` with each subscription of ``StoreRegistry/reductionSubscriptions``
-  /// registered when the call began (see ``forEachStateSubscription(_:)``).
-  @inlinable @inline(__always)
-  func forEachReductionSubscription(_ body: (StoreSubscription<StoreReduction<State>>) -> Void) {
-    let count = registry.reductionSubscriptions.count
-    for index in 0..<count {
-      unsafe UnretainedReference(
-        registry.reductionSubscriptions.withUnsafeBufferPointer { unsafe $0[index] }
-      ).withObject(body)
-    }
-  }
-
-  /// Calls `body` with each subscription of ``StoreRegistry/stateSubscriptions`` registered
-  /// when the call began, on the turn holder's thread.
+  /// Calls `body` with each subscription of the registry's list at `list`
+  /// (``StoreRegistry/actionSubscriptions``, ``StoreRegistry/reductionSubscriptions`` or
+  /// ``StoreRegistry/stateSubscriptions``) registered when the call began, on the turn
+  /// holder's thread.
   ///
   /// Subscriptions are visited unretained: the registry keeps them alive until the item is
   /// finished (removals wait until then). A subscriber may subscribe meanwhile, appending
@@ -99,11 +77,14 @@ extension StoreCore {
   /// those registered when the call began are visited. The array only grows meanwhile, so an
   /// index below the count at the start is in bounds, and is read without a bounds check.
   @inlinable @inline(__always)
-  func forEachStateSubscription(_ body: (StoreSubscription<State>) -> Void) {
-    let count = registry.stateSubscriptions.count
+  func forEachSubscription<Value>(
+    in list: KeyPath<StoreRegistry<State>, ContiguousArray<StoreSubscription<Value>>>,
+    _ body: (StoreSubscription<Value>) -> Void
+  ) {
+    let count = registry[keyPath: list].count
     for index in 0..<count {
       unsafe UnretainedReference(
-        registry.stateSubscriptions.withUnsafeBufferPointer { unsafe $0[index] }
+        registry[keyPath: list].withUnsafeBufferPointer { unsafe $0[index] }
       ).withObject(body)
     }
   }
