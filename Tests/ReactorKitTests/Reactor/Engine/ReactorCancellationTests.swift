@@ -176,12 +176,11 @@ private final class SearchReactor: Reactor, @unchecked Sendable {
       let onStart = self.onStart
       let onCancel = self.onCancel
       return run(scheduler: CurrentThreadScheduler.instance) { send in
-        await withTaskCancellationHandler {
-          onStart(query)
-          while !Task.isCancelled { try? await Task.sleep(nanoseconds: 1_000_000) }
-        } onCancel: {
-          onCancel(query)
-        }
+        // Polled, not an `onCancel` handler: the runtime skips the handler when the loop
+        // sees the cancellation and leaves `withTaskCancellationHandler` first.
+        onStart(query)
+        while !Task.isCancelled { try? await Task.sleep(nanoseconds: 1_000_000) }
+        onCancel(query)
         send(.finished(query))
       }
       .take(until: self.action.filter(\.isSearch))
@@ -221,13 +220,11 @@ private final class TaskDetailReactor: Reactor, @unchecked Sendable {
       guard let self else { return .empty() }
       let onCancel = self.onCancel
       return self.run(scheduler: CurrentThreadScheduler.instance) { send in
-        await withTaskCancellationHandler {
-          while !Task.isCancelled && gates.withLock({ $0[id] }) != true {
-            try? await Task.sleep(nanoseconds: 1_000_000)
-          }
-        } onCancel: {
-          onCancel(id)
+        // Polled, as in `SearchReactor`.
+        while !Task.isCancelled && gates.withLock({ $0[id] }) != true {
+          try? await Task.sleep(nanoseconds: 1_000_000)
         }
+        if Task.isCancelled { onCancel(id) }
         send(id)
       }
     }
