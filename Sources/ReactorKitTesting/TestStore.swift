@@ -33,8 +33,10 @@ public enum Exhaustivity: Equatable, Sendable {
 /// - In `async` code, the async forms of `receive` (with a `Duration` timeout, one second by
 ///   default) wait for the action without blocking the thread, so effects that dispatch from
 ///   the main actor can run while a `@MainActor` test waits.
-/// - At the end (``finish(fileID:filePath:line:column:)``, or when the test store is freed),
-///   received actions that were not asserted fail the test.
+/// - At the end (``finish(timeout:fileID:filePath:line:column:)``, or when the test store is
+///   freed), effects still running (after waiting for them up to a timeout) and received
+///   actions that were not asserted fail the test; ``cancelInFlightEffects()`` ends effects a
+///   test does not wait for.
 ///
 /// Failures are reported to Swift Testing inside a Swift Testing test and to XCTest otherwise,
 /// at the assertion's call site; replace ``reportFailure`` to inspect them instead.
@@ -275,22 +277,44 @@ public final class TestStore<State: Equatable> {
     if let last = recorder.takeAll().last { state = last.after }
   }
 
-  /// Ends the test: with exhaustivity on, received actions that were not asserted fail it.
+  /// Cancels every effect of the store's `Middleware.effects` stages still running, so the
+  /// test can end without waiting for them; nothing they emit afterwards is dispatched.
   ///
-  /// Called automatically when the test store is freed, if not called before.
+  /// For effects a test does not wait for, such as a timer that runs until the feature is
+  /// closed. Effects started later run as usual.
+  public func cancelInFlightEffects() {
+    store.cancelInFlightEffects()
+  }
+
+  /// Ends the test: with exhaustivity on, effects still running and received actions that
+  /// were not asserted fail it.
+  ///
+  /// First waits up to `timeout` for the effects of the store's `Middleware.effects` stages to
+  /// end (running the current run loop meanwhile, so effects that dispatch on the main queue
+  /// can run). An effect still running then fails the test: receive what it dispatches,
+  /// cancel it with an action whose effect is `Effect.cancel(id:)`, or end it with
+  /// ``cancelInFlightEffects()``. Work that middleware starts by other means (a
+  /// `DispatchQueue`) is not seen.
+  ///
+  /// Called automatically, with the default timeout, when the test store is freed, if not
+  /// called before.
   ///
   /// - Parameters:
+  ///   - timeout: How long to wait for running effects to end, in seconds. One second by
+  ///     default.
   ///   - fileID: The file ID of the call site, where unasserted actions are reported. Leave
   ///     the default.
   ///   - filePath: The file path of the call site. Leave the default.
   ///   - line: The line of the call site. Leave the default.
   ///   - column: The column of the call site. Leave the default.
   public func finish(
-    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
-    column: UInt = #column
+    timeout: TimeInterval = 1, fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
   ) {
     guard !isFinished else { return }
     isFinished = true
+    let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+    if exhaustivity == .on { checkInFlightEffects(timeout: timeout, at: location) }
     subscription?.dispose()
     subscription = nil
     let pending = recorder.takeAll()
@@ -301,12 +325,39 @@ public final class TestStore<State: Equatable> {
           + "not asserted before the test ended: \(list(pending)). Assert "
           + "\(pending.count == 1 ? "it" : "them") with receive, or skip "
           + "\(pending.count == 1 ? "it" : "them") with skipReceivedActions().",
-        at: Location(fileID: fileID, filePath: filePath, line: line, column: column))
+        at: location)
     }
     state = pending.last!.after
   }
 
   // MARK: - Private
+
+  /// Waits up to `timeout` for the store's running effects to end, then fails for each one
+  /// still running.
+  private func checkInFlightEffects(timeout: TimeInterval, at location: Location) {
+    let deadline = Date().addingTimeInterval(max(timeout, 0))
+    var running = store.inFlightEffectIDs
+    while !running.isEmpty && Date() < deadline {
+      // The run loop serves the main queue on the main thread; elsewhere this only waits.
+      if !RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(0.002)) {
+        Thread.sleep(forTimeInterval: 0.002)
+      }
+      running = store.inFlightEffectIDs
+    }
+    guard !running.isEmpty else { return }
+    let one = running.count == 1
+    let names = running.map { ids in
+      ids.isEmpty
+        ? "without an id"
+        : "cancellable by " + ids.map { renderValue($0.base) }.joined(separator: ", ")
+    }
+    fail(
+      "\(count(running.count, "effect")) \(one ? "was" : "were") still running when the test "
+        + "ended (\(names.joined(separator: "; "))). Receive what \(one ? "it" : "they") "
+        + "dispatch\(one ? "es" : ""), cancel \(one ? "it" : "them") (Effect.cancel(id:)), or "
+        + "end \(one ? "it" : "them") with cancelInFlightEffects().",
+      at: location)
+  }
 
   private struct Location {
     let fileID: StaticString

@@ -339,16 +339,6 @@ final class TestStoreTests: ResourceTestCase {
   }
 }
 
-/// Collects failures instead of reporting them.
-private final class FailureLog {
-  private(set) var failures: [TestStoreFailure] = []
-  var messages: [String] { failures.map(\.message) }
-
-  func record(_ failure: TestStoreFailure) {
-    failures.append(failure)
-  }
-}
-
 private enum ProfileAction: Action, Equatable {
   case rename(String)
   case save

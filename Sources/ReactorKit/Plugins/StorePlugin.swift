@@ -213,9 +213,9 @@ public struct ScopedStorePlugin<Root, Base: StorePlugin>: StorePlugin {
     let sendablePath = UncheckedSendable(path)
     for middleware in part.middleware {
       setup.addMiddleware(
-        .redux { getState, dispatch in
-          middleware.connect({ getState()[keyPath: sendablePath.value] }, dispatch)
-        })
+        Middleware(connect: { getState, dispatch, effects in
+          middleware.connect({ getState()[keyPath: sendablePath.value] }, dispatch, effects)
+        }))
     }
     for start in part.startHandlers {
       setup.onStart { context in start(context.scoped(to: path)) }

@@ -188,15 +188,16 @@ extension Middleware {
   public static func effects(
     _ effect: @escaping @Sendable (_ action: any Action, _ state: State) -> Effect
   ) -> Middleware<State> {
-    redux { getState, dispatch in
+    Middleware(connect: { getState, dispatch, effects in
       let runner = EffectRunner(dispatch: dispatch)
+      effects.add(runner)
       return { next in
         { action in
           next(action)
           runner.start(effect(action, getState()).operation)
         }
       }
-    }
+    })
   }
 
   /// A middleware that runs an effect for each action of type `A` it lets through, after the

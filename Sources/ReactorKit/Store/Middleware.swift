@@ -44,17 +44,20 @@ public struct Middleware<State>: Sendable {
   /// Sends an action to a store or to the next stage.
   public typealias Dispatch = (any Action) -> Void
 
-  /// Connects the middleware to a store, once per store: given the store's `getState` and
-  /// `dispatch`, wraps the next stage into this stage.
+  /// Connects the middleware to a store, once per store: given the store's `getState`,
+  /// `dispatch` and effect runners (where ``effects(_:)`` registers its own), wraps the next
+  /// stage into this stage.
   @usableFromInline
   let connect:
-    @Sendable (@escaping GetState, @escaping Dispatch) -> (@escaping Dispatch) -> Dispatch
+    @Sendable (@escaping GetState, @escaping Dispatch, StoreEffects) -> (@escaping Dispatch)
+      -> Dispatch
 
   @inlinable
   init(
     connect:
-      @escaping @Sendable (@escaping GetState, @escaping Dispatch) -> (@escaping Dispatch)
-      -> Dispatch
+      @escaping @Sendable (@escaping GetState, @escaping Dispatch, StoreEffects) -> (
+        @escaping Dispatch
+      ) -> Dispatch
   ) {
     self.connect = connect
   }
@@ -62,7 +65,7 @@ public struct Middleware<State>: Sendable {
   /// Creates a middleware that passes every action through unchanged.
   @inlinable
   public init() {
-    connect = { _, _ in { next in next } }
+    connect = { _, _, _ in { next in next } }
   }
 
   /// Creates a middleware from a function that turns one action into the actions to pass on
@@ -76,7 +79,7 @@ public struct Middleware<State>: Sendable {
     _ transform:
       @escaping @Sendable (@escaping GetState, @escaping Dispatch, any Action) -> [any Action]
   ) {
-    connect = { getState, dispatch in
+    connect = { getState, dispatch, _ in
       { next in
         { action in
           for output in transform(getState, dispatch, action) { next(output) }
@@ -101,7 +104,7 @@ public struct Middleware<State>: Sendable {
       @escaping @Sendable (@escaping GetState, @escaping Dispatch) -> (@escaping Dispatch)
       -> Dispatch
   ) -> Middleware<State> {
-    Middleware(connect: body)
+    Middleware(connect: { getState, dispatch, _ in body(getState, dispatch) })
   }
 
   /// Runs `effect` on each action this middleware lets through, before passing it on.
@@ -170,8 +173,8 @@ public struct Middleware<State>: Sendable {
       ) -> Void
   ) -> Middleware<State> {
     let connect = self.connect
-    return Middleware(connect: { getState, dispatch in
-      let stage = connect(getState, dispatch)
+    return Middleware(connect: { getState, dispatch, effects in
+      let stage = connect(getState, dispatch, effects)
       return { next in
         stage { action in step(getState, dispatch, next, action) }
       }
@@ -185,9 +188,9 @@ public struct Middleware<State>: Sendable {
   public func concat(_ other: Middleware<State>) -> Middleware<State> {
     let first = self.connect
     let second = other.connect
-    return Middleware(connect: { getState, dispatch in
-      let firstStage = first(getState, dispatch)
-      let secondStage = second(getState, dispatch)
+    return Middleware(connect: { getState, dispatch, effects in
+      let firstStage = first(getState, dispatch, effects)
+      let secondStage = second(getState, dispatch, effects)
       return { next in firstStage(secondStage(next)) }
     })
   }

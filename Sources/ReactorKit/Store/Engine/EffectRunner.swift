@@ -68,6 +68,23 @@ final class EffectRunner: @unchecked Sendable {
     }
   }
 
+  /// The ids of each running effect, oldest first (`[]` for an effect without one).
+  var runningIDs: [[AnyHashable]] {
+    let effects = lock.withLock { running.sorted { $0.key < $1.key }.map(\.value) }
+    return effects.map { $0.ids.map(\.value) }
+  }
+
+  /// Disposes every running effect; effects started later run as usual.
+  func cancelAll() {
+    let all = lock.withLock {
+      let all = running.sorted { $0.key < $1.key }.map(\.value)
+      running = [:]
+      byID = [:]
+      return all
+    }
+    for effect in all { effect.subscription.dispose() }
+  }
+
   /// Disposes every running effect cancellable by `id`.
   private func cancel(_ id: EffectID) {
     let cancelled: [Running] = lock.withLock {

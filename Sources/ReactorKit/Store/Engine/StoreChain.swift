@@ -6,11 +6,16 @@ final class StoreChain<State> {
   /// The first stage: runs an action through the whole chain.
   @usableFromInline let first: (any Action) -> Void
   @usableFromInline let end: StoreChainEnd<State>
+  /// The runners of the chain's effects stages (for the test store; off the dispatch path).
+  @usableFromInline let effects: StoreEffects
 
   @inlinable
-  init(_ first: @escaping (any Action) -> Void, end: StoreChainEnd<State>) {
+  init(
+    _ first: @escaping (any Action) -> Void, end: StoreChainEnd<State>, effects: StoreEffects
+  ) {
     self.first = first
     self.end = end
+    self.effects = effects
   }
 
   /// Runs `action` through the chain on the turn holder's thread, marking that thread as the
@@ -41,10 +46,11 @@ extension StoreChain {
   ) {
     let end = StoreChainEnd(core: core)
     let getState: Middleware<State>.GetState = { end.read() }
+    let effects = StoreEffects()
     var next: Middleware<State>.Dispatch = { action in end.reduce(action) }
     for stage in middleware.reversed() {
-      next = stage.connect(getState, dispatch)(next)
+      next = stage.connect(getState, dispatch, effects)(next)
     }
-    core.registry.chain = StoreChain(next, end: end)
+    core.registry.chain = StoreChain(next, end: end, effects: effects)
   }
 }

@@ -1,0 +1,213 @@
+import Dispatch
+import Foundation
+import ReactorKit
+import ReactorKitStreams
+import ReactorKitTesting
+import XCTest
+
+/// `TestStore.finish()` and the effects a store's `Middleware.effects` still runs when a test
+/// ends: they fail the test (with exhaustivity on) unless they end within the timeout or are
+/// cancelled with `cancelInFlightEffects()`.
+final class TestStoreEffectsTests: ResourceTestCase {
+  func test_finish_failsWhileAnEffectIsStillRunning() {
+    // given: `watch` starts an effect that never ends
+    let failures = FailureLog()
+    let store = TestStore(reducer: watchReducer, state: 0, middleware: [watchEffects])
+    store.reportFailure = failures.record
+    store.send(WatchAction.watch)
+    // when
+    let line: UInt = #line + 1
+    store.finish(timeout: 0.05)
+    // then
+    XCTAssertEqual(
+      failures.messages,
+      [
+        "1 effect was still running when the test ended (cancellable by \"watch\"). Receive "
+          + "what it dispatches, cancel it (Effect.cancel(id:)), or end it with "
+          + "cancelInFlightEffects()."
+      ])
+    XCTAssertEqual(failures.failures.first?.line, line)
+  }
+
+  func test_finish_namesEveryRunningEffect() {
+    // given: one effect with an id, one without
+    let failures = FailureLog()
+    let effects = Middleware<Int>.effects { action, _ in
+      guard case WatchAction.watch = action else { return .none }
+      return .merge(
+        Effect(Observable<WatchAction>.never()).cancellable(id: "watch"),
+        Effect(Observable<WatchAction>.never()))
+    }
+    let store = TestStore(reducer: watchReducer, state: 0, middleware: [effects])
+    store.reportFailure = failures.record
+    store.send(WatchAction.watch)
+    // when
+    store.finish(timeout: 0)
+    // then
+    XCTAssertEqual(
+      failures.messages,
+      [
+        "2 effects were still running when the test ended (cancellable by \"watch\"; without "
+          + "an id). Receive what they dispatch, cancel them (Effect.cancel(id:)), or end them "
+          + "with cancelInFlightEffects()."
+      ])
+  }
+
+  func test_finish_waitsForAnEffectThatEndsWithinTheTimeout() {
+    // given: an effect that completes 50 ms later, on another thread
+    let failures = FailureLog()
+    let effects = Middleware<Int>.effects { action, _ in
+      guard case WatchAction.watch = action else { return .none }
+      return Effect(
+        Observable<WatchAction>.empty().delay(
+          .milliseconds(50), scheduler: ConcurrentDispatchQueueScheduler(qos: .default)))
+    }
+    let store = TestStore(reducer: watchReducer, state: 0, middleware: [effects])
+    store.reportFailure = failures.record
+    store.send(WatchAction.watch)
+    // when
+    store.finish(timeout: 10)
+    // then
+    XCTAssertEqual(failures.messages, [])
+  }
+
+  func test_finish_anEffectEndingWithAnActionFailsForTheUnassertedAction() {
+    // given: the effect dispatches `tick` from another thread, then completes
+    let failures = FailureLog()
+    let effects = Middleware<Int>.effects { action, _ in
+      guard case WatchAction.watch = action else { return .none }
+      return Effect(
+        Observable.just(WatchAction.tick).delay(
+          .milliseconds(20), scheduler: ConcurrentDispatchQueueScheduler(qos: .default)))
+    }
+    let store = TestStore(reducer: watchReducer, state: 0, middleware: [effects])
+    store.reportFailure = failures.record
+    store.send(WatchAction.watch)
+    // when: finish waits for the effect, then finds its action unasserted
+    store.finish(timeout: 10)
+    // then
+    XCTAssertEqual(
+      failures.messages,
+      [
+        "1 received action was not asserted before the test ended: WatchAction.tick. "
+          + "Assert it with receive, or skip it with skipReceivedActions()."
+      ])
+  }
+
+  func test_cancelInFlightEffects_endsThemAndFinishPasses() {
+    // given
+    let failures = FailureLog()
+    let disposed = LockedValues<String>()
+    let effects = Middleware<Int>.effects { action, _ in
+      guard case WatchAction.watch = action else { return .none }
+      return Effect(Observable<WatchAction>.never().do(onDispose: { disposed.append("watch") }))
+    }
+    let store = TestStore(reducer: watchReducer, state: 0, middleware: [effects])
+    store.reportFailure = failures.record
+    store.send(WatchAction.watch)
+    // when
+    store.cancelInFlightEffects()
+    store.finish(timeout: 0)
+    // then
+    XCTAssertEqual(failures.messages, [])
+    XCTAssertEqual(disposed.all, ["watch"])
+    // and the store still runs new effects
+    store.send(WatchAction.watch)
+    store.cancelInFlightEffects()
+    XCTAssertEqual(disposed.all, ["watch", "watch"])
+  }
+
+  func test_finish_exhaustivityOffIgnoresRunningEffects() {
+    // given
+    let failures = FailureLog()
+    let store = TestStore(reducer: watchReducer, state: 0, middleware: [watchEffects])
+    store.reportFailure = failures.record
+    store.exhaustivity = .off
+    store.send(WatchAction.watch)
+    // when
+    store.finish(timeout: 0)
+    // then
+    XCTAssertEqual(failures.messages, [])
+  }
+
+  func test_finish_effectsCancelledByAnActionDoNotFail() {
+    // given
+    let failures = FailureLog()
+    let store = TestStore(reducer: watchReducer, state: 0, middleware: [watchEffects])
+    store.reportFailure = failures.record
+    store.send(WatchAction.watch)
+    // when
+    store.send(WatchAction.stop)
+    store.finish(timeout: 0)
+    // then
+    XCTAssertEqual(failures.messages, [])
+  }
+
+  func test_deinit_reportsARunningEffectAtTheInitialiserLocation() {
+    // given
+    let failures = FailureLog()
+    let line: UInt = #line + 2
+    do {
+      let store = TestStore(reducer: watchReducer, state: 0, middleware: [watchEffects])
+      store.reportFailure = failures.record
+      store.send(WatchAction.watch)
+    }
+    // then
+    XCTAssertEqual(failures.failures.count, 1)
+    XCTAssertEqual(failures.failures.first?.line, line)
+    XCTAssertTrue(
+      failures.messages.first?.hasPrefix("1 effect was still running when the test ended") == true,
+      "\(failures.messages)")
+  }
+
+  func test_finish_effectsOfAScopedPluginAreTracked() {
+    // given: the effects middleware comes from a plugin scoped to a part of the state
+    let failures = FailureLog()
+    let plugin = EffectsPlugin().scoped(to: \Pair.count)
+    let store = TestStore(reducer: pairReducer, state: Pair(), plugins: [plugin])
+    store.reportFailure = failures.record
+    store.send(WatchAction.watch)
+    // when
+    store.finish(timeout: 0)
+    // then
+    XCTAssertEqual(failures.messages.count, 1)
+    XCTAssertTrue(
+      failures.messages.first?.contains("(cancellable by \"watch\")") == true,
+      "\(failures.messages)")
+  }
+}
+
+// MARK: - Fixtures
+
+private enum WatchAction: Action, Equatable {
+  case watch
+  case stop
+  case tick
+}
+
+private let watchReducer = Reducer<Int>.on(WatchAction.self) { count, action in
+  if action == .tick { count += 1 }
+}
+
+/// `watch` starts an effect that never ends, cancellable by `"watch"`; `stop` cancels it.
+private let watchEffects = Middleware<Int>.effects(on: WatchAction.self) { action, _ in
+  switch action {
+  case .watch: Effect(Observable<WatchAction>.never()).cancellable(id: "watch")
+  case .stop: .cancel(id: "watch")
+  case .tick: .none
+  }
+}
+
+private struct Pair: Equatable {
+  var count = 0
+  var label = ""
+}
+
+private let pairReducer = watchReducer.lift(\Pair.count)
+
+/// A plugin whose middleware is `watchEffects`.
+private struct EffectsPlugin: StorePlugin {
+  func install(in setup: inout StorePluginSetup<Int>) {
+    setup.addMiddleware(watchEffects)
+  }
+}
