@@ -133,16 +133,29 @@ public final class TestClock: Clock, @unchecked Sendable {
   /// suspension before `advance` goes on. The scheduler's other work (timers of `delay`,
   /// `debounce`…) due in the interval runs too, in time order.
   ///
+  /// The time moves in whole ticks of the scheduler's `resolution`: a duration that is not a
+  /// whole number of ticks moves the nearest whole number and fails the test, saying so.
+  ///
   /// - Parameters:
-  ///   - duration: How far to move the time; rounded to a whole unit. `.zero` only lets
+  ///   - duration: How far to move the time: a whole number of ticks. `.zero` only lets
   ///     waiting tasks run.
+  ///   - fileID: The file ID of the call site, where a partial tick is reported. Leave the
+  ///     default.
+  ///   - filePath: The file path of the call site. Leave the default.
+  ///   - line: The line of the call site. Leave the default.
+  ///   - column: The column of the call site. Leave the default.
   ///   - isolation: The caller's actor. Leave the default.
   public func advance(
-    by duration: Duration = .zero, isolation: isolated (any Actor)? = #isolation
+    by duration: Duration = .zero, fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
+    isolation: isolated (any Actor)? = #isolation
   ) async {
     precondition(duration >= .zero, "TestClock.advance(by:): cannot move back in time.")
     let exact = (duration / unit).rounded()
     let units = exact >= Double(TestTime.max) ? TestTime.max : TestTime(exact)
+    reportPartialTick(
+      of: "TestClock", seconds: duration.secondsValue, resolution: scheduler.converter.resolution,
+      moved: units, fileID: fileID, filePath: filePath, line: line, column: column)
     let target = scheduler.converter.offsetVirtualTime(scheduler.clock, offset: units)
     await advance(toVirtualTime: target)
   }
@@ -285,8 +298,53 @@ extension TestScheduler {
   /// Runs the work scheduled up to `interval` from now, in time order, then sets the clock
   /// there (`advanceTo(_:)` relative to the current time).
   ///
-  /// - Parameter interval: How far to move the time, rounded to whole units.
-  public func advance(by interval: RxTimeInterval) {
-    advanceTo(converter.offsetVirtualTime(clock, offset: virtualInterval(interval)))
+  /// The time moves in whole ticks of `resolution`: an interval that is not a whole number
+  /// of ticks moves the nearest whole number and fails the test, saying so.
+  ///
+  /// - Parameters:
+  ///   - interval: How far to move the time: a whole number of ticks.
+  ///   - fileID: The file ID of the call site, where a partial tick is reported. Leave the
+  ///     default.
+  ///   - filePath: The file path of the call site. Leave the default.
+  ///   - line: The line of the call site. Leave the default.
+  ///   - column: The column of the call site. Leave the default.
+  public func advance(
+    by interval: RxTimeInterval, fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+  ) {
+    let ticks = virtualInterval(interval)
+    reportPartialTick(
+      of: "TestScheduler", seconds: interval.seconds, resolution: converter.resolution,
+      moved: ticks, fileID: fileID, filePath: filePath, line: line, column: column)
+    advanceTo(converter.offsetVirtualTime(clock, offset: ticks))
+  }
+}
+
+/// Fails the test when `seconds` is not a whole number of ticks of `resolution` seconds,
+/// saying how many ticks `owner`'s `advance(by:)` moved instead.
+private func reportPartialTick(
+  of owner: String, seconds: Double, resolution: Double, moved: TestTime,
+  fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
+) {
+  let exact = seconds / resolution
+  guard exact.isFinite, abs(exact - exact.rounded()) > 1e-9 * max(1, abs(exact)) else { return }
+  func number(_ value: Double) -> String { String(format: "%.9g", value) }
+  func plural(_ count: String, _ noun: String) -> String {
+    "\(count) \(noun)\(count == "1" ? "" : "s")"
+  }
+  TestStoreFailure(
+    message: "\(owner).advance(by: \(plural(number(seconds), "second"))) is "
+      + "\(plural(number(exact), "tick")) (1 tick = \(plural(number(resolution), "second"))) "
+      + "and moved \(plural(String(moved), "tick")): the time moves in whole ticks. Give the "
+      + "scheduler a finer resolution, such as TestScheduler(initialClock: 0, resolution: "
+      + "0.001).",
+    fileID: fileID, filePath: filePath, line: line, column: column
+  ).reportToTestFramework()
+}
+
+extension Duration {
+  /// The duration in seconds.
+  fileprivate var secondsValue: Double {
+    Double(components.seconds) + Double(components.attoseconds) / 1e18
   }
 }
