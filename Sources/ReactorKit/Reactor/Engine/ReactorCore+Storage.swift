@@ -215,8 +215,9 @@ extension ReactorCore {
     }
     /// ``hooks``, retained by hand (by the setter of ``hooks``, which releases them when it
     /// replaces them), so that the owner thread calls them without reference counting: only
-    /// the owner replaces them, between two steps.
-    @usableFromInline var hooksReference: UnretainedReference<Hooks>?
+    /// the owner replaces them, between two steps. Read-only outside this type, so the +1
+    /// is only ever taken and given back by that setter.
+    @usableFromInline private(set) var hooksReference: UnretainedReference<Hooks>?
     /// The reactor's scheduler unless it is the trampoline (most reactors): boxed, so the
     /// common case stores one word instead of an existential.
     @usableFromInline var otherScheduler: SchedulerBox?
