@@ -292,9 +292,13 @@ public final class TestStore<State: Equatable> {
   /// First waits up to `timeout` for the effects of the store's `Middleware.effects` stages to
   /// end (running the current run loop meanwhile, so effects that dispatch on the main queue
   /// can run). An effect still running then fails the test: receive what it dispatches,
-  /// cancel it with an action whose effect is `Effect.cancel(id:)`, or end it with
-  /// ``cancelInFlightEffects()``. Work that middleware starts by other means (a
-  /// `DispatchQueue`) is not seen.
+  /// advance the `TestScheduler` or `TestClock` it waits on until it ends, cancel it with an
+  /// action whose effect is `Effect.cancel(id:)`, or end it with ``cancelInFlightEffects()``.
+  /// Work that middleware starts by other means (a `DispatchQueue`) is not seen.
+  ///
+  /// In `async` code, the async form
+  /// ``finish(timeout:fileID:filePath:line:column:isolation:)`` is chosen: it waits without
+  /// blocking the caller's actor, where `Effect.run` operations run.
   ///
   /// Called automatically, with the default timeout, when the test store is freed, if not
   /// called before.
@@ -314,7 +318,61 @@ public final class TestStore<State: Equatable> {
     guard !isFinished else { return }
     isFinished = true
     let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
-    if exhaustivity == .on { checkInFlightEffects(timeout: timeout, at: location) }
+    if exhaustivity == .on {
+      let deadline = Date().addingTimeInterval(max(timeout, 0))
+      while !store.inFlightEffectIDs.isEmpty && Date() < deadline {
+        // The run loop serves the main queue on the main thread; elsewhere this only waits.
+        if !RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(0.002)) {
+          Thread.sleep(forTimeInterval: 0.002)
+        }
+      }
+    }
+    end(at: location)
+  }
+
+  /// Ends the test, waiting for running effects without blocking the caller's actor: with
+  /// exhaustivity on, effects still running and received actions that were not asserted fail
+  /// it.
+  ///
+  /// The async form of ``finish(timeout:fileID:filePath:line:column:)``, chosen in `async`
+  /// code. While it waits, the caller's actor is free, so `Effect.run` operations (which run
+  /// on the main actor) can end while a `@MainActor` test waits.
+  ///
+  /// - Parameters:
+  ///   - timeout: How long to wait for running effects to end (real time). One second by
+  ///     default.
+  ///   - fileID: The file ID of the call site, where unasserted actions are reported. Leave
+  ///     the default.
+  ///   - filePath: The file path of the call site. Leave the default.
+  ///   - line: The line of the call site. Leave the default.
+  ///   - column: The column of the call site. Leave the default.
+  ///   - isolation: The caller's actor. Leave the default.
+  public func finish(
+    timeout: Duration = .seconds(1), fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
+    isolation: isolated (any Actor)? = #isolation
+  ) async {
+    guard !isFinished else { return }
+    isFinished = true
+    let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+    if exhaustivity == .on {
+      let deadline = ContinuousClock.now.advanced(by: max(timeout, .zero))
+      while !store.inFlightEffectIDs.isEmpty && ContinuousClock.now < deadline
+        && !Task.isCancelled
+      {
+        try? await Task.sleep(for: .milliseconds(2))
+      }
+    }
+    end(at: location)
+  }
+
+  // MARK: - Private
+
+  /// The end of ``finish(timeout:fileID:filePath:line:column:)``, after waiting for the
+  /// effects: fails for effects still running and received actions not asserted (with
+  /// exhaustivity on), and stops recording.
+  private func end(at location: Location) {
+    if exhaustivity == .on { reportInFlightEffects(at: location) }
     subscription?.dispose()
     subscription = nil
     let pending = recorder.takeAll()
@@ -330,20 +388,9 @@ public final class TestStore<State: Equatable> {
     state = pending.last!.after
   }
 
-  // MARK: - Private
-
-  /// Waits up to `timeout` for the store's running effects to end, then fails for each one
-  /// still running.
-  private func checkInFlightEffects(timeout: TimeInterval, at location: Location) {
-    let deadline = Date().addingTimeInterval(max(timeout, 0))
-    var running = store.inFlightEffectIDs
-    while !running.isEmpty && Date() < deadline {
-      // The run loop serves the main queue on the main thread; elsewhere this only waits.
-      if !RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(0.002)) {
-        Thread.sleep(forTimeInterval: 0.002)
-      }
-      running = store.inFlightEffectIDs
-    }
+  /// Fails for the store's effects still running, naming their ids.
+  private func reportInFlightEffects(at location: Location) {
+    let running = store.inFlightEffectIDs
     guard !running.isEmpty else { return }
     let one = running.count == 1
     let names = running.map { ids in
@@ -354,8 +401,10 @@ public final class TestStore<State: Equatable> {
     fail(
       "\(count(running.count, "effect")) \(one ? "was" : "were") still running when the test "
         + "ended (\(names.joined(separator: "; "))). Receive what \(one ? "it" : "they") "
-        + "dispatch\(one ? "es" : ""), cancel \(one ? "it" : "them") (Effect.cancel(id:)), or "
-        + "end \(one ? "it" : "them") with cancelInFlightEffects().",
+        + "dispatch\(one ? "es" : ""), advance the test scheduler or clock \(one ? "it" : "they")"
+        + " wait\(one ? "s" : "") on until \(one ? "it ends" : "they end"), cancel "
+        + "\(one ? "it" : "them") (Effect.cancel(id:)), or end \(one ? "it" : "them") with "
+        + "cancelInFlightEffects().",
       at: location)
   }
 

@@ -3,6 +3,7 @@ import Foundation
 import ReactorKit
 import ReactorKitStreams
 import ReactorKitTesting
+import Testing
 import XCTest
 
 /// `TestStore.finish()` and the effects a store's `Middleware.effects` still runs when a test
@@ -23,8 +24,8 @@ final class TestStoreEffectsTests: ResourceTestCase {
       failures.messages,
       [
         "1 effect was still running when the test ended (cancellable by \"watch\"). Receive "
-          + "what it dispatches, cancel it (Effect.cancel(id:)), or end it with "
-          + "cancelInFlightEffects()."
+          + "what it dispatches, advance the test scheduler or clock it waits on until it ends, "
+          + "cancel it (Effect.cancel(id:)), or end it with cancelInFlightEffects()."
       ])
     XCTAssertEqual(failures.failures.first?.line, line)
   }
@@ -48,8 +49,9 @@ final class TestStoreEffectsTests: ResourceTestCase {
       failures.messages,
       [
         "2 effects were still running when the test ended (cancellable by \"watch\"; without "
-          + "an id). Receive what they dispatch, cancel them (Effect.cancel(id:)), or end them "
-          + "with cancelInFlightEffects()."
+          + "an id). Receive what they dispatch, advance the test scheduler or clock they wait "
+          + "on until they end, cancel them (Effect.cancel(id:)), or end them with "
+          + "cancelInFlightEffects()."
       ])
   }
 
@@ -174,6 +176,39 @@ final class TestStoreEffectsTests: ResourceTestCase {
     XCTAssertTrue(
       failures.messages.first?.contains("(cancellable by \"watch\")") == true,
       "\(failures.messages)")
+  }
+}
+
+/// The async `finish`, chosen in `async` code: it waits without blocking the caller's actor,
+/// where `Effect.run` operations run.
+@Suite struct TestStoreAsyncFinishTests {
+  @MainActor @Test func asyncFinish_letsAMainActorRunEffectEnd() async {
+    // given: a `run` effect (on the main actor) that ends by itself 50 ms later
+    let effects = Middleware<Int>.effects(on: WatchAction.self) { action, _ in
+      guard action == .watch else { return .none }
+      return .run { _ in try await Task.sleep(for: .milliseconds(50)) }
+    }
+    let store = TestStore(reducer: watchReducer, state: 0, middleware: [effects])
+    let failures = FailureLog()
+    store.reportFailure = failures.record
+    store.send(WatchAction.watch)
+    // when: waiting suspends, so the effect can run on the main actor
+    await store.finish(timeout: .seconds(10))
+    // then
+    #expect(failures.messages == [])
+  }
+
+  @MainActor @Test func asyncFinish_failsForAnEffectStillRunning() async {
+    // given
+    let store = TestStore(reducer: watchReducer, state: 0, middleware: [watchEffects])
+    let failures = FailureLog()
+    store.reportFailure = failures.record
+    store.send(WatchAction.watch)
+    // when
+    await store.finish(timeout: .milliseconds(20))
+    // then
+    #expect(failures.messages.count == 1)
+    #expect(failures.messages.first?.hasPrefix("1 effect was still running") == true)
   }
 }
 

@@ -135,7 +135,7 @@ import Testing
     store.send(TimerAction.stop) { $0.isRunning = false }
     await clock.advance(by: .seconds(10))
     // then: cancelled, nothing more
-    store.finish()
+    await store.finish()
     #expect(clock.sleepCount == 0)
   }
 
@@ -165,7 +165,7 @@ import Testing
     await clock.advance(by: .milliseconds(200))
     // the first action received is the second search's: the first one sent nothing
     await store.receive(AsyncSearchAction.results(["AB"])) { $0.results = ["AB"] }
-    store.finish()
+    await store.finish()
   }
 
   @Test func effectRun_errorsBecomeActionsThroughCatch() async {
@@ -186,7 +186,7 @@ import Testing
     store.send(AsyncSearchAction.query("a")) { $0.query = "a" }
     // then
     await store.receive(AsyncSearchAction.results(["offline"])) { $0.results = ["offline"] }
-    store.finish()
+    await store.finish()
   }
 
   @Test func effectRun_storeFreed_cancelsTheTask() async {
@@ -281,7 +281,7 @@ import Testing
     await store.receive(AsyncSearchAction.results(["a"]), timeout: .seconds(10)) {
       $0.results = ["a"]
     }
-    store.finish()
+    await store.finish()
   }
 
   @Test func asyncReceive_predicateFormAndAnActionFromAnotherThread() async {
@@ -302,7 +302,7 @@ import Testing
     // then
     await store.receive(
       { $0 is AsyncSearchAction }, timeout: .seconds(10), assert: { $0.results = ["b"] })
-    store.finish()
+    await store.finish()
   }
 
   @Test func asyncReceive_timeout_failsWithAFullSentence() async {
