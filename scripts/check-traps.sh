@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Compiles the API traps of issue 21 against the built modules and checks that each one is
-# caught: the ReSwift-order reducer closure, `store.select(\.x)` with a key path, and the
+# caught: the ReSwift-order reducer closure, `store.select(\.x)` with a key path, the
 # `View` alias next to SwiftUI's `View` (with a stand-in `SwiftUI` module, since Linux has
-# none). Each case is one small file type-checked on its own (`swiftc -typecheck`, a second
+# none), and TestStore's blocking `finish`/`receive` in async code. Each case is one small file type-checked on its own (`swiftc -typecheck`, a second
 # or two each); a case passes when the compiler prints the expected diagnostic, or, for the
 # cases that must stay clean, no diagnostic at all. Run after `swift build --build-tests`
 # (it reads .build/debug/Modules). Usage: scripts/check-traps.sh
@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 modules=.build/debug/Modules
-for module in ReactorKit ReactorKitCompatibility; do
+for module in ReactorKit ReactorKitCompatibility ReactorKitTesting; do
   [ -f "$modules/$module.swiftmodule" ] || { echo "run swift build --build-tests first"; exit 1; }
 done
 work=$(mktemp -d)
@@ -157,6 +157,38 @@ final class StoryboardCounterViewController: StoryboardView {
   var disposeBag = DisposeBag()
   var isViewLoaded = true
   func bind(reactor: Counter) {}
+}
+SWIFT
+
+# 4. TestStore's blocking `finish`/`receive` in `async` code: a number as `timeout:` picked the
+# blocking form, which keeps the caller's actor (where `Effect.run` operations run) from
+# running while it waits. They are unavailable from async contexts; the async forms compile.
+expect teststore_blocking_finish_in_async_code "error: .*finish.*unavailable from asynchronous contexts; In async code, use 'await store.finish\(\)'" <<'SWIFT'
+import ReactorKit
+import ReactorKitTesting
+@MainActor func endTest(_ store: TestStore<Int>) async {
+  store.finish(timeout: 1)
+}
+SWIFT
+expect teststore_blocking_receive_in_async_code "error: .*receive.*unavailable from asynchronous contexts; In async code, use 'await store.receive" <<'SWIFT'
+import ReactorKit
+import ReactorKitTesting
+enum Tick: Action, Equatable { case tick }
+@MainActor func expectTick(_ store: TestStore<Int>) async {
+  store.receive(Tick.tick, timeout: 1)
+}
+SWIFT
+expect teststore_async_and_blocking_forms clean <<'SWIFT'
+import ReactorKit
+import ReactorKitTesting
+enum Tick: Action, Equatable { case tick }
+@MainActor func asyncTest(_ store: TestStore<Int>) async {
+  await store.receive(Tick.tick, timeout: .seconds(2))
+  await store.finish(timeout: .seconds(2))
+}
+func blockingTest(_ store: TestStore<Int>) {
+  store.receive(Tick.tick, timeout: 2)
+  store.finish(timeout: 2)
 }
 SWIFT
 

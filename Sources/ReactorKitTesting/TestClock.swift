@@ -153,8 +153,8 @@ public final class TestClock: Clock, @unchecked Sendable {
     precondition(duration >= .zero, "TestClock.advance(by:): cannot move back in time.")
     let exact = (duration / unit).rounded()
     let units = exact >= Double(TestTime.max) ? TestTime.max : TestTime(exact)
-    reportPartialTick(
-      of: "TestClock", seconds: duration.secondsValue, resolution: scheduler.converter.resolution,
+    PartialTick.report(
+      of: "TestClock", length: AdvanceLength(duration), resolution: scheduler.converter.resolution,
       moved: units, fileID: fileID, filePath: filePath, line: line, column: column)
     let target = scheduler.converter.offsetVirtualTime(scheduler.clock, offset: units)
     await advance(toVirtualTime: target)
@@ -313,38 +313,9 @@ extension TestScheduler {
     filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
   ) {
     let ticks = virtualInterval(interval)
-    reportPartialTick(
-      of: "TestScheduler", seconds: interval.seconds, resolution: converter.resolution,
+    PartialTick.report(
+      of: "TestScheduler", length: AdvanceLength(interval), resolution: converter.resolution,
       moved: ticks, fileID: fileID, filePath: filePath, line: line, column: column)
     advanceTo(converter.offsetVirtualTime(clock, offset: ticks))
-  }
-}
-
-/// Fails the test when `seconds` is not a whole number of ticks of `resolution` seconds,
-/// saying how many ticks `owner`'s `advance(by:)` moved instead.
-private func reportPartialTick(
-  of owner: String, seconds: Double, resolution: Double, moved: TestTime,
-  fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
-) {
-  let exact = seconds / resolution
-  guard exact.isFinite, abs(exact - exact.rounded()) > 1e-9 * max(1, abs(exact)) else { return }
-  func number(_ value: Double) -> String { String(format: "%.9g", value) }
-  func plural(_ count: String, _ noun: String) -> String {
-    "\(count) \(noun)\(count == "1" ? "" : "s")"
-  }
-  TestStoreFailure(
-    message: "\(owner).advance(by: \(plural(number(seconds), "second"))) is "
-      + "\(plural(number(exact), "tick")) (1 tick = \(plural(number(resolution), "second"))) "
-      + "and moved \(plural(String(moved), "tick")): the time moves in whole ticks. Give the "
-      + "scheduler a finer resolution, such as TestScheduler(initialClock: 0, resolution: "
-      + "0.001).",
-    fileID: fileID, filePath: filePath, line: line, column: column
-  ).reportToTestFramework()
-}
-
-extension Duration {
-  /// The duration in seconds.
-  fileprivate var secondsValue: Double {
-    Double(components.seconds) + Double(components.attoseconds) / 1e18
   }
 }

@@ -34,9 +34,9 @@ public enum Exhaustivity: Equatable, Sendable {
 ///   default) wait for the action without blocking the thread, so effects that dispatch from
 ///   the main actor can run while a `@MainActor` test waits.
 /// - At the end (``finish(timeout:fileID:filePath:line:column:)``, or when the test store is
-///   freed), effects still running (after waiting for them up to a timeout) and received
-///   actions that were not asserted fail the test; ``cancelInFlightEffects()`` ends effects a
-///   test does not wait for.
+///   freed), with exhaustivity on, effects still running (after waiting for them up to a
+///   timeout; without waiting when freed) and received actions that were not asserted fail
+///   the test; ``cancelInFlightEffects()`` ends effects a test does not wait for.
 ///
 /// Failures are reported to Swift Testing inside a Swift Testing test and to XCTest otherwise,
 /// at the assertion's call site; replace ``reportFailure`` to inspect them instead.
@@ -136,8 +136,10 @@ public final class TestStore<State: Equatable> {
 
   deinit {
     if !isFinished {
+      // Reports without waiting for running effects: a deinit may run on any thread, at any
+      // time (XCTest frees a test case's properties after the suite).
       let (fileID, filePath, line, column) = origin
-      finish(fileID: fileID, filePath: filePath, line: line, column: column)
+      finish(timeout: 0, fileID: fileID, filePath: filePath, line: line, column: column)
     }
   }
 
@@ -195,6 +197,10 @@ public final class TestStore<State: Equatable> {
   ///   - filePath: The file path of the call site. Leave the default.
   ///   - line: The line of the call site. Leave the default.
   ///   - column: The column of the call site. Leave the default.
+  @available(
+    *, noasync,
+    message: "In async code, use 'await store.receive(…)', with a Duration timeout if any."
+  )
   public func receive(
     _ isMatching: (any Action) -> Bool, timeout: TimeInterval = 0,
     assert updateExpected: ((inout State) -> Void)? = nil, fileID: StaticString = #fileID,
@@ -210,6 +216,10 @@ public final class TestStore<State: Equatable> {
   ///
   /// Compares with `==`; otherwise the same as
   /// ``receive(_:timeout:assert:fileID:filePath:line:column:)-((Action)->Bool,_,_,_,_,_,_)``.
+  @available(
+    *, noasync,
+    message: "In async code, use 'await store.receive(…)', with a Duration timeout if any."
+  )
   public func receive<A: Action & Equatable>(
     _ expected: A, timeout: TimeInterval = 0,
     assert updateExpected: ((inout State) -> Void)? = nil, fileID: StaticString = #fileID,
@@ -300,17 +310,21 @@ public final class TestStore<State: Equatable> {
   /// ``finish(timeout:fileID:filePath:line:column:isolation:)`` is chosen: it waits without
   /// blocking the caller's actor, where `Effect.run` operations run.
   ///
-  /// Called automatically, with the default timeout, when the test store is freed, if not
-  /// called before.
+  /// Called automatically when the test store is freed, if not called before, without
+  /// waiting for running effects.
   ///
   /// - Parameters:
   ///   - timeout: How long to wait for running effects to end, in seconds. One second by
   ///     default.
-  ///   - fileID: The file ID of the call site, where unasserted actions are reported. Leave
-  ///     the default.
+  ///   - fileID: The file ID of the call site, where running effects and unasserted actions
+  ///     are reported. Leave the default.
   ///   - filePath: The file path of the call site. Leave the default.
   ///   - line: The line of the call site. Leave the default.
   ///   - column: The column of the call site. Leave the default.
+  @available(
+    *, noasync,
+    message: "In async code, use 'await store.finish()', with a Duration timeout if any."
+  )
   public func finish(
     timeout: TimeInterval = 1, fileID: StaticString = #fileID,
     filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
@@ -319,15 +333,17 @@ public final class TestStore<State: Equatable> {
     isFinished = true
     let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
     if exhaustivity == .on {
-      let deadline = Date().addingTimeInterval(max(timeout, 0))
-      while !store.inFlightEffectIDs.isEmpty && Date() < deadline {
+      let clock = ContinuousClock()
+      // Capped at about 30 years: longer waits are the same to a test, and cannot overflow.
+      let deadline = clock.now.advanced(by: .seconds(max(min(timeout, 1e9), 0)))
+      while !store.inFlightEffectIDs.isEmpty && clock.now < deadline {
         // The run loop serves the main queue on the main thread; elsewhere this only waits.
         if !RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(0.002)) {
           Thread.sleep(forTimeInterval: 0.002)
         }
       }
     }
-    end(at: location)
+    end(at: location, waitCancelled: false)
   }
 
   /// Ends the test, waiting for running effects without blocking the caller's actor: with
@@ -341,8 +357,8 @@ public final class TestStore<State: Equatable> {
   /// - Parameters:
   ///   - timeout: How long to wait for running effects to end (real time). One second by
   ///     default.
-  ///   - fileID: The file ID of the call site, where unasserted actions are reported. Leave
-  ///     the default.
+  ///   - fileID: The file ID of the call site, where running effects and unasserted actions
+  ///     are reported. Leave the default.
   ///   - filePath: The file path of the call site. Leave the default.
   ///   - line: The line of the call site. Leave the default.
   ///   - column: The column of the call site. Leave the default.
@@ -363,7 +379,7 @@ public final class TestStore<State: Equatable> {
         try? await Task.sleep(for: .milliseconds(2))
       }
     }
-    end(at: location)
+    end(at: location, waitCancelled: Task.isCancelled)
   }
 
   // MARK: - Private
@@ -371,8 +387,8 @@ public final class TestStore<State: Equatable> {
   /// The end of ``finish(timeout:fileID:filePath:line:column:)``, after waiting for the
   /// effects: fails for effects still running and received actions not asserted (with
   /// exhaustivity on), and stops recording.
-  private func end(at location: Location) {
-    if exhaustivity == .on { reportInFlightEffects(at: location) }
+  private func end(at location: Location, waitCancelled: Bool) {
+    if exhaustivity == .on { reportInFlightEffects(at: location, waitCancelled: waitCancelled) }
     subscription?.dispose()
     subscription = nil
     let pending = recorder.takeAll()
@@ -388,23 +404,27 @@ public final class TestStore<State: Equatable> {
     state = pending.last!.after
   }
 
-  /// Fails for the store's effects still running, naming their ids.
-  private func reportInFlightEffects(at location: Location) {
+  /// Fails once for the store's effects still running, naming each one's ids.
+  private func reportInFlightEffects(at location: Location, waitCancelled: Bool) {
     let running = store.inFlightEffectIDs
     guard !running.isEmpty else { return }
     let one = running.count == 1
+    let it = one ? "it" : "them"
     let names = running.map { ids in
       ids.isEmpty
         ? "without an id"
         : "cancellable by " + ids.map { renderValue($0.base) }.joined(separator: ", ")
     }
+    // An effect without an id cannot be cancelled by an action.
+    let cancelByID =
+      running.contains { !$0.isEmpty } ? "cancel \(it) (Effect.cancel(id:)), " : ""
+    let cancelled = waitCancelled ? " The test was cancelled while finish waited." : ""
     fail(
       "\(count(running.count, "effect")) \(one ? "was" : "were") still running when the test "
         + "ended (\(names.joined(separator: "; "))). Receive what \(one ? "it" : "they") "
         + "dispatch\(one ? "es" : ""), advance the test scheduler or clock \(one ? "it" : "they")"
-        + " wait\(one ? "s" : "") on until \(one ? "it ends" : "they end"), cancel "
-        + "\(one ? "it" : "them") (Effect.cancel(id:)), or end \(one ? "it" : "them") with "
-        + "cancelInFlightEffects().",
+        + " wait\(one ? "s" : "") on until \(one ? "it ends" : "they end"), \(cancelByID)or end "
+        + "\(it) with cancelInFlightEffects().\(cancelled)",
       at: location)
   }
 

@@ -55,6 +55,46 @@ final class TestStoreEffectsTests: ResourceTestCase {
       ])
   }
 
+  func test_finish_anEffectWithoutAnIdIsNotToldToBeCancelledByID() {
+    // given
+    let failures = FailureLog()
+    let effects = Middleware<Int>.effects { action, _ in
+      guard case WatchAction.watch = action else { return .none }
+      return Effect(Observable<WatchAction>.never())
+    }
+    let store = TestStore(reducer: watchReducer, state: 0, middleware: [effects])
+    store.reportFailure = failures.record
+    store.send(WatchAction.watch)
+    // when
+    store.finish(timeout: 0)
+    store.finish(timeout: 0)
+    // then: one report, without `Effect.cancel(id:)`
+    XCTAssertEqual(
+      failures.messages,
+      [
+        "1 effect was still running when the test ended (without an id). Receive what it "
+          + "dispatches, advance the test scheduler or clock it waits on until it ends, or end "
+          + "it with cancelInFlightEffects()."
+      ])
+  }
+
+  func test_finish_effectsOfComposedMiddlewareAreTracked() {
+    // given: the effects stage inside `concat` and under an appended step (`filter`)
+    let failures = FailureLog()
+    let composed = Middleware<Int>().sideEffect { _, _, _ in }.concat(watchEffects)
+      .filter { _, _ in true }
+    let store = TestStore(reducer: watchReducer, state: 0, middleware: [composed])
+    store.reportFailure = failures.record
+    store.send(WatchAction.watch)
+    // when
+    store.finish(timeout: 0)
+    // then
+    XCTAssertEqual(failures.messages.count, 1)
+    XCTAssertTrue(
+      failures.messages.first?.contains("(cancellable by \"watch\")") == true,
+      "\(failures.messages)")
+  }
+
   func test_finish_waitsForAnEffectThatEndsWithinTheTimeout() {
     // given: an effect that completes 50 ms later, on another thread
     let failures = FailureLog()
@@ -196,6 +236,39 @@ final class TestStoreEffectsTests: ResourceTestCase {
     await store.finish(timeout: .seconds(10))
     // then
     #expect(failures.messages == [])
+  }
+
+  @MainActor @Test func asyncFinish_exhaustivityOffNeitherWaitsNorFails() async {
+    // given
+    let store = TestStore(reducer: watchReducer, state: 0, middleware: [watchEffects])
+    let failures = FailureLog()
+    store.reportFailure = failures.record
+    store.exhaustivity = .off
+    store.send(WatchAction.watch)
+    // when
+    let started = ContinuousClock.now
+    await store.finish(timeout: .seconds(30))
+    // then
+    #expect(failures.messages == [])
+    #expect(ContinuousClock.now - started < .seconds(10))
+  }
+
+  @Test func asyncFinish_cancelledWhileWaiting_saysSo() async {
+    // given
+    let store = TestStore(reducer: watchReducer, state: 0, middleware: [watchEffects])
+    let failures = FailureLog()
+    store.reportFailure = failures.record
+    store.send(WatchAction.watch)
+    // when: the waiting task is cancelled long before the timeout
+    let box = UncheckedSendable(store)
+    let task = Task { await box.value.finish(timeout: .seconds(30)) }
+    try? await Task.sleep(for: .milliseconds(20))
+    task.cancel()
+    await task.value
+    // then
+    #expect(failures.messages.count == 1)
+    #expect(
+      failures.messages.first?.hasSuffix("The test was cancelled while finish waited.") == true)
   }
 
   @MainActor @Test func asyncFinish_failsForAnEffectStillRunning() async {

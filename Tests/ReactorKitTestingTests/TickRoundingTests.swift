@@ -42,6 +42,71 @@ import Testing
     #expect(scheduler.clock == 2104)
   }
 
+  @Test func schedulerAdvance_wholeTicksOfDecimalResolutions_neverFail() {
+    // given: resolutions that are not exact in binary
+    for resolution in [0.1, 0.01, 0.001, 0.2, 0.05] {
+      let scheduler = TestScheduler(initialClock: 0, resolution: resolution)
+      let tick = Int((resolution * 1e9).rounded())
+      // when: 1 to 300 whole ticks, in nanoseconds and as milliseconds
+      for ticks in 1...300 {
+        scheduler.advance(by: .nanoseconds(ticks * tick))
+      }
+      // then: no issue recorded, and the clock moved exactly
+      #expect(scheduler.clock == (1...300).reduce(0, +))
+    }
+  }
+
+  @Test func schedulerAdvance_partsOfATickAreCaughtAtAnyScale() {
+    // given: a million ticks and a half (1e-6 s a tick), and one nanosecond at 1 s a tick
+    let fine = TestScheduler(initialClock: 0, resolution: 0.000001)
+    let coarse = TestScheduler(initialClock: 0)
+    // when / then
+    withKnownIssue {
+      fine.advance(by: .nanoseconds(1_000_000_000_500))
+    } matching: { issue in
+      issue.comments.first?.rawValue.hasPrefix(
+        "TestScheduler.advance(by: 1000.0000005 seconds) is 1000000000.5 ticks (1 tick = "
+          + "0.000001 seconds)") == true
+    }
+    withKnownIssue {
+      coarse.advance(by: .nanoseconds(1_000_000_002))
+    } matching: { issue in
+      issue.comments.map(\.rawValue) == [
+        "TestScheduler.advance(by: 1.000000002 seconds) is 1.000000002 ticks (1 tick = 1 "
+          + "second) and moved 1 tick: the time moves in whole ticks. Give the scheduler a "
+          + "finer resolution, such as TestScheduler(initialClock: 0, resolution: "
+          + "0.000000001)."
+      ]
+    }
+    withKnownIssue {
+      coarse.advance(by: .nanoseconds(1))
+    }
+  }
+
+  @Test func schedulerAdvance_suggestsAResolutionThatDividesTheDuration() {
+    // given: already a millisecond a tick
+    let scheduler = TestScheduler(initialClock: 0, resolution: 0.001)
+    // when / then: 1.5 ms needs a tenth of a millisecond
+    withKnownIssue {
+      scheduler.advance(by: .microseconds(1500))
+    } matching: { issue in
+      issue.comments.first?.rawValue.hasSuffix(
+        "such as TestScheduler(initialClock: 0, resolution: 0.0001).") == true
+    }
+  }
+
+  @Test func clockAdvance_durationsMadeFromDoublesAreWholeTicks() async {
+    // given: `.seconds(0.3)` is a few attoseconds short of 0.3 s
+    let scheduler = TestScheduler(initialClock: 0, resolution: 0.1)
+    let clock = TestClock(scheduler: scheduler)
+    // when
+    await clock.advance(by: .seconds(0.3))
+    await clock.advance(by: .seconds(0.7))
+    await clock.advance(by: .seconds(1) + Duration(secondsComponent: 0, attosecondsComponent: 1))
+    // then: no issue recorded
+    #expect(scheduler.clock == 20)
+  }
+
   @Test func clockAdvance_partOfATick_failsAndSaysWhatMoved() async {
     // given: one tick is a tenth of a second
     let scheduler = TestScheduler(initialClock: 0, resolution: 0.1)
