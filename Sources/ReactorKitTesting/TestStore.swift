@@ -335,7 +335,8 @@ public final class TestStore<State: Equatable> {
     if exhaustivity == .on {
       let clock = ContinuousClock()
       // Capped at about 30 years: longer waits are the same to a test, and cannot overflow.
-      let deadline = clock.now.advanced(by: .seconds(max(min(timeout, 1e9), 0)))
+      let seconds = timeout.isNaN ? 0 : max(min(timeout, 1e9), 0)
+      let deadline = clock.now.advanced(by: .seconds(seconds))
       while !store.inFlightEffectIDs.isEmpty && clock.now < deadline {
         // The run loop serves the main queue on the main thread; elsewhere this only waits.
         if !RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(0.002)) {

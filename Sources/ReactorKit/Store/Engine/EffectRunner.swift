@@ -6,8 +6,9 @@ import ReactorKitStreams
 ///
 /// One runner is made per store, when the middleware is connected; the store's middleware
 /// chain owns it (its closures, and the chain's ``StoreEffects``, which the test store asks
-/// for the running effects), so it lives exactly as long as the store's engine. Effect subscriptions
-/// hold the runner weakly, so a running effect never keeps it (or the store) alive.
+/// for the running effects), so it lives exactly as long as the store's engine. Effect
+/// subscriptions hold the runner weakly, so a running effect never keeps it (or the store)
+/// alive.
 ///
 /// ``start(_:)`` and cancellation run on the store's processing thread, one action at a time;
 /// effects complete, fail and emit on any thread.
