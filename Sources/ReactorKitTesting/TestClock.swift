@@ -18,13 +18,14 @@ import ReactorKitStreams
 /// await store.receive(TimerAction.tick) { $0.ticks = 1 }
 /// ```
 ///
-/// ``advance(by:fileID:filePath:line:column:isolation:)`` moves the scheduler from sleep to sleep and lets the tasks it
-/// wakes run before it goes on, so a task that sleeps again in a loop is woken at each of
-/// its deadlines. Called from the main actor (a `@MainActor` test), with effects that run on
-/// the main actor (`run` does), this is deterministic: woken tasks run up to their next
-/// suspension before `advance` returns. Advancing the ``scheduler`` directly (`advanceTo`,
-/// ``TestScheduler/advance(by:fileID:filePath:line:column:)``) also ends the sleeps that are due, but the woken tasks run
-/// later, on their executor; wait for what they send with `TestStore`'s async `receive`.
+/// ``advance(by:fileID:filePath:line:column:isolation:)`` moves the scheduler from sleep to
+/// sleep and lets the tasks it wakes run before it goes on, so a task that sleeps again in a
+/// loop is woken at each of its deadlines. Called from the main actor (a `@MainActor` test),
+/// with effects that run on the main actor (`run` does), this is deterministic: woken tasks
+/// run up to their next suspension before `advance` returns. Advancing the ``scheduler``
+/// directly (`advanceTo`, ``TestScheduler/advance(by:fileID:filePath:line:column:)``) also
+/// ends the sleeps that are due, but the woken tasks run later, on their executor; wait for
+/// what they send with `TestStore`'s async `receive`.
 ///
 /// A sleep starts when the task calls `sleep`: advance after the task has reached it. A task
 /// started by an action is usually still waiting to run when `send` returns; `advance` lets
