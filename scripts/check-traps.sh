@@ -163,14 +163,14 @@ SWIFT
 # 4. TestStore's blocking `finish`/`receive` in `async` code: a number as `timeout:` picked the
 # blocking form, which keeps the caller's actor (where `Effect.run` operations run) from
 # running while it waits. They are unavailable from async contexts; the async forms compile.
-expect teststore_blocking_finish_in_async_code "error: .*finish.*unavailable from asynchronous contexts; In async code, use 'await store.finish\(\)'" <<'SWIFT'
+expect teststore_blocking_finish_in_async_code "error: .*finish.*unavailable from asynchronous contexts; in async code, use 'await store.finish\(\)'; a timeout is a Duration" <<'SWIFT'
 import ReactorKit
 import ReactorKitTesting
 @MainActor func endTest(_ store: TestStore<Int>) async {
   store.finish(timeout: 1)
 }
 SWIFT
-expect teststore_blocking_receive_in_async_code "error: .*receive.*unavailable from asynchronous contexts; In async code, use 'await store.receive" <<'SWIFT'
+expect teststore_blocking_receive_in_async_code "error: .*receive.*unavailable from asynchronous contexts; in async code, use 'await store.receive.*a timeout is a Duration" <<'SWIFT'
 import ReactorKit
 import ReactorKitTesting
 enum Tick: Action, Equatable { case tick }

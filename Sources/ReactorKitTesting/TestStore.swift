@@ -199,7 +199,7 @@ public final class TestStore<State: Equatable> {
   ///   - column: The column of the call site. Leave the default.
   @available(
     *, noasync,
-    message: "In async code, use 'await store.receive(…)', with a Duration timeout if any."
+    message: "in async code, use 'await store.receive(…)'; a timeout is a Duration (.seconds(1))"
   )
   public func receive(
     _ isMatching: (any Action) -> Bool, timeout: TimeInterval = 0,
@@ -218,7 +218,7 @@ public final class TestStore<State: Equatable> {
   /// ``receive(_:timeout:assert:fileID:filePath:line:column:)-((Action)->Bool,_,_,_,_,_,_)``.
   @available(
     *, noasync,
-    message: "In async code, use 'await store.receive(…)', with a Duration timeout if any."
+    message: "in async code, use 'await store.receive(…)'; a timeout is a Duration (.seconds(1))"
   )
   public func receive<A: Action & Equatable>(
     _ expected: A, timeout: TimeInterval = 0,
@@ -323,7 +323,7 @@ public final class TestStore<State: Equatable> {
   ///   - column: The column of the call site. Leave the default.
   @available(
     *, noasync,
-    message: "In async code, use 'await store.finish()', with a Duration timeout if any."
+    message: "in async code, use 'await store.finish()'; a timeout is a Duration (.seconds(1))"
   )
   public func finish(
     timeout: TimeInterval = 1, fileID: StaticString = #fileID,
