@@ -68,14 +68,32 @@ failures=0
     -emit-module-path "$work/ObjectiveC.swiftmodule" "$work/ObjectiveC.swift"
 } || { echo "the stand-in modules do not compile"; exit 1; }
 
-check() {
+# Each module is type-checked by one `swiftc` (single-threaded): two at a time, one per core.
+jobs_max=${TYPECHECK_JOBS:-2}
+typecheck() {
   local module=$1 dir=$2
-  local log="$work/$module.log"
   swiftc -swift-version 6 -strict-memory-safety -typecheck -parse-as-library -module-name "$module" \
     -package-name "$package_name" -I "$work" -I "$modules" \
     -Xcc -fmodule-map-file=.build/debug/CReactorKitAtomics.build/module.modulemap \
     -Xcc -I -Xcc Sources/CReactorKitAtomics/include \
-    $(find "$dir" -name '*.swift' | LC_ALL=C sort) >"$log" 2>&1 || true
+    $(find "$dir" -name '*.swift' | LC_ALL=C sort) >"$work/$module.log" 2>&1 || true
+}
+checks=(
+  "ReactorKitStreams Sources/ReactorKitStreams"
+  "ReactorKit Sources/ReactorKit"
+  "ReactorKitInspector Sources/ReactorKitInspector"
+  "ReactorKitTesting Sources/ReactorKitTesting"
+  "ExampleSupport Examples/ExampleSupport"
+)
+for entry in "${checks[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n || true; done
+  typecheck $entry &
+done
+wait
+
+for entry in "${checks[@]}"; do
+  module=${entry%% *}
+  log="$work/$module.log"
   if grep -qE "error|warning" "$log"; then
     echo "$module: FAILED"
     grep -E "error|warning" "$log" | sort -u
@@ -83,11 +101,5 @@ check() {
   else
     echo "$module: ok"
   fi
-}
-
-check ReactorKitStreams Sources/ReactorKitStreams
-check ReactorKit Sources/ReactorKit
-check ReactorKitInspector Sources/ReactorKitInspector
-check ReactorKitTesting Sources/ReactorKitTesting
-check ExampleSupport Examples/ExampleSupport
+done
 exit "$failures"

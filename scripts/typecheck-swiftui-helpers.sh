@@ -53,8 +53,10 @@ struct NameView: SwiftUI.View {
 SWIFT
 
 failures=0
-for variant in plain isolated sendable strict; do
-  dir="$work/$variant"
+variants=(plain isolated sendable strict)
+# One variant: the stand-in SwiftUI, ReactorKit's module against it, and the client file.
+typecheck_variant() {
+  local variant=$1 dir="$work/$1"
   mkdir -p "$dir"
   cat > "$dir/SwiftUI.swift" <<SWIFT
 @_exported import Observation
@@ -67,7 +69,6 @@ public struct Binding<Value> {
   ${!variant} {}
 }
 SWIFT
-  log="$dir/log"
   {
     swiftc -swift-version 6 -parse-as-library -module-name SwiftUI -emit-module \
       -emit-module-path "$dir/SwiftUI.swiftmodule" "$dir/SwiftUI.swift"
@@ -79,7 +80,18 @@ SWIFT
     swiftc -swift-version 6 -typecheck -I "$dir" -I "$modules" \
       -Xcc -fmodule-map-file=.build/debug/CReactorKitAtomics.build/module.modulemap \
       -Xcc -I -Xcc Sources/CReactorKitAtomics/include "$work/client.swift"
-  } >"$log" 2>&1 || true
+  } >"$dir/log" 2>&1 || true
+}
+# Two variants at a time, one per core (each `swiftc` is single-threaded).
+jobs_max=${TYPECHECK_JOBS:-2}
+for variant in "${variants[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n || true; done
+  typecheck_variant "$variant" &
+done
+wait
+
+for variant in "${variants[@]}"; do
+  log="$work/$variant/log"
   if grep -qE "error|warning" "$log"; then
     echo "Binding.init $variant: FAILED"
     grep -E "error|warning" "$log" | sort -u
