@@ -39,14 +39,7 @@ final class EffectRunner: @unchecked Sendable {
 
   deinit {
     // The store is being freed: nothing may be dispatched any more.
-    let all = lock.withLock {
-      isClosed = true
-      let all = Array(running.values)
-      running = [:]
-      byID = [:]
-      return all
-    }
-    for effect in all { effect.subscription.dispose() }
+    disposeAll(closing: true)
   }
 
   /// Starts `operation`: cancellations first, in order, then subscriptions.
@@ -78,8 +71,14 @@ final class EffectRunner: @unchecked Sendable {
 
   /// Disposes every running effect; effects started later run as usual.
   func cancelAll() {
+    disposeAll(closing: false)
+  }
+
+  /// Forgets and disposes every running effect; `closing` also refuses every later one.
+  private func disposeAll(closing: Bool) {
     let all = lock.withLock {
-      let all = running.sorted { $0.key < $1.key }.map(\.value)
+      if closing { isClosed = true }
+      let all = Array(running.values)
       running = [:]
       byID = [:]
       return all
