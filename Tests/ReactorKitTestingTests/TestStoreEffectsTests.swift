@@ -13,9 +13,7 @@ final class TestStoreEffectsTests: ResourceTestCase {
   func test_finish_failsWhileAnEffectIsStillRunning() {
     // given: `watch` starts an effect that never ends
     let failures = FailureLog()
-    let store = TestStore(reducer: watchReducer, state: 0, middleware: [watchEffects])
-    store.reportFailure = failures.record
-    store.send(WatchAction.watch)
+    let store = watchingStore(failures: failures)
     // when
     let line: UInt = #line + 1
     store.finish(timeout: 0.05)
@@ -33,15 +31,12 @@ final class TestStoreEffectsTests: ResourceTestCase {
   func test_finish_namesEveryRunningEffect() {
     // given: one effect with an id, one without
     let failures = FailureLog()
-    let effects = Middleware<Int>.effects { action, _ in
-      guard case WatchAction.watch = action else { return .none }
-      return .merge(
+    let effects = onWatch {
+      .merge(
         Effect(Observable<WatchAction>.never()).cancellable(id: "watch"),
         Effect(Observable<WatchAction>.never()))
     }
-    let store = TestStore(reducer: watchReducer, state: 0, middleware: [effects])
-    store.reportFailure = failures.record
-    store.send(WatchAction.watch)
+    let store = watchingStore(effects, failures: failures)
     // when
     store.finish(timeout: 0)
     // then
@@ -58,13 +53,10 @@ final class TestStoreEffectsTests: ResourceTestCase {
   func test_finish_anEffectWithoutAnIdIsNotToldToBeCancelledByID() {
     // given
     let failures = FailureLog()
-    let effects = Middleware<Int>.effects { action, _ in
-      guard case WatchAction.watch = action else { return .none }
-      return Effect(Observable<WatchAction>.never())
+    let effects = onWatch {
+      Effect(Observable<WatchAction>.never())
     }
-    let store = TestStore(reducer: watchReducer, state: 0, middleware: [effects])
-    store.reportFailure = failures.record
-    store.send(WatchAction.watch)
+    let store = watchingStore(effects, failures: failures)
     // when
     store.finish(timeout: 0)
     store.finish(timeout: 0)
@@ -83,9 +75,7 @@ final class TestStoreEffectsTests: ResourceTestCase {
     let failures = FailureLog()
     let composed = Middleware<Int>().sideEffect { _, _, _ in }.concat(watchEffects)
       .filter { _, _ in true }
-    let store = TestStore(reducer: watchReducer, state: 0, middleware: [composed])
-    store.reportFailure = failures.record
-    store.send(WatchAction.watch)
+    let store = watchingStore(composed, failures: failures)
     // when
     store.finish(timeout: 0)
     // then
@@ -98,15 +88,12 @@ final class TestStoreEffectsTests: ResourceTestCase {
   func test_finish_waitsForAnEffectThatEndsWithinTheTimeout() {
     // given: an effect that completes 50 ms later, on another thread
     let failures = FailureLog()
-    let effects = Middleware<Int>.effects { action, _ in
-      guard case WatchAction.watch = action else { return .none }
-      return Effect(
+    let effects = onWatch {
+      Effect(
         Observable<WatchAction>.empty().delay(
           .milliseconds(50), scheduler: ConcurrentDispatchQueueScheduler(qos: .default)))
     }
-    let store = TestStore(reducer: watchReducer, state: 0, middleware: [effects])
-    store.reportFailure = failures.record
-    store.send(WatchAction.watch)
+    let store = watchingStore(effects, failures: failures)
     // when
     store.finish(timeout: 10)
     // then
@@ -116,15 +103,12 @@ final class TestStoreEffectsTests: ResourceTestCase {
   func test_finish_anEffectEndingWithAnActionFailsForTheUnassertedAction() {
     // given: the effect dispatches `tick` from another thread, then completes
     let failures = FailureLog()
-    let effects = Middleware<Int>.effects { action, _ in
-      guard case WatchAction.watch = action else { return .none }
-      return Effect(
+    let effects = onWatch {
+      Effect(
         Observable.just(WatchAction.tick).delay(
           .milliseconds(20), scheduler: ConcurrentDispatchQueueScheduler(qos: .default)))
     }
-    let store = TestStore(reducer: watchReducer, state: 0, middleware: [effects])
-    store.reportFailure = failures.record
-    store.send(WatchAction.watch)
+    let store = watchingStore(effects, failures: failures)
     // when: finish waits for the effect, then finds its action unasserted
     store.finish(timeout: 10)
     // then
@@ -140,13 +124,10 @@ final class TestStoreEffectsTests: ResourceTestCase {
     // given
     let failures = FailureLog()
     let disposed = LockedValues<String>()
-    let effects = Middleware<Int>.effects { action, _ in
-      guard case WatchAction.watch = action else { return .none }
-      return Effect(Observable<WatchAction>.never().do(onDispose: { disposed.append("watch") }))
+    let effects = onWatch {
+      Effect(Observable<WatchAction>.never().do(onDispose: { disposed.append("watch") }))
     }
-    let store = TestStore(reducer: watchReducer, state: 0, middleware: [effects])
-    store.reportFailure = failures.record
-    store.send(WatchAction.watch)
+    let store = watchingStore(effects, failures: failures)
     // when
     store.cancelInFlightEffects()
     store.finish(timeout: 0)
@@ -175,9 +156,7 @@ final class TestStoreEffectsTests: ResourceTestCase {
   func test_finish_effectsCancelledByAnActionDoNotFail() {
     // given
     let failures = FailureLog()
-    let store = TestStore(reducer: watchReducer, state: 0, middleware: [watchEffects])
-    store.reportFailure = failures.record
-    store.send(WatchAction.watch)
+    let store = watchingStore(failures: failures)
     // when
     store.send(WatchAction.stop)
     store.finish(timeout: 0)
@@ -190,9 +169,7 @@ final class TestStoreEffectsTests: ResourceTestCase {
     let failures = FailureLog()
     let line: UInt = #line + 2
     do {
-      let store = TestStore(reducer: watchReducer, state: 0, middleware: [watchEffects])
-      store.reportFailure = failures.record
-      store.send(WatchAction.watch)
+      _ = watchingStore(failures: failures)
     }
     // then
     XCTAssertEqual(failures.failures.count, 1)
@@ -224,14 +201,9 @@ final class TestStoreEffectsTests: ResourceTestCase {
 @Suite struct TestStoreAsyncFinishTests {
   @MainActor @Test func asyncFinish_letsAMainActorRunEffectEnd() async {
     // given: a `run` effect (on the main actor) that ends by itself 50 ms later
-    let effects = Middleware<Int>.effects(on: WatchAction.self) { action, _ in
-      guard action == .watch else { return .none }
-      return .run { _ in try await Task.sleep(for: .milliseconds(50)) }
-    }
-    let store = TestStore(reducer: watchReducer, state: 0, middleware: [effects])
+    let effects = onWatch { .run { _ in try await Task.sleep(for: .milliseconds(50)) } }
     let failures = FailureLog()
-    store.reportFailure = failures.record
-    store.send(WatchAction.watch)
+    let store = watchingStore(effects, failures: failures)
     // when: waiting suspends, so the effect can run on the main actor
     await store.finish(timeout: .seconds(10))
     // then
@@ -255,10 +227,8 @@ final class TestStoreEffectsTests: ResourceTestCase {
 
   @Test func asyncFinish_cancelledWhileWaiting_saysSo() async {
     // given
-    let store = TestStore(reducer: watchReducer, state: 0, middleware: [watchEffects])
     let failures = FailureLog()
-    store.reportFailure = failures.record
-    store.send(WatchAction.watch)
+    let store = watchingStore(failures: failures)
     // when: the waiting task is cancelled long before the timeout
     let box = UncheckedSendable(store)
     let task = Task { await box.value.finish(timeout: .seconds(30)) }
@@ -273,10 +243,8 @@ final class TestStoreEffectsTests: ResourceTestCase {
 
   @MainActor @Test func asyncFinish_failsForAnEffectStillRunning() async {
     // given
-    let store = TestStore(reducer: watchReducer, state: 0, middleware: [watchEffects])
     let failures = FailureLog()
-    store.reportFailure = failures.record
-    store.send(WatchAction.watch)
+    let store = watchingStore(failures: failures)
     // when
     await store.finish(timeout: .milliseconds(20))
     // then
@@ -295,6 +263,27 @@ private enum WatchAction: Action, Equatable {
 
 private let watchReducer = Reducer<Int>.on(WatchAction.self) { count, action in
   if action == .tick { count += 1 }
+}
+
+/// A middleware whose effect of `watch` is `effect()`; other actions have none.
+private func onWatch(_ effect: @escaping @Sendable () -> Effect) -> Middleware<Int> {
+  .effects(on: WatchAction.self) { action, _ in action == .watch ? effect() : .none }
+}
+
+/// A test store of `watchReducer` with `middleware` that collects its failures in `failures`,
+/// after `watch` was sent (started its effect). Failures found when it is freed point at the
+/// caller's line.
+private func watchingStore(
+  _ middleware: Middleware<Int> = watchEffects, failures: FailureLog,
+  fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+  column: UInt = #column
+) -> TestStore<Int> {
+  let store = TestStore(
+    reducer: watchReducer, state: 0, middleware: [middleware], fileID: fileID,
+    filePath: filePath, line: line, column: column)
+  store.reportFailure = failures.record
+  store.send(WatchAction.watch)
+  return store
 }
 
 /// `watch` starts an effect that never ends, cancellable by `"watch"`; `stop` cancels it.
