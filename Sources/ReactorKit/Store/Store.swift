@@ -41,6 +41,20 @@
 /// > Important: Don't block the processing thread waiting for another thread that
 /// > dispatches to the same store: that thread waits for the processing thread.
 ///
+/// ## State at scale
+///
+/// A dispatch costs in proportion to what its action changes, not to the size of the state:
+///
+/// - The reducer changes the stored state in place. With nobody else holding the state, an
+///   `inout` change to one element of a 100,000-element array copies nothing.
+/// - Whoever keeps a state (``currentState``'s copy, a `getState()` result kept by middleware,
+///   a subscriber that stores the states it receives, a history) shares its storage, so the
+///   next change copies what it changes once (copy-on-write), and nothing otherwise. Keep
+///   large lists in an ``IdentifiedList``, whose versions share all but the changed path, so
+///   that holders cost almost nothing.
+/// - A ``currentState`` read on another thread while a reduction runs waits for it to end and
+///   returns its result: readers never see a state being changed.
+///
 /// `Store` is `Sendable` whatever its `State`: states and actions are handed between threads
 /// under the store's locks. Keep them values (or immutable objects), as Redux expects.
 public final class Store<State>: @unchecked Sendable {
@@ -78,8 +92,11 @@ public final class Store<State>: @unchecked Sendable {
 
   /// The current state: the state after the last reduction.
   ///
-  /// Readable from any thread. Inside the reducer it is still the state before the
-  /// reduction.
+  /// Readable from any thread; a copy that shares the state's storage (see "State at scale"
+  /// in the type's notes). On another thread while a reduction runs, it is the state after
+  /// that reduction: the read waits for it to end, never seeing a state being changed. Inside
+  /// the reducer (on the reducing thread) it is the state as the reducer has changed it so
+  /// far; the reducer's `inout` argument is the better way to read it.
   @inlinable
   public var currentState: State {
     core.storage.read()

@@ -34,16 +34,19 @@ extension StoreCore {
     // Subscriptions are visited unretained, and only those registered when delivery started
     // (see `forEachSubscription(in:_:)`, StoreLockedState.swift).
     forEachSubscription(in: \.actionSubscriptions) { $0.deliver(action) }
-    var state = storage.turnValue
+    // The reducer changes the stored state in place (see `StoreStateStorage.mutate`): with
+    // nobody else holding the state, a change to one element copies nothing.
+    let reducer = self.reducer
     if registry.reductionSubscriptions.isEmpty {
-      reducer.body(&state, action)
-      storage.replace(with: state)
+      storage.mutate { reducer.body(&$0, action) }
     } else {
-      let before = state
-      reducer.body(&state, action)
+      // The reduction's observers keep the state before and after, so the next change copies
+      // what it changes once (copy-on-write). Boxed: a large inline state is never held
+      // twice on the turn holder's stack.
       let reduction = StoreReduction(
-        action: action, before: before, after: state, tag: registry.tag)
-      storage.replace(with: state)
+        action: action, before: storage.turnValue, after: nil, tag: registry.tag)
+      storage.mutate { reducer.body(&$0, action) }
+      reduction.afterStorage = storage.turnValue
       forEachSubscription(in: \.reductionSubscriptions) { $0.deliver(reduction) }
     }
     registry.version &+= 1

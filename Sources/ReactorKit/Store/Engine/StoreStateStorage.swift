@@ -8,38 +8,65 @@ import ReactorKitStreams
   import Musl
 #endif
 
-/// The published state of a store: written by the processing thread, read from any thread.
+/// The published state of a store: reduced in place by the processing thread, read from any
+/// thread.
 ///
 /// Kept in its own object, so middleware can read the state (`getState`) without holding the
 /// store itself, and with its own lock, so readers never contend with dispatching threads.
 ///
-/// The writer takes the lock only when a reader is present. Writer and readers meet through
-/// two atomics in the manner of Dekker's algorithm: the writer raises ``writing`` and then
-/// looks at ``readers``; a reader counts itself in ``readers`` and then looks at ``writing``.
-/// Both are sequentially consistent, so at least one of the two sees the other: either the
-/// writer sees the reader and writes under the lock (which the reader holds while it copies),
-/// or the reader sees the write in progress and waits for it (a swap of one value, no user
-/// code) before it copies.
+/// ## Reducing in place
+///
+/// The turn holder reduces the one stored state through ``mutate(_:)``: the reducer's `inout`
+/// reaches the stored value itself, so with nobody else holding the state a change to one
+/// element of a large array copies nothing. A reader that copied the state (``read()``) holds
+/// its buffers, so the next change copies what it changes once (copy-on-write), and nothing
+/// otherwise.
+///
+/// A reader never sees a state being changed: it copies the state before a reduction starts
+/// or after it ends, never during it. Writer and readers meet through two atomics in the
+/// manner of Dekker's algorithm: the writer raises ``writing`` and then looks at ``readers``;
+/// a reader counts itself in ``readers`` and then looks at ``writing``. Both are sequentially
+/// consistent, so at least one of the two sees the other:
+/// - the writer sees a reader: it takes and drops ``lock`` before it starts, which waits for a
+///   reader copying right now (readers copy with the lock held); any later reader sees
+///   `writing` raised;
+/// - a reader sees `writing` raised: it waits on ``finished`` until the writer lowers it and,
+///   seeing a reader counted, broadcasts under the lock (so the wake-up cannot be lost).
+/// A reader on the writer's own thread (the reducer, or something it calls, reading
+/// `currentState`) does not wait: it copies the state as the reducer has changed it so far.
+///
+/// So a reader on another thread may wait for one reduction to end; the turn holder never
+/// waits for a reader longer than one copy of the state.
 @safe
 @usableFromInline
 final class StoreStateStorage<State>: @unchecked Sendable {
-  // Safety: `value` is written only by the thread that holds the store's turn, either with
-  // `lock` held or, when no reader had counted itself in `readers`, with `writing` raised.
-  // Readers copy it with `lock` held, counted in `readers`, and after `writing` was seen
-  // lowered (acquiring), so no copy overlaps a write. The turn holder may read it without
-  // either because no one else writes it.
+  // Safety: `value` is changed only by the thread that holds the store's turn, inside
+  // `mutate` with `writing` raised, after any reader that counted itself before has finished
+  // copying (it copies with `lock` held, which the writer then takes once). Readers copy it
+  // with `lock` held, counted in `readers`, and only after `writing` was seen lowered
+  // (acquiring), or on the writer's own thread (`writerThread`), so no copy overlaps a write
+  // made on another thread. The turn holder may read it without either because no one else
+  // writes it.
 
-  /// The storage of ``writing`` and ``readers``: ``AtomicSlot``s, so the first stored
-  /// properties.
-  @usableFromInline enum Slots: Int, AtomicSlotIndex { case writing, readers }
+  /// The storage of ``writing``, ``readers`` and ``writerThread``: ``AtomicSlot``s, so the
+  /// first stored properties.
+  @usableFromInline enum Slots: Int, AtomicSlotIndex { case writing, readers, writerThread }
   @usableFromInline var writingSlot = AtomicSlot(false)
   @usableFromInline var readersSlot = AtomicSlot(0)
+  @usableFromInline var writerThreadSlot = AtomicSlot(UInt(0))
   @usableFromInline let lock = Lock()
+  /// Signalled (under ``lock``) when a reduction that a reader waits for has ended.
+  @usableFromInline let finished = Condition()
   @usableFromInline let value: UnsafeMutablePointer<State>
-  /// Raised by the writer around a write made without the lock.
+  /// Raised by the writer while it changes the state.
   @inlinable var writing: UnsafeAtomic<Bool> { UnsafeAtomic(Slots.writing, of: self) }
-  /// Readers copying the value right now (each holds `lock`, so at most one).
+  /// Readers copying the state or waiting to (each copies with `lock` held).
   @inlinable var readers: UnsafeAtomic<Int> { UnsafeAtomic(Slots.readers, of: self) }
+  /// The thread of the last writer: a reader on that thread while `writing` is raised is the
+  /// reduction itself. Only the writer writes it, with its own identity.
+  @inlinable var writerThread: UnsafeAtomic<UInt> {
+    UnsafeAtomic(Slots.writerThread, of: self)
+  }
 
   @inlinable
   init(_ state: State) {
@@ -64,35 +91,47 @@ final class StoreStateStorage<State>: @unchecked Sendable {
   @inlinable @inline(__always)
   var published: StorePublishedState<State> { unsafe StorePublishedState(value) }
 
-  /// A copy of the state, from any thread.
+  /// A copy of the state, from any thread: the state before or after a reduction, never one
+  /// being changed (except on the reducing thread itself, see the type's notes).
   @inlinable
   func read() -> State {
     lock.lock()
     defer { lock.unlock() }
     readers.wrappingAdd(1, ordering: .sequentiallyConsistent)
-    // A write without the lock may have started before this reader counted itself; it swaps
-    // one value and lowers `writing` at once.
-    while writing.load(ordering: .sequentiallyConsistent) { sched_yield() }
+    while writing.load(ordering: .sequentiallyConsistent) {
+      if writerThread.load(ordering: .relaxed) == currentThreadIdentity() { break }
+      finished.wait(lock)
+    }
     let copy = unsafe value.pointee
     readers.wrappingSubtract(1, ordering: .releasing)
     return copy
   }
 
-  /// Publishes `state`. Only the turn holder calls this. The previous state is released
-  /// after the write, so no deinitialiser runs while the lock is held or `writing` raised.
+  /// Changes the state in place with `body`. Only the turn holder calls this.
+  @inlinable
+  func mutate(_ body: (inout State) -> Void) {
+    writerThread.store(currentThreadIdentity(), ordering: .relaxed)
+    writing.store(true, ordering: .sequentiallyConsistent)
+    if readers.load(ordering: .sequentiallyConsistent) != 0 {
+      // A reader counted itself before it could see `writing`: wait for its copy to end.
+      lock.lock()
+      lock.unlock()
+    }
+    unsafe body(&value.pointee)
+    writing.store(false, ordering: .sequentiallyConsistent)
+    if readers.load(ordering: .sequentiallyConsistent) != 0 {
+      lock.lock()
+      finished.broadcast()
+      lock.unlock()
+    }
+  }
+
+  /// Publishes `state` in place of the current one. Only the turn holder calls this. The
+  /// previous state is released after the write, outside the lock.
   @inlinable
   func replace(with state: consuming State) {
     var previous = state
-    writing.store(true, ordering: .sequentiallyConsistent)
-    if readers.load(ordering: .sequentiallyConsistent) == 0 {
-      unsafe swap(&previous, &value.pointee)
-      writing.store(false, ordering: .releasing)
-    } else {
-      writing.store(false, ordering: .releasing)
-      lock.lock()
-      unsafe swap(&previous, &value.pointee)
-      lock.unlock()
-    }
+    mutate { swap(&previous, &$0) }
   }
 }
 
