@@ -24,10 +24,16 @@ public protocol ObservableType: ObservableConvertibleType {
 }
 
 extension ObservableType {
-  /// Wraps the sequence in an ``Observable``.
+  /// Wraps the sequence in an ``Observable`` that keeps the event grammar, as
+  /// ``Observable/create(_:)`` does: nothing is delivered after the first `completed` or
+  /// `error`, and the subscription to this sequence is disposed at that event.
+  ///
+  /// Every path by which a type of your own enters the stream core goes through here (the
+  /// operators, `subscribe(onNext:…)`, `subscribe(_:)` with a closure, `bind`), so a source
+  /// that keeps sending after its end cannot break an operator's state.
   @inlinable
   public func asObservable() -> Observable<Element> {
-    Observable { observer in self.subscribe(observer) }
+    Observable.create { observer in self.subscribe(observer) }
   }
 }
 

@@ -28,7 +28,8 @@ extension ObservableType {
     } else {
       sink = SubscribeSink(onNext: { _ in }, handle: handle)
     }
-    handle.setUpstream(subscribe(AnyObserver(eventHandler: { sink.on($0) })))
+    // Through `asObservable()`, which keeps the event grammar for a type of the user's own.
+    handle.setUpstream(asObservable().subscribe(AnyObserver(eventHandler: { sink.on($0) })))
     return handle
   }
 
@@ -46,10 +47,11 @@ extension ObservableType {
       onCompleted: weaklyBound(object, onCompleted), onDisposed: weaklyBound(object, onDisposed))
   }
 
-  /// Subscribes a closure that receives every event.
+  /// Subscribes a closure that receives every event: elements, then at most one terminal
+  /// event, after which the subscription ends.
   @inlinable
   public func subscribe(_ on: @escaping (Event<Element>) -> Void) -> Disposable {
-    subscribe(AnyObserver(eventHandler: on))
+    asObservable().subscribe(AnyObserver(eventHandler: on))
   }
 }
 

@@ -1,8 +1,10 @@
 extension PrimitiveSequenceType where Trait == SingleTrait {
   /// Waits for the single's element; throws its error.
   ///
-  /// Reading the property subscribes. Cancelling the waiting task disposes the subscription
-  /// and throws `CancellationError`.
+  /// Reading the property subscribes, even from a task that is already cancelled (as in
+  /// RxSwift): a single that succeeds or fails while being subscribed still delivers its
+  /// result. Cancelling the task while the single is pending disposes the subscription and
+  /// throws `CancellationError` (where RxSwift's `value` never returns).
   ///
   /// ```swift
   /// let user = try await fetchUser(id: 1).value
@@ -57,8 +59,10 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
   /// Waits for the maybe's element, or `nil` when it completes without one; throws its
   /// error.
   ///
-  /// Reading the property subscribes. Cancelling the waiting task disposes the subscription
-  /// and throws `CancellationError`.
+  /// Reading the property subscribes, even from a task that is already cancelled (as in
+  /// RxSwift): a maybe that ends while being subscribed still delivers its result.
+  /// Cancelling the task while the maybe is pending disposes the subscription and throws
+  /// `CancellationError` (where RxSwift's `value` never returns).
   public var value: Element? {
     get async throws {
       try await awaitFirstElement(of: primitiveSequence.source)
@@ -69,8 +73,10 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
 extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swift.Never {
   /// Waits for the completable to complete; throws its error.
   ///
-  /// Reading the property subscribes. Cancelling the waiting task disposes the subscription
-  /// and throws `CancellationError`.
+  /// Reading the property subscribes, even from a task that is already cancelled (as in
+  /// RxSwift): a completable that ends while being subscribed still delivers its result.
+  /// Cancelling the task while the completable is pending disposes the subscription and
+  /// throws `CancellationError` (where RxSwift's `value` never returns).
   public var value: Void {
     get async throws {
       _ = try await awaitFirstElement(of: primitiveSequence.source)
@@ -80,7 +86,11 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Swif
 
 /// Subscribes to `source` and waits for its end: returns the first element (`nil` when it
 /// completes without one), throws its error, or throws `CancellationError` once the waiting
-/// task is cancelled (the subscription is then disposed).
+/// task is cancelled while the source is pending (the subscription is then disposed).
+///
+/// The subscription is made even when the task is already cancelled, and a cancellation that
+/// arrives while it is being made waits for it: whatever the source delivers while being
+/// subscribed wins, as in RxSwift.
 private func awaitFirstElement<Element>(of source: Observable<Element>) async throws
   -> Element?
 {
@@ -96,27 +106,23 @@ private func awaitFirstElement<Element>(of source: Observable<Element>) async th
 
 /// The one-shot handshake between a subscription and the task awaiting it: whichever of the
 /// first event and the cancellation comes first resumes the continuation, and disposes the
-/// subscription.
+/// subscription. A cancellation before or during the subscribing is held until the
+/// subscribing returns, so a source that ends synchronously delivers its result.
 private final class AwaitState<Element>: @unchecked Sendable {
-  // Safety: `continuation` and `finished` are guarded by `lock`; the continuation is
-  // resumed outside it, once; `subscription` synchronises itself.
+  // Safety: `continuation`, `finished`, `isSubscribed` and `cancelRequested` are guarded by
+  // `lock`; the continuation is resumed outside it, once; `subscription` synchronises itself.
   typealias Continuation = CheckedContinuation<UncheckedSendable<Element?>, Swift.Error>
 
   private let lock = Lock()
   private var continuation: Continuation?
   private var finished = false
+  /// Whether `start` returned from subscribing: until then a cancellation only is recorded.
+  private var isSubscribed = false
+  private var cancelRequested = false
   private let subscription = SingleAssignmentDisposable()
 
   func start(_ continuation: Continuation, _ source: Observable<Element>) {
-    let cancelled = lock.withLock { () -> Bool in
-      if finished { return true }
-      self.continuation = continuation
-      return false
-    }
-    if cancelled {
-      continuation.resume(throwing: CancellationError())
-      return
-    }
+    lock.withLock { self.continuation = continuation }
     subscription.setDisposable(
       source.subscribe { event in
         switch event {
@@ -125,10 +131,19 @@ private final class AwaitState<Element>: @unchecked Sendable {
         case .error(let error): self.finish(with: .failure(error))
         }
       })
+    let cancelled = lock.withLock { () -> Bool in
+      isSubscribed = true
+      return cancelRequested
+    }
+    if cancelled { finish(with: .failure(CancellationError())) }
   }
 
   func cancel() {
-    finish(with: .failure(CancellationError()))
+    let subscribed = lock.withLock { () -> Bool in
+      cancelRequested = true
+      return isSubscribed
+    }
+    if subscribed { finish(with: .failure(CancellationError())) }
   }
 
   private func finish(with result: Result<Element?, Swift.Error>) {

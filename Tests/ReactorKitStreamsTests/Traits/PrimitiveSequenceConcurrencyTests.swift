@@ -68,6 +68,55 @@ final class PrimitiveSequenceConcurrencyTests: ResourceTestCase {
     XCTAssertTrue(result?.failure is CancellationError, "Got \(String(describing: result)).")
   }
 
+  func test_value_inCancelledTask_subscribesAndDeliversSynchronousResults() async {
+    // given: RxSwift subscribes even from a cancelled task; a trait that ends while being
+    // subscribed delivers its result
+    let subscriptions = LockedValues<String>()
+    func counted<Trait>(_ name: String, _ trait: Trait) -> Trait {
+      subscriptions.append(name)
+      return trait
+    }
+    // when
+    let task = Task { () -> [String] in
+      unsafe withUnsafeCurrentTask { unsafe $0?.cancel() }
+      var results: [String] = []
+      try await Completable.deferred { counted("completable", Completable.empty()) }.value
+      results.append("()")
+      let none = try await Maybe<Int>.deferred { counted("empty", Maybe.empty()) }.value
+      results.append(String(describing: none))
+      let one = try await Maybe.deferred { counted("maybe", Maybe.just(1)) }.value
+      results.append(String(describing: one))
+      let single = try await Single.deferred { counted("single", Single.just(1)) }.value
+      results.append(String(describing: single))
+      do {
+        _ = try await Single<Int>.deferred { counted("failing", .error(TestError(3))) }.value
+      } catch {
+        results.append(error as? TestError == TestError(3) ? "TestError(3)" : "\(error)")
+      }
+      return results
+    }
+    // then
+    let result = await finish(task)
+    XCTAssertEqual(
+      try? result?.get(), ["()", "nil", "Optional(1)", "1", "TestError(3)"])
+    XCTAssertEqual(subscriptions.all, ["completable", "empty", "maybe", "single", "failing"])
+  }
+
+  func test_value_inCancelledTask_pendingTraitIsDisposedAndThrows() async {
+    // given
+    let disposed = LockedValues<String>()
+    let single = Single<Int>.never().do(onDispose: { disposed.append("single") })
+    // when
+    let task = Task {
+      unsafe withUnsafeCurrentTask { unsafe $0?.cancel() }
+      return try await single.value
+    }
+    // then
+    let result = await finish(task)
+    XCTAssertTrue(result?.failure is CancellationError, "Got \(String(describing: result)).")
+    XCTAssertEqual(disposed.all, ["single"], "subscribed, then disposed at the cancellation")
+  }
+
   func test_singleCreateWork_emitsResultOrError() async throws {
     // when
     let value = try await Single.create { () async throws -> Int in

@@ -87,9 +87,11 @@ final class SharedSequenceMergeTests: ResourceTestCase {
         Driver.from(drivers).merge(maxConcurrent: 1).asObservable()
       }
     }
-    // then: the second inner starts only once the first completed
+    // then: the second inner starts only once the first's completion arrived (one tick after
+    // it, through the driver's scheduler; the first's own subscription ended at the completion)
     XCTAssertEqual(inner1.subscriptions.count, 1)
-    XCTAssertEqual(inner2.subscriptions.map(\.subscribe), [inner1.subscriptions[0].unsubscribe])
+    XCTAssertEqual(
+      inner2.subscriptions.map(\.subscribe), [inner1.subscriptions[0].unsubscribe + 1])
     XCTAssertEqual(merged.events.compactMap { $0.value.element }, [1, 2])
   }
 
