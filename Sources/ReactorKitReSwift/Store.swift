@@ -24,8 +24,8 @@ import ReactorKit
 /// - A `nil` initial state is built by reducing ``ReSwiftInit`` directly; middleware does not
 ///   see that action.
 open class Store<State>: StoreType, @unchecked Sendable {
-  // Safety: `dispatchFunctionLocked`, `subscriptions` and `deliveryList` are guarded by
-  // `lock`; `fanOutSubscription` is set once in `init`; the middleware chain and the native store synchronise themselves.
+  // Safety: `dispatchFunctionLocked`, `subscriptions`, `deliveryList`, `vacantSlots` and the
+  // boxes' `deliverySlot` are guarded by `lock`; `fanOutSubscription` is set once in `init`; the middleware chain and the native store synchronise themselves.
   /// The native store this store runs on: every action, state and subscription goes through it.
   public let reactorKitStore: ReactorKit.Store<State>
 
@@ -40,8 +40,12 @@ open class Store<State>: StoreType, @unchecked Sendable {
   /// native store.
   @usableFromInline let hasCustomDispatchFunction = AtomicBox<Bool>(false)
   @usableFromInline var subscriptions: [ObjectIdentifier: SubscriptionBox<State>] = [:]
-  /// The subscriptions in the order they are notified (the order they were made).
-  @usableFromInline var deliveryList: [SubscriptionBox<State>] = []
+  /// The subscriptions in the order they are notified (the order they were made); a removed
+  /// one leaves a `nil` slot (each box knows its slot, so removing and replacing a subscriber
+  /// take constant time), and the list is compacted once half of it is vacant.
+  @usableFromInline var deliveryList: [SubscriptionBox<State>?] = []
+  /// The number of `nil` slots in ``deliveryList``.
+  @usableFromInline var vacantSlots = 0
   /// The native subscription that feeds ``fanOut(_:)``.
   @usableFromInline var fanOutSubscription: Disposable?
 
@@ -257,7 +261,8 @@ open class Store<State>: StoreType, @unchecked Sendable {
       hasJoined = true
       let replaced = self.lock.withLock { () -> SubscriptionBox<State>? in
         let replaced = self.subscriptions.updateValue(box, forKey: box.identifier)
-        if let replaced { self.deliveryList.removeAll { $0 === replaced } }
+        if let replaced { self.removeFromDeliveryListLocked(replaced) }
+        box.deliverySlot = self.deliveryList.count
         self.deliveryList.append(box)
         return replaced
       }
@@ -275,7 +280,7 @@ open class Store<State>: StoreType, @unchecked Sendable {
     let boxes = deliveryList
     lock.unlock()
     var hasGone = false
-    for box in boxes where !box.receive(state) {
+    for case let box? in boxes where !box.receive(state) {
       hasGone = true
     }
     if hasGone { removeGone() }
@@ -287,7 +292,7 @@ open class Store<State>: StoreType, @unchecked Sendable {
       guard let box = subscriptions.removeValue(forKey: ObjectIdentifier(subscriber)) else {
         return nil
       }
-      deliveryList.removeAll { $0 === box }
+      removeFromDeliveryListLocked(box)
       return box
     }
     box?.deactivate()
@@ -297,14 +302,42 @@ open class Store<State>: StoreType, @unchecked Sendable {
   @usableFromInline
   final func removeGone() {
     let gone = lock.withLock { () -> [SubscriptionBox<State>] in
-      let gone = deliveryList.filter { !$0.hasSubscriber }
-      deliveryList.removeAll { !$0.hasSubscriber }
-      for box in gone where subscriptions[box.identifier] === box {
-        subscriptions[box.identifier] = nil
+      var gone: [SubscriptionBox<State>] = []
+      for case let box? in deliveryList where !box.hasSubscriber {
+        gone.append(box)
+        if subscriptions[box.identifier] === box { subscriptions[box.identifier] = nil }
       }
+      compactDeliveryListLocked(removing: { !$0.hasSubscriber })
       return gone
     }
     for box in gone { box.deactivate() }
+  }
+
+  /// Empties the slot of `box` in ``deliveryList`` (constant time), compacting the list once
+  /// half of it is vacant (amortised constant time). Call with `lock` held.
+  @usableFromInline
+  final func removeFromDeliveryListLocked(_ box: SubscriptionBox<State>) {
+    let slot = box.deliverySlot
+    guard slot < deliveryList.count, deliveryList[slot] === box else { return }
+    deliveryList[slot] = nil
+    vacantSlots += 1
+    if vacantSlots > 16, vacantSlots * 2 > deliveryList.count {
+      compactDeliveryListLocked(removing: { _ in false })
+    }
+  }
+
+  /// Drops the vacant slots of ``deliveryList`` and the boxes `isRemoved` picks, keeping the
+  /// order, and renumbers the boxes' slots. Call with `lock` held.
+  @usableFromInline
+  final func compactDeliveryListLocked(removing isRemoved: (SubscriptionBox<State>) -> Bool) {
+    var kept: [SubscriptionBox<State>?] = []
+    kept.reserveCapacity(deliveryList.count - vacantSlots)
+    for case let box? in deliveryList where !isRemoved(box) {
+      box.deliverySlot = kept.count
+      kept.append(box)
+    }
+    deliveryList = kept
+    vacantSlots = 0
   }
 
   /// The number of subscriptions, including those whose subscriber is gone but not yet

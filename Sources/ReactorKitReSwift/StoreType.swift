@@ -20,6 +20,13 @@ public protocol StoreType: DispatchingStoreType {
     _ subscriber: S, transform: ((Subscription<State>) -> Subscription<SelectedState>)?
   ) where S.StoreSubscriberStateType == SelectedState
 
+  /// Subscribes `subscriber` to an `Equatable` selection: like the overload for any
+  /// selection, but values equal to the previous one are skipped when the store skips repeats
+  /// automatically. Declared here, as in ReSwift, so code generic over `StoreType` reaches it.
+  func subscribe<SelectedState: Equatable, S: StoreSubscriber>(
+    _ subscriber: S, transform: ((Subscription<State>) -> Subscription<SelectedState>)?
+  ) where S.StoreSubscriberStateType == SelectedState
+
   /// Ends the subscription of `subscriber`.
   func unsubscribe(_ subscriber: any AnyStoreSubscriber)
 

@@ -71,7 +71,7 @@ final class ObservablePropertyTests: XCTestCase {
     XCTAssertEqual(property.subscriptionCount, 1)
 
     // when
-    reference?.dispose()
+    reference.dispose()
     property.value = ()
 
     // then
@@ -85,8 +85,8 @@ final class ObservablePropertyTests: XCTestCase {
     let reference = property.subscribe {}
 
     // when
-    reference?.dispose()
-    reference?.dispose()
+    reference.dispose()
+    reference.dispose()
 
     // then
     XCTAssertEqual(property.subscriptionCount, 0)
@@ -184,5 +184,39 @@ final class ObservablePropertyTests: XCTestCase {
     XCTAssertTrue(finished, "the setting threads did not finish in time")
     XCTAssertEqual(overlaps.value, 0)
     XCTAssertEqual(calls.value, 1001)
+  }
+}
+
+/// `subscribe` returns a non-optional reference, as in ReactiveReSwift 5.0 (issue 31).
+final class StreamTypeReferenceTests: XCTestCase {
+  func test_subscribe_returnsANonOptionalReference() {
+    // given
+    let property = ObservableProperty(1)
+    var received: [Int] = []
+    // when: the 5.0 shape compiles: no optional chaining
+    let reference = property.subscribe { received.append($0) }
+    reference.dispose()
+    property.value = 2
+    // then
+    XCTAssertEqual(received, [1])
+    XCTAssertEqual(property.subscriptionCount, 0)
+  }
+
+  func test_subscribeThroughStreamType_returnsANonOptionalReference() {
+    // given
+    func subscribeAndEnd<Stream: StreamType>(
+      _ stream: Stream, _ body: @escaping (Stream.ValueType) -> Void
+    ) {
+      let reference: Stream.DisposableType = stream.subscribe(body)
+      reference.dispose()
+    }
+    let property = ObservableProperty("a")
+    var received: [String] = []
+    // when
+    subscribeAndEnd(property) { received.append($0) }
+    property.value = "b"
+    // then
+    XCTAssertEqual(received, ["a"])
+    XCTAssertEqual(property.subscriptionCount, 0)
   }
 }

@@ -51,6 +51,8 @@ final class SubscriptionBox<State>: @unchecked Sendable {
   @usableFromInline let isActive = AtomicBox<Bool>(true)
   @exclusivity(unchecked) @usableFromInline var storedPrevious: State?
   @exclusivity(unchecked) @usableFromInline var storedIsDelivering = false
+  /// The box's index in its store's delivery list; guarded by the store's lock.
+  @usableFromInline var deliverySlot = 0
 
   @inlinable
   init(subscriber: AnyStoreSubscriber, pipeline: Subscription<State>) {

@@ -60,7 +60,7 @@ public final class ObservableProperty<ValueType>: ObservablePropertyType, @unche
   ///   until then.
   @inlinable
   @discardableResult
-  public func subscribe(_ function: @escaping (ValueType) -> Void) -> DisposableType? {
+  public func subscribe(_ function: @escaping (ValueType) -> Void) -> DisposableType {
     let key = table.reserveKey()
     let deliver: (ValueType) -> Void
     if let queue {

@@ -8,9 +8,24 @@ public protocol StreamType {
   /// Calls `function` with each value sent from now on (an ``ObservablePropertyType`` calls it
   /// with the current value first).
   ///
-  /// - Returns: A reference that ends the subscription, or `nil` when there is none.
+  /// - Returns: A reference that ends the subscription.
   @discardableResult
-  func subscribe(_ function: @escaping (ValueType) -> Void) -> DisposableType?
+  func subscribe(_ function: @escaping (ValueType) -> Void) -> DisposableType
+}
+
+extension StreamType {
+  /// The optional-returning form of ``subscribe(_:)`` this package had before it matched
+  /// ReactiveReSwift 5.0, kept so that `stream.subscribe { … }?.dispose()` still compiles.
+  @available(
+    *, deprecated,
+    message: "subscribe(_:) returns a non-optional DisposableType, as in ReactiveReSwift 5.0"
+  )
+  @_disfavoredOverload
+  @discardableResult
+  public func subscribe(_ function: @escaping (ValueType) -> Void) -> DisposableType? {
+    let reference: DisposableType = subscribe(function)
+    return reference
+  }
 }
 
 /// A stream that holds a current value and sends it again each time it changes.
