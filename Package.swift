@@ -25,6 +25,7 @@ let package = Package(
     .library(name: "ReactorKitCompatibility", targets: ["ReactorKitCompatibility"]),
     .library(name: "ReactorKitReSwift", targets: ["ReactorKitReSwift"]),
     .library(name: "ReactorKitReactiveReSwift", targets: ["ReactorKitReactiveReSwift"]),
+    .library(name: "ReactorKitReSwiftTesting", targets: ["ReactorKitReSwiftTesting"]),
   ],
   targets: [
     // C11 atomics behind `UnsafeAtomic`, `AtomicSlot` and `AtomicBox`
@@ -48,6 +49,11 @@ let package = Package(
       name: "ReactorKitReSwift", dependencies: ["ReactorKit"], swiftSettings: swiftSettings),
     .target(
       name: "ReactorKitReactiveReSwift", dependencies: ["ReactorKit"],
+      swiftSettings: swiftSettings),
+    // ReSwift-Thunk's `ExpectThunk` (it links XCTest, so it stays out of the app's module;
+    // `Thunk` and `createThunkMiddleware()` are in ReactorKitReSwift).
+    .target(
+      name: "ReactorKitReSwiftTesting", dependencies: ["ReactorKitReSwift"],
       swiftSettings: swiftSettings),
     .target(name: "MallocCounter", path: "Benchmarks/MallocCounter"),
     .executableTarget(
@@ -80,7 +86,9 @@ let package = Package(
       swiftSettings: swiftSettings),
     .testTarget(
       name: "ReactorKitReSwiftTests",
-      dependencies: ["ReactorKitReSwift", "ReactorKit", "ReactorKitTesting"],
+      dependencies: [
+        "ReactorKitReSwift", "ReactorKit", "ReactorKitTesting", "ReactorKitReSwiftTesting",
+      ],
       swiftSettings: swiftSettings),
     .testTarget(
       name: "ReactorKitReactiveReSwiftTests",

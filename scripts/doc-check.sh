@@ -35,6 +35,7 @@ swift build --target ReactorKitTesting 2>&1 | grep -E "error:|warning:" && exit 
 swift build --target ReactorKitInspector 2>&1 | grep -E "error:|warning:" && exit 1
 swift build --target ReactorKitReSwift 2>&1 | grep -E "error:|warning:" && exit 1
 swift build --target ReactorKitReactiveReSwift 2>&1 | grep -E "error:|warning:" && exit 1
+swift build --target ReactorKitReSwiftTesting 2>&1 | grep -E "error:|warning:" && exit 1
 bin=$(swift build --show-bin-path)
 modules="$bin/Modules"
 [ -d "$modules" ] || modules="$bin"
