@@ -135,7 +135,12 @@ extension LogEvent {
       var header = "\(LogTimestamp.format(timestamp)) #\(sequence) [\(source)] \(kind.rawValue)"
       if kind == .state {
         if let duration { header += " " + Self.milliseconds(duration) }
-        guard !changes.isEmpty || omittedChanges > 0 else { return header + " (no changes)" }
+        guard !changes.isEmpty || omittedChanges > 0 else {
+          // A state event without changes is either a diff that found none or a custom event
+          // (`LoggingPlugin.log(source:kind:description:)`), whose text is written as is.
+          let isDiffSummary = description.isEmpty || description == Self.summary(of: [])
+          return header + (isDiffSummary ? " (no changes)" : " " + description)
+        }
         var lines = [header] + changes.map { "  " + $0.line }
         if omittedChanges > 0 { lines.append("  … and \(omittedChanges) more") }
         return lines.joined(separator: "\n")

@@ -259,6 +259,22 @@ final class LoggingPluginTests: ResourceTestCase {
       empty.formatted(as: .text), "2025-01-01T00:00:00.000Z #8 [s] state 0.000 ms (no changes)")
   }
 
+  func test_loggingPlugin_customStateEvent_keepsItsTextInBothFormats() throws {
+    // given: a custom state event, as Todos logs a failed background save
+    let lines = LinesBox()
+    let logger = LoggingPlugin(sink: lines.sink())
+    // when
+    logger.log(source: "persistence", kind: .state, description: "saving failed: disk full")
+    logger.flush()
+    // then
+    let event = try XCTUnwrap(lines.events.first)
+    XCTAssertTrue(
+      event.formatted(as: .text).hasSuffix("[persistence] state saving failed: disk full"),
+      event.formatted(as: .text))
+    XCTAssertTrue(
+      event.formatted(as: .jsonLines).contains(#""description":"saving failed: disk full""#))
+  }
+
   private static let goldenText = #"""
     2025-01-01T00:00:00.000Z #1 [store] action DemoAction.logIn(name: "ann", password: <redacted>)
     2025-01-01T00:00:00.003Z #2 [store] state 1.000 ms
