@@ -7,9 +7,9 @@
 public struct HistoryAction: Action, Codable, Equatable, Sendable {
   /// Where to move.
   public enum Command: Codable, Equatable, Sendable {
-    /// Back by this many entries (undo), stopping at the oldest.
+    /// Back by this many entries (undo), stopping at the oldest; 0 or less does not move.
     case stepBack(Int)
-    /// Forward by this many entries (redo), stopping at the newest.
+    /// Forward by this many entries (redo), stopping at the newest; 0 or less does not move.
     case stepForward(Int)
     /// To the entry at this index, from 0 (the oldest entry kept); ignored if out of range.
     case jump(to: Int)

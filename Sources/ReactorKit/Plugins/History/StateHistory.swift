@@ -134,14 +134,16 @@ public final class StateHistory<State>: @unchecked Sendable {
 
   // MARK: - Navigation
 
-  /// Dispatches a step back by `steps` entries (undo).
+  /// Dispatches a step back by `steps` entries (undo), stopping at the oldest entry kept; a
+  /// count of 0 or less does not move.
   ///
   /// - Precondition: The history is installed in a store (see the type's discussion).
   public func stepBack(_ steps: Int = 1) {
     send(.stepBack(steps))
   }
 
-  /// Dispatches a step forward by `steps` entries (redo).
+  /// Dispatches a step forward by `steps` entries (redo), stopping at the newest entry; a
+  /// count of 0 or less does not move.
   public func stepForward(_ steps: Int = 1) {
     send(.stepForward(steps))
   }
@@ -192,8 +194,11 @@ public final class StateHistory<State>: @unchecked Sendable {
       guard !entries.isEmpty else { return nil }
       let target: Int
       switch command {
-      case .stepBack(let steps): target = max(0, index - max(0, steps))
-      case .stepForward(let steps): target = min(entries.count - 1, index + max(0, steps))
+      // Counts are clamped before any arithmetic: any Int (from code or a recording file)
+      // stops at the ends, and a count of 0 or less does not move.
+      case .stepBack(let steps): target = index - min(max(0, steps), index)
+      case .stepForward(let steps):
+        target = index + min(max(0, steps), entries.count - 1 - index)
       case .jump(let position):
         guard entries.indices.contains(position) else { return nil }
         target = position

@@ -66,6 +66,61 @@ final class StateHistoryTests: ResourceTestCase {
     XCTAssertFalse(history.canStepForward)
   }
 
+  func test_history_extremeCounts_clampToTheEnds_andNonPositiveCountsMoveNothing() {
+    // given
+    let history = StateHistory<DemoState>()
+    let store = makeStore(history: history)
+    for title in ["a", "b", "c"] { store.dispatch(DemoAction.add(title)) }
+    history.jump(to: 1)
+    // when / then: huge counts stop at the ends (Int.max used to overflow and stop the program)
+    history.stepForward(Int.max)
+    XCTAssertEqual(history.currentIndex, 3)
+    history.stepBack(Int.max)
+    XCTAssertEqual(history.currentIndex, 0)
+    history.stepForward(.max - 1)
+    XCTAssertEqual(history.currentIndex, 3)
+    // zero and negative counts do not move (in either direction)
+    history.jump(to: 1)
+    for steps in [0, -1, Int.min] {
+      history.stepForward(steps)
+      history.stepBack(steps)
+    }
+    XCTAssertEqual(history.currentIndex, 1)
+    XCTAssertEqual(titles(store.currentState), ["a"])
+    history.jump(to: .min)
+    history.jump(to: .max)
+    XCTAssertEqual(history.currentIndex, 1, "out-of-range jumps are ignored")
+  }
+
+  func test_history_extremeCountsFromARecordingFile_replayWithoutStoppingTheProgram() throws {
+    // given: the hostile line from issue 30, and its siblings, after a valid header
+    var registry = DemoState.registry
+    registry.register(HistoryAction.self)
+    let valid = try ActionRecording([DemoAction.logOut]).jsonLines(registry: registry)
+    var lines = String(decoding: valid, as: UTF8.self)
+    if !lines.hasSuffix("\n") { lines += "\n" }
+    for (command, count) in [
+      ("stepForward", Int.max), ("stepBack", Int.min), ("stepBack", Int.max),
+      ("stepForward", Int.min), ("stepForward", -1), ("jump", Int.min),
+    ] {
+      let argument = command == "jump" ? #"{"to":\#(count)}"# : #"{"_0":\#(count)}"#
+      lines +=
+        #"{"action":{"command":{"\#(command)":\#(argument)},"history":"history"},"#
+        + #""type":"HistoryAction"}"# + "\n"
+    }
+    let recording = try ActionRecording(jsonLines: Array(lines.utf8), registry: registry)
+    let history = StateHistory<DemoState>()
+    let store = makeStore(history: history)
+    store.dispatch(DemoAction.add("a"))
+    store.dispatch(DemoAction.add("b"))
+    // when
+    recording.replay(into: store)
+    // then: Int.max forward stays at the newest; the rest move back to the oldest or not at all
+    XCTAssertEqual(recording.actions.count, 7)
+    XCTAssertEqual(history.currentIndex, 0)
+    XCTAssertEqual(titles(store.currentState), [])
+  }
+
   func test_history_newChangeAfterSteppingBack_discardsTheEntriesAhead() {
     // given
     let history = StateHistory<DemoState>()
