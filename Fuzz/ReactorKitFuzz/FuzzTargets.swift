@@ -146,11 +146,14 @@ struct FuzzAction: Action, Codable, Equatable {
 }
 
 /// What the recording loader must hold for any bytes: no crash, a typed error or a recording,
-/// and a recording that writes back to lines that load to the same actions.
+/// a recording that writes back to lines that load to the same actions, and a replay (history
+/// commands with any counts included) into a store with a ``StateHistory`` that never stops
+/// the process and leaves the history at an entry it keeps.
 enum RecordingProperties {
   static let registry: ActionRegistry = {
     var registry = ActionRegistry()
     registry.register(FuzzAction.self)
+    registry.register(HistoryAction.self)
     return registry
   }()
   static let limits = LoadingLimits(maximumFileSize: 64 * 1024, maximumNestingDepth: 16)
@@ -175,8 +178,28 @@ enum RecordingProperties {
       let before = recording.actions.map { $0 as? FuzzAction }
       let after = reloaded.actions.map { $0 as? FuzzAction }
       precondition(before == after, "the written recording loads different actions")
+      let beforeHistory = recording.actions.map { $0 as? HistoryAction }
+      let afterHistory = reloaded.actions.map { $0 as? HistoryAction }
+      precondition(beforeHistory == afterHistory, "the written recording loads other commands")
     } catch {
       preconditionFailure("a written recording does not load: \(error)")
+    }
+    checkReplay(recording)
+  }
+
+  /// Replays `recording` into a store whose state is the sum of the counts, with a small
+  /// history: any command count must stop at the ends of the history.
+  private static func checkReplay(_ recording: ActionRecording) {
+    let history = StateHistory<Int>(capacity: 8)
+    let store = Store(
+      reducer: Reducer<Int> { state, action in
+        if let action = action as? FuzzAction { state &+= action.count }
+      }, state: 0, plugins: [history])
+    recording.replay(into: store)
+    let (count, index) = (history.count, history.currentIndex)
+    precondition(count <= 8 && (count == 0 ? index == 0 : (0..<count).contains(index)))
+    if count > 0 {
+      precondition(store.currentState == history.states[index], "the state is not the entry's")
     }
   }
 }
