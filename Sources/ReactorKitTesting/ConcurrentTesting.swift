@@ -82,6 +82,23 @@ package func waitUntil(timeout: TimeInterval = 10, _ condition: () -> Bool) -> B
   return true
 }
 
+/// Spins (yielding the processor) until `condition` holds or `timeout` seconds passed: for a
+/// thread in a stress test that waits for the others without sleeping. A loop that waits for
+/// the code under test must end even when that code is broken, so use this instead of a bare
+/// `while !condition { sched_yield() }`.
+///
+/// - Returns: Whether `condition` held.
+package func spinUntil(timeout: TimeInterval = 10, _ condition: () -> Bool) -> Bool {
+  let deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(max(0, timeout) * 1e9)
+  var spins = 0
+  while !condition() {
+    spins &+= 1
+    if spins % 64 == 0, DispatchTime.now().uptimeNanoseconds > deadline { return false }
+    sched_yield()
+  }
+  return true
+}
+
 /// A thread-safe array for collecting values from other threads in tests.
 package final class LockedValues<Value>: @unchecked Sendable {
   // Safety: `values` is guarded by `lock`.

@@ -4,6 +4,7 @@ import XCTest
 
 import var ReactorKitTesting.defaultConcurrencyTimeout
 import func ReactorKitTesting.runConcurrentlyWithin
+import func ReactorKitTesting.spinUntil
 
 /// The facade is thread-safe where ReSwift traps: dispatch, subscribe, unsubscribe and
 /// middleware replacement from many threads at once. Every wait is bounded.
@@ -75,7 +76,9 @@ final class StoreConcurrencyTests: XCTestCase {
         if index == 0 {
           for _ in 0..<300 { store.dispatch(Increment()) }
         } else {
-          while (store.state.value ?? 0) < 50 { sched_yield() }
+          XCTAssertTrue(
+            spinUntil { (store.state.value ?? 0) >= 50 },
+            "waited 10 s for: (store.state.value ?? 0) >= 50")
           store.subscribe(subscriber) { $0.select(\.value) }
         }
       }

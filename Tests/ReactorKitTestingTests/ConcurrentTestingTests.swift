@@ -32,6 +32,19 @@ final class ConcurrentTestingTests: XCTestCase {
     XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.1)
   }
 
+  func testSpinUntilReturnsWhenTheConditionHoldsAndGivesUpAtTheTimeout() {
+    // A stress thread that waits for a broken store must stop spinning, not hang the run.
+    let flag = LockedValues<Bool>()
+    DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { flag.append(true) }
+    XCTAssertTrue(spinUntil(timeout: 10) { !flag.all.isEmpty })
+
+    let started = Date()
+    XCTAssertFalse(spinUntil(timeout: 0.1) { false })
+    let elapsed = Date().timeIntervalSince(started)
+    XCTAssertGreaterThanOrEqual(elapsed, 0.1)
+    XCTAssertLessThan(elapsed, 5)
+  }
+
   func testSeededGeneratorsRepeatTheirSequence() {
     var first = SeededRandomNumberGenerator(seed: 42)
     var second = SeededRandomNumberGenerator(seed: 42)

@@ -79,7 +79,9 @@ final class SchedulerHopStressTests: ResourceTestCase {
       // when: one thread disposes after some deliveries while four keep emitting
       runConcurrently(threads: 5) { thread in
         if thread == 4 {
-          while delivered.load(ordering: .relaxed) < 100 { sched_yield() }
+          XCTAssertTrue(
+            spinUntil { delivered.load(ordering: .relaxed) >= 100 },
+            "waited 10 s for: delivered.load(ordering: .relaxed) >= 100")
           box.value.dispose()
           disposed.store(true, ordering: .releasing)
         } else {

@@ -64,14 +64,18 @@ final class SubjectFuzzTests: ResourceTestCase {
       for _ in 0..<rounds {
         // Subscribe while the emitter runs, so each subscription overlaps emissions.
         let before = emitted.load(ordering: .acquiring)
-        while emitted.load(ordering: .acquiring) == before { sched_yield() }
+        XCTAssertTrue(
+          spinUntil { emitted.load(ordering: .acquiring) != before },
+          "waited 10 s for: emitted.load(ordering: .acquiring) != before")
         let run = ReceivedRun()
         let subscription = subject.subscribe(onNext: { run.values.append($0) })
         // `emitted == n` once `onNext(n - 1)` returned: `onNext(subscribedAt + 1)` starts after
         // this load, so after `subscribe` returned, and has returned once `emitted` reaches
         // `subscribedAt + 2`.
         let subscribedAt = emitted.load(ordering: .acquiring)
-        while emitted.load(ordering: .acquiring) < subscribedAt + 2 { sched_yield() }
+        XCTAssertTrue(
+          spinUntil { emitted.load(ordering: .acquiring) >= subscribedAt + 2 },
+          "waited 10 s for: emitted.load(ordering: .acquiring) >= subscribedAt + 2")
         subscription.dispose()
         runs.append(run)
       }

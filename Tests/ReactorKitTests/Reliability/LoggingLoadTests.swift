@@ -83,7 +83,8 @@ final class LoggingLoadTests: ResourceTestCase {
       }, maximumQueuedEvents: 100)
     let writer = Thread { logger.log(source: "writer", kind: .action, description: "first") }
     writer.start()
-    while first.current { sched_yield() }
+    XCTAssertTrue(
+      spinUntil { !first.current }, "waited 10 s for: !first.current")
     // when
     for index in 0..<1_000 {
       logger.log(source: "producer", kind: .action, description: "event \(index)")

@@ -130,7 +130,9 @@ final class ReactorFaultTests: ResourceTestCase {
     // when
     runConcurrently(threads: 3) { thread in
       if thread == 2 {
-        while seen.load(ordering: .relaxed) < 100 { sched_yield() }
+        XCTAssertTrue(
+          spinUntil { seen.load(ordering: .relaxed) >= 100 },
+          "waited 10 s for: seen.load(ordering: .relaxed) >= 100")
         box.subscription.dispose()
         disposed.store(true, ordering: .releasing)
       } else {
@@ -182,7 +184,9 @@ final class ReactorFaultTests: ResourceTestCase {
     // whichever thread lets go of it last)
     runConcurrently(threads: 5) { thread in
       if thread == 0 {
-        while states.load(ordering: .relaxed) < 100 { sched_yield() }
+        XCTAssertTrue(
+          spinUntil { states.load(ordering: .relaxed) >= 100 },
+          "waited 10 s for: states.load(ordering: .relaxed) >= 100")
         owner.withLock { $0 = nil }
         released.store(true, ordering: .releasing)
         return

@@ -152,7 +152,9 @@ final class StoreFaultTests: ResourceTestCase {
     // store (the last reference may be the one a dispatching thread holds for its dispatch)
     runConcurrently(threads: 5) { thread in
       if thread == 0 {
-        while reductions.load(ordering: .relaxed) < 100 { sched_yield() }
+        XCTAssertTrue(
+          spinUntil { reductions.load(ordering: .relaxed) >= 100 },
+          "waited 10 s for: reductions.load(ordering: .relaxed) >= 100")
         owner.withLock { $0 = nil }
         released.store(true, ordering: .releasing)
         return
@@ -274,7 +276,9 @@ final class StoreFaultTests: ResourceTestCase {
           lateSends.wrappingAdd(1, ordering: .relaxed)
         }
       } else {
-        while store.currentState.count < 100 { sched_yield() }
+        XCTAssertTrue(
+          spinUntil { store.currentState.count >= 100 },
+          "waited 10 s for: store.currentState.count >= 100")
         box.disposable.dispose()
         countAtDispose.store(store.currentState.count, ordering: .releasing)
         disposed.store(true, ordering: .releasing)

@@ -54,7 +54,9 @@ final class GateStressTests: XCTestCase {
       // when: one thread closes the engine while the others send
       runConcurrently(threads: 3) { thread in
         if thread == 0 {
-          while engine.processedCount < closeAfter { sched_yield() }
+          XCTAssertTrue(
+            spinUntil { engine.processedCount >= closeAfter },
+            "waited 10 s for: engine.processedCount >= closeAfter")
           engine.close()
           return
         }

@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
 
+import func ReactorKitTesting.spinUntil
+
 @testable import ReactorKitStreams
 
 final class ThreadLocalTests: XCTestCase {
@@ -24,7 +26,9 @@ final class ThreadLocalTests: XCTestCase {
       Self.word.value = 9
     }
     thread.start()
-    while other.load(ordering: .acquiring) == -1 { usleep(100) }
+    XCTAssertTrue(
+      spinUntil { other.load(ordering: .acquiring) != -1 },
+      "waited 10 s for: other.load(ordering: .acquiring) != -1")
     // then
     XCTAssertEqual(other.load(ordering: .acquiring), 0)
     XCTAssertEqual(Self.word.value, 7)

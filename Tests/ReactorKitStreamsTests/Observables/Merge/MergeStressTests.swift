@@ -114,7 +114,9 @@ final class MergeStressTests: ResourceTestCase {
       // when
       runConcurrently(threads: 5) { index in
         if index == 4 {
-          while delivered.load(ordering: .relaxed) < 100 { sched_yield() }
+          XCTAssertTrue(
+            spinUntil { delivered.load(ordering: .relaxed) >= 100 },
+            "waited 10 s for: delivered.load(ordering: .relaxed) >= 100")
           box.value.dispose()
           disposed.store(true, ordering: .releasing)
         } else {

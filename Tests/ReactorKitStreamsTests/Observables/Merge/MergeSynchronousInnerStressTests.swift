@@ -109,7 +109,9 @@ final class MergeSynchronousInnerStressTests: ResourceTestCase {
     // when: one thread disposes while two keep feeding the outer sequence
     runConcurrently(threads: 3) { thread in
       if thread == 2 {
-        while delivered.load(ordering: .relaxed) < 300 { sched_yield() }
+        XCTAssertTrue(
+          spinUntil { delivered.load(ordering: .relaxed) >= 300 },
+          "waited 10 s for: delivered.load(ordering: .relaxed) >= 300")
         box.value.dispose()
         disposed.store(true, ordering: .releasing)
       } else {
