@@ -11,12 +11,15 @@ import Foundation
 /// Runs a ``TerminalScreen`` as a program, interactively or from a script.
 ///
 /// - Interactive (standard input and output are terminals): raw keys, a full-screen frame
-///   redrawn in place after each key and each ``TerminalScreen/onChange``; Ctrl-C, SIGINT,
-///   SIGTERM and SIGHUP restore the terminal and exit.
+///   redrawn in place after each key and each ``TerminalScreen/onChange``; Ctrl-C restores
+///   the terminal and exits.
 /// - Scripted (otherwise): one command per line from standard input (blank lines and `#`
 ///   comments skipped). Each command is echoed as `> command`, then, once the screen
 ///   ``TerminalScreen/isIdle``, the screen is printed as plain text. `quit` or the end of the
 ///   input ends the program.
+///
+/// In both modes SIGINT, SIGTERM and SIGHUP end the program through `onExit` with status
+/// 128 + the signal, and SIGPIPE is ignored (a closed output does not end the program).
 ///
 /// Everything the runner and the screen do happens on the main queue; input is read on a
 /// background thread and handed over.
@@ -62,6 +65,11 @@ public final class TerminalRunner: @unchecked Sendable {
   /// Starts the program on the main thread; returns only by exiting the process.
   public func run() -> Never {
     screen.onChange = { [unowned self] in self.screenChanged() }
+    // Every way the program can be asked to stop ends in `finish` (and `onExit`), in both
+    // modes: the signals before anything is shown, and a reader of the output that went away
+    // (SIGPIPE) only makes writes fail, so the program still ends at `quit` or its input's end.
+    signal(SIGPIPE, SIG_IGN)
+    installSignalHandlers()
     if isInteractive {
       do {
         try Terminal.enterFullScreen()
@@ -69,11 +77,9 @@ public final class TerminalRunner: @unchecked Sendable {
         Terminal.write("error: \(error)\n")
         exit(1)
       }
-      installSignalHandlers()
       redraw()
     } else {
       printScreen()
-      if keepsRunningAfterInput { installSignalHandlers() }
     }
     startReadingInput()
     AddressSanitizer.mainThreadWillEnd()
