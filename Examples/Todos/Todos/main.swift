@@ -49,8 +49,9 @@ do {
 } catch {
   fail("\(error)", status: 1)
 }
+// Files of earlier versions of the app are migrated on restore (AppState.migrations).
 let persistence = StatePersistence<AppState>(
-  url: stateURL,
+  url: stateURL, schemaVersion: AppState.schemaVersion, migrations: AppState.migrations,
   onError: { error in logger.log(source: "persistence", kind: .state, description: "\(error)") })
 let restored: RestoredState<AppState>
 do {

@@ -32,7 +32,7 @@ final class TodosStopTests: XCTestCase {
       XCTAssertTrue(todos.waitForOutput("3 todos · 1 done"), todos.report)
       // when
       kill(todos.processIdentifier, signalNumber)
-      let (reason, status) = todos.waitForExit()
+      let (reason, status) = todos.waitForExit(endingInput: false)
       // then
       XCTAssertEqual(reason, .exit, "signal \(signalNumber) ended the program without a flush")
       XCTAssertEqual(status, 128 + signalNumber)
@@ -122,9 +122,10 @@ private final class PipedTodos: @unchecked Sendable {
     return false
   }
 
-  /// Ends the input, waits (at most 20 s) for the program to exit, and returns how it ended.
-  func waitForExit() -> (Process.TerminationReason, Int32) {
-    try? input.fileHandleForWriting.close()
+  /// Ends the input (unless told not to: the end of input would race a signal), waits (at
+  /// most 20 s) for the program to exit, and returns how it ended.
+  func waitForExit(endingInput: Bool = true) -> (Process.TerminationReason, Int32) {
+    if endingInput { try? input.fileHandleForWriting.close() }
     let status = ExampleProcess.waitForExit(process, timeout: 20)
     return (process.terminationReason, status)
   }

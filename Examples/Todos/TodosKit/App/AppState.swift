@@ -17,6 +17,22 @@ public struct AppState: Codable, Equatable, Sendable {
 }
 
 extension AppState {
+  /// The version of the saved state's shape, the persistence's `schemaVersion`: 2 since the
+  /// settings save the filter as `listFilter` (version 1 called it `filter`).
+  public static let schemaVersion = 2
+
+  /// How state files of earlier versions become this one, step by step.
+  public static let migrations: [StateMigration] = [
+    // 1 → 2: the filter's key was renamed.
+    .json(from: 1) { state in
+      let filter = state["settings"]?["filter"]
+      state["settings"]?["listFilter"] = filter
+      state["settings"]?["filter"] = nil
+    }
+  ]
+}
+
+extension AppState {
   /// The app's reducer: each feature's reducer lifted to its field, combined. (The todos'
   /// undo history is a plugin the `ServiceProvider` installs, scoped to `\.todos`.)
   public static let reducer = Reducer<AppState>.combine(

@@ -26,6 +26,11 @@ public enum TodoFilter: String, Codable, CaseIterable, Sendable {
 public struct SettingsState: Codable, Equatable, Sendable {
   public var filter: TodoFilter
 
+  // Saved as `listFilter` since schema version 2 (see `AppState.migrations`).
+  enum CodingKeys: String, CodingKey {
+    case filter = "listFilter"
+  }
+
   public init(filter: TodoFilter = .all) {
     self.filter = filter
   }

@@ -3,7 +3,9 @@
 ///
 /// Problems with the file's contents (every case but ``unreadable(path:reason:)``,
 /// ``writeFailed(path:reason:)``, ``encodingFailed(path:reason:)`` and
-/// ``unrestorable(path:reason:)``, which are about reading or saving) mean the file is
+/// ``unrestorable(path:reason:)``, which are about reading or saving, and
+/// ``newerSchema(path:found:supported:)`` and ``migrationFailed(path:from:to:reason:)``, which
+/// leave the file in place) mean the file is
 /// moved aside before the error is reported, to `<file>.corrupt-<UTC timestamp>`, and
 /// `movedTo` names the new path: the bad file is kept for inspection and never overwritten.
 /// `movedTo` is `nil` when moving failed; the file is then left where it was.
@@ -19,8 +21,16 @@ public enum PersistenceError: Error, Equatable, Sendable, CustomStringConvertibl
   case corrupt(path: String, reason: String, movedTo: String?)
   /// The file was written by a newer (or unknown) version of the file format.
   case unsupportedFormatVersion(path: String, found: Int, supported: Int, movedTo: String?)
-  /// The file holds a state of another schema version than the app's.
+  /// The file holds a state of an older schema version than the app's, and the persistence
+  /// has no ``StateMigration`` for each version in between.
   case incompatibleSchema(path: String, found: Int, expected: Int, movedTo: String?)
+  /// The file was written by a newer version of the app (a higher schema version than the
+  /// app's). It is left in place, and the persistence does not write over it.
+  case newerSchema(path: String, found: Int, supported: Int)
+  /// The ``StateMigration`` from schema version `from` to `to` threw, or the migrated state
+  /// does not decode as the app's `State` (`from` is then the last step's). The file is left
+  /// in place, unchanged, and the persistence does not write over it.
+  case migrationFailed(path: String, from: Int, to: Int, reason: String)
   /// The file is a well-formed saved state, but the state in it does not decode as the app's
   /// `State` type.
   case undecodableState(path: String, reason: String, movedTo: String?)
@@ -39,7 +49,8 @@ public enum PersistenceError: Error, Equatable, Sendable, CustomStringConvertibl
     case .unreadable(let path, _), .tooLarge(let path, _, _, _), .nestingTooDeep(let path, _, _),
       .corrupt(let path, _, _), .unsupportedFormatVersion(let path, _, _, _),
       .incompatibleSchema(let path, _, _, _), .undecodableState(let path, _, _),
-      .encodingFailed(let path, _), .writeFailed(let path, _), .unrestorable(let path, _):
+      .encodingFailed(let path, _), .writeFailed(let path, _), .unrestorable(let path, _),
+      .newerSchema(let path, _, _), .migrationFailed(let path, _, _, _):
       return path
     }
   }
@@ -51,7 +62,8 @@ public enum PersistenceError: Error, Equatable, Sendable, CustomStringConvertibl
       .corrupt(_, _, let movedTo), .unsupportedFormatVersion(_, _, _, let movedTo),
       .incompatibleSchema(_, _, _, let movedTo), .undecodableState(_, _, let movedTo):
       return movedTo
-    case .unreadable, .encodingFailed, .writeFailed, .unrestorable:
+    case .unreadable, .encodingFailed, .writeFailed, .unrestorable, .newerSchema,
+      .migrationFailed:
       return nil
     }
   }
@@ -69,6 +81,15 @@ public enum PersistenceError: Error, Equatable, Sendable, CustomStringConvertibl
       return
         "The state was not saved to \(path), because it could not be restored: \(reason). "
         + "The previous file is unchanged."
+    case .newerSchema(let path, let found, let supported):
+      return
+        "The saved state \(path) has schema version \(found), newer than this app's "
+        + "\(supported): it was written by a newer version of the app. It was left in place "
+        + "and is not overwritten; update the app to open it."
+    case .migrationFailed(let path, let from, let to, let reason):
+      return
+        "The saved state \(path) could not be migrated from schema version \(from) to \(to): "
+        + "\(reason). It was left in place, unchanged, and is not overwritten."
     case .tooLarge(let path, let size, let limit, _):
       problem = "The saved state \(path) is too large (\(size) bytes; the limit is \(limit))."
     case .nestingTooDeep(let path, let limit, _):
@@ -108,7 +129,8 @@ public enum PersistenceError: Error, Equatable, Sendable, CustomStringConvertibl
       return .incompatibleSchema(path: path, found: found, expected: expected, movedTo: newPath)
     case .undecodableState(let path, let reason, _):
       return .undecodableState(path: path, reason: reason, movedTo: newPath)
-    case .unreadable, .encodingFailed, .writeFailed, .unrestorable:
+    case .unreadable, .encodingFailed, .writeFailed, .unrestorable, .newerSchema,
+      .migrationFailed:
       return self
     }
   }

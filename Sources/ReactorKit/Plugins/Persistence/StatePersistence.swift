@@ -33,6 +33,15 @@ public struct RestoredState<State> {
   /// The state to start the store with.
   public let state: State
   public let origin: Origin
+  /// The schema version of the file when ``StateMigration``s moved it to the app's version
+  /// (the migrated state is already saved); `nil` when no migration ran.
+  public let migratedFrom: Int?
+
+  init(state: State, origin: Origin, migratedFrom: Int? = nil) {
+    self.state = state
+    self.origin = origin
+    self.migratedFrom = migratedFrom
+  }
 }
 
 /// Saves a store's state to a file, atomically and at most once per interval, and restores it
@@ -75,11 +84,28 @@ public struct RestoredState<State> {
 /// "state":{…}}`. `version` is the file format's version, `schema` the app's version of its
 /// `State` type: bump `schemaVersion` when a change to `State` makes old files undecodable.
 ///
+/// ## Migrations
+///
+/// With a ``StateMigration`` for each version bump (`migrations:`), a file of an older schema
+/// is moved to the app's version on restore: the steps from the file's version run in order,
+/// once, on the decoded JSON or from an old `Codable` type. The original file is first kept
+/// aside as `<file>.schema-<version>-<timestamp>`, then the migrated state is saved over the
+/// file, and only then is the copy removed (if saving fails, the copy stays and the store's
+/// next write saves the migrated state). A step that throws, or a result that does not decode
+/// as `State`, is ``PersistenceError/migrationFailed(path:from:to:reason:)``: the file is
+/// left in place, untouched. A file of an older schema without a step for each version is
+/// ``PersistenceError/incompatibleSchema(path:found:expected:movedTo:)``.
+///
+/// A file written by a newer version of the app (a higher `schema`) is
+/// ``PersistenceError/newerSchema(path:found:supported:)``: it is left in place, and this
+/// persistence never writes over it (saves and flushes fail with the same error), so an older
+/// app can't destroy what a newer one saved. Migration failures block writes the same way.
+///
 /// ## Restoring
 ///
 /// A missing file means the initial state. A file that is too large, too deeply nested,
-/// empty, truncated, not JSON, of another format or schema version, or whose state doesn't
-/// decode is a ``PersistenceError``: the file is moved aside to `<file>.corrupt-<timestamp>`
+/// empty, truncated, not JSON, of another format version or of an older schema version with
+/// no migration, or whose state doesn't decode is a ``PersistenceError``: the file is moved aside to `<file>.corrupt-<timestamp>`
 /// (never overwritten), and the ``RecoveryPolicy`` decides between throwing and starting from
 /// the initial state. Size and nesting are checked before anything is decoded, so a hostile
 /// file cannot exhaust memory or the stack; nothing on this path traps.
@@ -106,6 +132,8 @@ public final class StatePersistence<State: Codable & Sendable>: @unchecked Senda
   public let url: URL
   /// The app's version of its `State` type, stored in and checked against the file.
   public let schemaVersion: Int
+  /// The steps from older schema versions, by the version each reads.
+  private let migrations: [Int: StateMigration]
   private let path: String
   private let interval: RxTimeInterval
   private let scheduler: SchedulerType
@@ -135,6 +163,8 @@ public final class StatePersistence<State: Codable & Sendable>: @unchecked Senda
   private let writeLock = Lock()
   private var lastWrittenGeneration: UInt64 = 0
   private var failNextWrite: SecureFiles.WriteStage?
+  /// Why the file must not be written: a newer schema's, or one a migration failed on.
+  private var writeRefusal: PersistenceError?
 
   /// The version of the file format this library writes and reads.
   public static var formatVersion: Int { 1 }
@@ -145,6 +175,9 @@ public final class StatePersistence<State: Codable & Sendable>: @unchecked Senda
   /// - Parameters:
   ///   - url: The state file. Its directory must exist.
   ///   - schemaVersion: The app's version of its `State` type (see the type's discussion).
+  ///   - migrations: How to move files of older schema versions to `schemaVersion`, one step
+  ///     per version (see the type's discussion). Each step reads a version below
+  ///     `schemaVersion`, and no two read the same one.
   ///   - interval: The shortest time between two writes; one second by default.
   ///   - scheduler: Where throttled writes run; a background serial queue by default. Use a
   ///     `TestScheduler` in tests.
@@ -152,7 +185,8 @@ public final class StatePersistence<State: Codable & Sendable>: @unchecked Senda
   ///     saved (``PersistenceError/unrestorable(path:reason:)``).
   ///   - onError: Called with each failed background write, on the thread that wrote.
   public init(
-    url: URL, schemaVersion: Int = 1, interval: RxTimeInterval = .seconds(1),
+    url: URL, schemaVersion: Int = 1, migrations: [StateMigration] = [],
+    interval: RxTimeInterval = .seconds(1),
     scheduler: SchedulerType = SerialDispatchQueueScheduler(
       qos: .utility, internalSerialQueueName: "ReactorKit.StatePersistence"),
     limits: LoadingLimits = .default,
@@ -160,6 +194,19 @@ public final class StatePersistence<State: Codable & Sendable>: @unchecked Senda
   ) {
     self.url = url
     self.schemaVersion = schemaVersion
+    var steps: [Int: StateMigration] = [:]
+    for migration in migrations {
+      precondition(
+        migration.fromVersion < schemaVersion,
+        "StatePersistence(\(url.fileSystemPath)): a migration from schema version "
+          + "\(migration.fromVersion) in a persistence of schema version \(schemaVersion); each "
+          + "step reads a version below schemaVersion.")
+      precondition(
+        steps.updateValue(migration, forKey: migration.fromVersion) == nil,
+        "StatePersistence(\(url.fileSystemPath)): two migrations from schema version "
+          + "\(migration.fromVersion); declare one step per version.")
+    }
+    self.migrations = steps
     self.path = url.fileSystemPath
     self.interval = interval
     self.scheduler = scheduler
@@ -175,8 +222,11 @@ public final class StatePersistence<State: Codable & Sendable>: @unchecked Senda
   ///   - initialState: The state to start from without a (usable) file.
   ///   - recovery: What to do with a bad file; ``RecoveryPolicy/fail`` by default.
   /// - Returns: The state and where it came from.
-  /// - Throws: ``PersistenceError``: ``PersistenceError/unreadable(path:reason:)`` whatever
-  ///   the policy (starting fresh would later overwrite a file that may be fine); the other
+  /// - Throws: ``PersistenceError``: ``PersistenceError/unreadable(path:reason:)``,
+  ///   ``PersistenceError/newerSchema(path:found:supported:)`` and
+  ///   ``PersistenceError/migrationFailed(path:from:to:reason:)`` whatever the policy
+  ///   (starting fresh would later overwrite a file that may be fine; the file is left in
+  ///   place and this persistence will not write over it); the other
   ///   problems only with ``RecoveryPolicy/fail``, or when the bad file could not be moved
   ///   aside.
   public func restore(initialState: @autoclosure () -> State, recovery: RecoveryPolicy = .fail)
@@ -204,8 +254,50 @@ public final class StatePersistence<State: Codable & Sendable>: @unchecked Senda
     switch decode(bytes) {
     case .success(let state):
       return RestoredState(state: state, origin: .file)
+    case .failure(.newerSchema(let path, let found, let supported)):
+      throw refuseWrites(.newerSchema(path: path, found: found, supported: supported))
+    case .failure(.migrationFailed(let path, let from, let to, let reason)):
+      throw refuseWrites(.migrationFailed(path: path, from: from, to: to, reason: reason))
     case .failure(let problem):
       return try recover(from: problem, policy: recovery, initialState: initialState)
+    case .migrated(let state, let from):
+      saveMigrated(state, original: bytes, from: from)
+      return RestoredState(state: state, origin: .file, migratedFrom: from)
+    }
+  }
+
+  /// Makes every later write fail with `error` (the file must stay as it is); returns it.
+  private func refuseWrites(_ error: PersistenceError) -> PersistenceError {
+    writeLock.withLock { writeRefusal = error }
+    return error
+  }
+
+  /// Keeps the original file aside, saves the migrated state over the file, then removes the
+  /// copy. A failure is reported to `onError`; the copy then stays, and the store's next
+  /// write saves the migrated state.
+  private func saveMigrated(_ state: State, original: [UInt8], from version: Int) {
+    let copy = "\(path).schema-\(version)-\(LogTimestamp.compact(Date()))"
+    do throws(FileSystemError) {
+      try SecureFiles.writeAtomically(original, to: copy)
+    } catch {
+      onError(
+        .writeFailed(
+          path: path,
+          reason: "the original of schema version \(version) could not be kept aside: "
+            + "\(error.description); the file is unchanged and the migration runs again at "
+            + "the next start"))
+      return
+    }
+    let next = lock.withLock { () -> UInt64 in
+      generation += 1
+      return generation
+    }
+    switch write(state, generation: next) {
+    case .success:
+      _ = FileSystemCalls.unlink(copy)
+      SecureFiles.syncDirectory(SecureFiles.directoryPath(of: path))
+    case .failure(let error):
+      onError(error)
     }
   }
 
@@ -238,7 +330,15 @@ public final class StatePersistence<State: Codable & Sendable>: @unchecked Senda
     var state: Value
   }
 
-  private func decode(_ bytes: [UInt8]) -> Result<State, PersistenceError> {
+  /// What a file decodes to.
+  private enum Decoded {
+    case success(State)
+    /// Migrated from schema version `from`; not saved yet.
+    case migrated(State, from: Int)
+    case failure(PersistenceError)
+  }
+
+  private func decode(_ bytes: [UInt8]) -> Decoded {
     if JSONNesting.exceeds(limits.maximumNestingDepth, in: bytes[...]) {
       return .failure(
         .nestingTooDeep(path: path, limit: limits.maximumNestingDepth, movedTo: nil))
@@ -269,15 +369,51 @@ public final class StatePersistence<State: Codable & Sendable>: @unchecked Senda
     guard let schema = header.schema else {
       return .failure(.corrupt(path: path, reason: "no schema version", movedTo: nil))
     }
-    guard schema == schemaVersion else {
-      return .failure(
-        .incompatibleSchema(path: path, found: schema, expected: schemaVersion, movedTo: nil))
+    guard schema <= schemaVersion else {
+      return .failure(.newerSchema(path: path, found: schema, supported: schemaVersion))
     }
+    guard schema == schemaVersion else { return migrate(data, from: schema) }
     do {
       return .success(try decoder.decode(Envelope<State>.self, from: data).state)
     } catch {
       return .failure(
         .undecodableState(path: path, reason: describeDecodingError(error), movedTo: nil))
+    }
+  }
+
+  /// Runs the steps from `version` to ``schemaVersion`` on the file's state.
+  private func migrate(_ data: Data, from version: Int) -> Decoded {
+    let steps = (version..<schemaVersion).compactMap { migrations[$0] }
+    guard steps.count == schemaVersion - version else {
+      return .failure(
+        .incompatibleSchema(path: path, found: version, expected: schemaVersion, movedTo: nil))
+    }
+    let decoder = JSONDecoder()
+    var json: StateMigration.JSON
+    do {
+      json = try decoder.decode(Envelope<StateMigration.JSON>.self, from: data).state
+    } catch {
+      return .failure(
+        .undecodableState(path: path, reason: describeDecodingError(error), movedTo: nil))
+    }
+    for step in steps {
+      do {
+        json = try step.run(json)
+      } catch {
+        return .failure(
+          .migrationFailed(
+            path: path, from: step.fromVersion, to: step.fromVersion + 1, reason: "\(error)"))
+      }
+    }
+    do {
+      return .migrated(
+        try decoder.decode(State.self, from: JSONEncoder().encode(json)), from: version)
+    } catch {
+      return .failure(
+        .migrationFailed(
+          path: path, from: schemaVersion - 1, to: schemaVersion,
+          reason: "the migrated state does not decode as \(State.self): "
+            + describeDecodingError(error)))
     }
   }
 
@@ -469,6 +605,7 @@ public final class StatePersistence<State: Codable & Sendable>: @unchecked Senda
     }
     writeLock.lock()
     defer { writeLock.unlock() }
+    if let writeRefusal { return .failure(writeRefusal) }
     guard generation > lastWrittenGeneration else { return .success(()) }
     let failure = failNextWrite
     failNextWrite = nil
