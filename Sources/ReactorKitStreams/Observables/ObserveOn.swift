@@ -100,13 +100,13 @@ final class ObserveOnSubscription<Element>: @unchecked Sendable {
       return
     }
     state.value.drainScheduled = true
-    scheduleDrainLocked()
+    scheduleDrainAndUnlock()
   }
 
   /// Schedules the drain (`drainScheduled` is set); called with the lock held, returns with
   /// it released.
   @inlinable
-  func scheduleDrainLocked() {
+  func scheduleDrainAndUnlock() {
     state.value.drainGeneration &+= 1
     let generation = state.value.drainGeneration
     lock.unlock()
@@ -151,7 +151,7 @@ final class ObserveOnSubscription<Element>: @unchecked Sendable {
           continue
         }
         state.value.pendingDrain = nil
-        scheduleDrainLocked()
+        scheduleDrainAndUnlock()
         return
       }
     }

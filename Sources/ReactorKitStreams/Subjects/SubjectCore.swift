@@ -397,7 +397,10 @@ extension SubjectCore {
         deliver(next)
         lock.lock()
         delivered += 1
-        if delivered >= Self.handOffThreshold && !pending.isEmpty && handOffAndUnlock() { return }
+        if delivered >= Self.handOffThreshold && !pending.isEmpty && handOffLocked() {
+          lock.unlock()
+          return
+        }
       }
       handOff = .none
       if lockFreeNext && !isPublishedCurrentLocked {
@@ -413,11 +416,11 @@ extension SubjectCore {
 
   /// The deliverer, lock held, delivered ``handOffThreshold`` items and more are queued: asks
   /// the next thread that sends to take over, or, when one accepted, steps aside, leaving the
-  /// gate held for it, and releases the lock.
+  /// gate held for it. Keeps the lock.
   ///
-  /// - Returns: Whether the caller stepped aside (and must return at once).
+  /// - Returns: Whether the caller stepped aside (and must release the lock and return).
   @usableFromInline
-  func handOffAndUnlock() -> Bool {
+  func handOffLocked() -> Bool {
     switch handOff {
     case .none:
       handOff = .requested(currentThreadIdentity())
@@ -426,7 +429,6 @@ extension SubjectCore {
       return false
     case .accepted:
       handOff = .transferred
-      lock.unlock()
       return true
     }
   }

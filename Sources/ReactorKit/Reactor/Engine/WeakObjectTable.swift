@@ -113,7 +113,7 @@ final class WeakObjectTable: @unchecked Sendable {
   private static var batch: Int { 16 }
 
   /// How many live owners one pass under the lock holds before releasing them (see
-  /// `removeDeadLocked(plus:skipping:)`). 960 bytes: `withUnsafeTemporaryAllocation` takes
+  /// `removeDeadAndUnlock(plus:skipping:)`). 960 bytes: `withUnsafeTemporaryAllocation` takes
   /// them from the stack (up to 1,024 bytes; more would cost a heap allocation per scan).
   private static var liveBatch: Int { 120 }
 
@@ -208,8 +208,8 @@ final class WeakObjectTable: @unchecked Sendable {
       if let stale = unsafe stale { unsafe Self.release(stale) }
       return value
     }
-    // `removeDeadLocked` unlocks.
-    unsafe removeDeadLocked(plus: stale, skipping: key)
+    // `removeDeadAndUnlock` unlocks.
+    unsafe removeDeadAndUnlock(plus: stale, skipping: key)
     attachSentinel(to: owner, value: value)
     return value
   }
@@ -253,7 +253,7 @@ final class WeakObjectTable: @unchecked Sendable {
   @usableFromInline
   func purge() {
     lock.lock()
-    unsafe removeDeadLocked(plus: nil, skipping: nil)
+    unsafe removeDeadAndUnlock(plus: nil, skipping: nil)
   }
 
   // MARK: - Releasing
@@ -274,18 +274,18 @@ final class WeakObjectTable: @unchecked Sendable {
   /// bag does), so it must not run with the lock held.
   ///
   /// - Parameter skipped: The key of an owner known to be alive (the caller's), not looked at.
-  private func removeDeadLocked(plus extra: Unmanaged<OwnedStorage>?, skipping skipped: UInt?) {
+  private func removeDeadAndUnlock(plus extra: Unmanaged<OwnedStorage>?, skipping skipped: UInt?) {
     unsafe withUnsafeTemporaryAllocation(of: Unmanaged<OwnedStorage>.self, capacity: Self.batch) {
       dead in
       unsafe withUnsafeTemporaryAllocation(of: Unmanaged<AnyObject>.self, capacity: Self.liveBatch)
       {
         live in
-        unsafe removeDeadLocked(plus: extra, skipping: skipped, dead: dead, live: live)
+        unsafe removeDeadAndUnlock(plus: extra, skipping: skipped, dead: dead, live: live)
       }
     }
   }
 
-  private func removeDeadLocked(
+  private func removeDeadAndUnlock(
     plus extra: Unmanaged<OwnedStorage>?, skipping skipped: UInt?,
     dead: UnsafeMutableBufferPointer<Unmanaged<OwnedStorage>>,
     live: UnsafeMutableBufferPointer<Unmanaged<AnyObject>>
@@ -512,7 +512,7 @@ final class WeakObjectTable: @unchecked Sendable {
         // 0: no longer watched (a duplicate key, or a new owner at the same address).
         guard mark != 0 else { continue }
         if let owner = unsafe storage.storageOwner {
-          // Released after the lock, like the scans' (see `removeDeadLocked`).
+          // Released after the lock, like the scans' (see `removeDeadAndUnlock`).
           unsafe live[alive] = unsafe Unmanaged.passRetained(owner)
           alive += 1
           if Int(mark) >= delays.count {

@@ -82,16 +82,16 @@ struct MergeStateMachine<Inner> {
     case .latest:
       replaced = live.removeValue(forKey: latestID)
       active = 1
-      return startLocked(latest: true)
+      return startInner(latest: true)
     case .first:
-      return startLocked(latest: false)
+      return startInner(latest: false)
     case .concurrent(let maxConcurrent):
       if subscribing != nil || active >= maxConcurrent {
         waiting.append(inner)
         return nil
       }
       active += 1
-      return startLocked(latest: false)
+      return startInner(latest: false)
     }
   }
 
@@ -115,7 +115,7 @@ struct MergeStateMachine<Inner> {
     } else {
       live[id] = disposable
     }
-    step.subscribe = nextWaitingLocked()
+    step.subscribe = nextWaiting()
     return step
   }
 
@@ -132,7 +132,7 @@ struct MergeStateMachine<Inner> {
       active -= 1
       if outerCompleted && active == 0 && waiting.isEmpty { return (true, nil) }
     }
-    return (false, nextWaitingLocked())
+    return (false, nextWaiting())
   }
 
   /// Whether events of inner `id` are still wanted.
@@ -153,7 +153,7 @@ struct MergeStateMachine<Inner> {
     }
     active -= 1
     if subscribing == nil {
-      step.subscribe = nextWaitingLocked()
+      step.subscribe = nextWaiting()
     }
     step.complete = step.subscribe == nil && outerCompleted && active == 0 && waiting.isEmpty
     return step
@@ -178,7 +178,7 @@ struct MergeStateMachine<Inner> {
   }
 
   @inlinable
-  mutating func startLocked(latest: Bool) -> UInt64 {
+  mutating func startInner(latest: Bool) -> UInt64 {
     let id = nextID
     nextID &+= 1
     if latest { latestID = id }
@@ -187,11 +187,11 @@ struct MergeStateMachine<Inner> {
   }
 
   @inlinable
-  mutating func nextWaitingLocked() -> (id: UInt64, inner: Inner)? {
+  mutating func nextWaiting() -> (id: UInt64, inner: Inner)? {
     guard !terminated, case .concurrent(let maxConcurrent) = strategy, active < maxConcurrent,
       let inner = waiting.popFirst()
     else { return nil }
     active += 1
-    return (startLocked(latest: false), inner)
+    return (startInner(latest: false), inner)
   }
 }
