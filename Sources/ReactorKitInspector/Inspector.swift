@@ -49,12 +49,13 @@ public final class Inspector: Sendable {
   ///   - capacity: The most events kept, at least 1; 10,000 by default.
   ///   - registry: The action types the page may dispatch, export and import. Without one,
   ///     those three are unavailable.
-  ///   - redaction: The secret field names, redacted in everything shown and exported.
+  ///   - redaction: The secret field names, redacted in everything shown and exported; the
+  ///     app's shared setting, `LogRedaction.shared`, by default.
   ///   - limits: The server's bounds.
   /// - Throws: ``InspectorError/cannotListen(port:reason:)``.
   public init(
     port: UInt16 = 0, capacity: Int = 10_000, registry: ActionRegistry? = nil,
-    redaction: LogRedaction = .default, limits: InspectorLimits = .default
+    redaction: LogRedaction = .shared, limits: InspectorLimits = .default
   ) throws(InspectorError) {
     let token = Self.makeToken()
     let core = InspectorCore(

@@ -102,6 +102,26 @@ public struct LogRedaction: Sendable {
   /// Redacts nothing by name.
   public static let none = LogRedaction(fieldNames: [])
 
+  /// The app's one redaction setting, shared by every plugin that shows or exports values:
+  /// ``LoggingPlugin`` and the inspector use it unless given another, and a recording redacted
+  /// to share (`ActionRecorder(…, redaction: .shared)`, ``ActionRecording/write(to:registry:limits:redaction:)``)
+  /// takes it explicitly (a recording is unredacted by default, since replaying needs the real
+  /// values). ``LogRedaction/default`` until the app changes it; change it once, at start,
+  /// before creating the plugins (each reads it when it is created):
+  ///
+  /// ```swift
+  /// LogRedaction.shared.fieldNames.insert("iban")      // hidden in the log, inspector, copies
+  /// LogRedaction.shared.fieldNames.remove("session")   // shown everywhere
+  /// ```
+  ///
+  /// Reading and setting it is thread-safe.
+  public static var shared: LogRedaction {
+    get { sharedSetting.withLock { $0 } }
+    set { sharedSetting.withLock { $0 = newValue } }
+  }
+
+  private static let sharedSetting = SharedRedactionSetting()
+
   /// Whether a field of this name is secret (see "How names match").
   public func isRedacted(_ name: String) -> Bool {
     guard !patterns.isEmpty else { return false }
@@ -231,5 +251,16 @@ extension Array {
     var copy = value
     for redaction in self { redaction.apply(&copy) }
     return copy
+  }
+}
+
+/// The storage of ``LogRedaction/shared``.
+private final class SharedRedactionSetting: @unchecked Sendable {
+  // Safety: `value` is guarded by `lock`.
+  private let lock = Lock()
+  private var value = LogRedaction.default
+
+  func withLock<T>(_ body: (inout LogRedaction) -> T) -> T {
+    lock.withLock { body(&value) }
   }
 }

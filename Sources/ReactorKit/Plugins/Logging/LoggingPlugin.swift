@@ -81,14 +81,15 @@ public final class LoggingPlugin: @unchecked Sendable {
   /// - Parameters:
   ///   - sink: Where events go; standard error as text by default.
   ///   - filter: Which events to write; all by default.
-  ///   - redaction: Which field names are secret; ``LogRedaction/default`` by default.
+  ///   - redaction: Which field names are secret; the app's shared setting,
+  ///     ``LogRedaction/shared`` (``LogRedaction/default`` unless changed), by default.
   ///   - clock: Timestamps and durations; the system clocks by default.
   ///   - maximumChangesPerEvent: The most changes a state event lists; the rest are counted.
   ///   - maximumQueuedEvents: The most events waiting for the sink; more are dropped and
   ///     counted.
   public init(
     sink: LogSink = .standardError(), filter: LogFilter = .all,
-    redaction: LogRedaction = .default, clock: LogClock = .system,
+    redaction: LogRedaction = .shared, clock: LogClock = .system,
     maximumChangesPerEvent: Int = 100, maximumQueuedEvents: Int = 10_000
   ) {
     self.sink = sink
