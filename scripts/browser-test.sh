@@ -4,8 +4,9 @@
 # dispatched actions, opens one and sees its diff, jumps back and checks through the app (its
 # own screen and GET /api/state) that the store holds the old state, goes back to live, and
 # saves a screenshot to .build/inspector-screenshot.png. Then the token: the page keeps it out
-# of cookies and storage, a new action arrives over its authenticated event stream, a reload
-# recovers the token from the fragment (.build/inspector-screenshot-reloaded.png), and a page
+# of cookies and storage and out of the address bar (it moves from the fragment into the
+# history entry's state), a new action arrives over its authenticated event stream, a reload
+# recovers the token from that state (.build/inspector-screenshot-reloaded.png), and a page
 # served on a second local port (in another tab, then in the same tab) reads nothing of it in
 # document.cookie, nor does its server receive it (.build/inspector-other-port.png).
 #

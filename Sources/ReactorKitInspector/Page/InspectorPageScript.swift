@@ -6,10 +6,20 @@ enum InspectorPageScript {
     (function () {
       const $ = (id) => document.getElementById(id);
       const port = location.port || "80";
-      // The token lives in this variable and in the address's fragment, which browsers send to
-      // no server and which a reload reads again; never in a cookie (every other 127.0.0.1 port
-      // would read it and receive it) or in storage.
-      const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
+      // The token lives in this variable and in this history entry's state, which a reload
+      // keeps; never in a cookie (every other 127.0.0.1 port would read it and receive it) or in
+      // storage. It arrives in the address's fragment (which browsers send to no server) and is
+      // moved out of the address bar at once, so screen shares and screenshots don't show it.
+      const token = (function () {
+        const fromAddress = new URLSearchParams(location.hash.slice(1)).get("token");
+        if (fromAddress) {
+          history.replaceState(Object.assign({}, history.state, { token: fromAddress }), "",
+            location.pathname + location.search);
+          return fromAddress;
+        }
+        const kept = history.state && history.state.token;
+        return typeof kept === "string" ? kept : "";
+      })();
       // Removes the cookie an earlier version of this page set.
       document.cookie = "rkinspector_" + port + "=; Max-Age=0; path=/; SameSite=Strict";
 

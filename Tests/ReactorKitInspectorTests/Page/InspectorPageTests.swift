@@ -25,10 +25,15 @@ final class InspectorPageTests: XCTestCase {
     XCTAssertTrue(script.contains("\"Authorization\": \"Bearer \" + token"))
   }
 
-  func test_script_keepsTheTokenInTheFragmentForAReload() {
+  func test_script_movesTheTokenFromTheAddressBarIntoTheHistoryEntryForAReload() {
+    // Read from the fragment once, then kept in the history entry's state (which a reload
+    // keeps), with the fragment removed from the address bar.
     XCTAssertTrue(script.contains("location.hash"))
+    XCTAssertTrue(script.contains("history.state"), "a reload finds the token there")
+    XCTAssertTrue(
+      script.contains("history.replaceState(Object.assign({}, history.state, { token: "),
+      "the token moves into the entry's state")
     XCTAssertFalse(
-      script.contains("history.replaceState(null, \"\", location.pathname)"),
-      "the fragment that a reload recovers the token from stays")
+      script.contains("history.replaceState(null"), "the token would be lost on a reload")
   }
 }
