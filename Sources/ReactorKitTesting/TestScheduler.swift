@@ -248,6 +248,8 @@ public class TestableObservable<Element>: ObservableType, @unchecked Sendable {
 /// The scheduled events keep the observable alive until they have run (as in RxTest), so a
 /// test may create one, subscribe and drop it in a single expression.
 final class HotObservable<Element>: TestableObservable<Element>, @unchecked Sendable {
+  // Safety: `observers` and `nextKey` are guarded by the inherited `lock`; the rest is the
+  // superclass's (see ``TestableObservable``).
   private var observers: [Int: AnyObserver<Element>] = [:]
   private var nextKey = 0
 
@@ -283,6 +285,7 @@ final class HotObservable<Element>: TestableObservable<Element>, @unchecked Send
 
 /// Plays events relative to each subscription.
 final class ColdObservable<Element>: TestableObservable<Element>, @unchecked Sendable {
+  // Safety: no state of its own; the superclass's is guarded by its `lock`.
   override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable
   where Observer.Element == Element {
     let index = recordSubscription()

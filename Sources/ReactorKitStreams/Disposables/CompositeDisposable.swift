@@ -2,12 +2,13 @@
 ///
 /// Adding to a disposed group disposes the new member at once.
 public final class CompositeDisposable: Cancelable, @unchecked Sendable {
+  // Safety: all state is guarded by `lock`.
+
   /// Identifies a member so it can be removed.
   public struct DisposeKey: Hashable, Sendable {
     fileprivate let id: UInt64
   }
 
-  // Safety: all state is guarded by `lock`.
   private let lock = Lock()
   private var members: [UInt64: Disposable] = [:]
   private var nextID: UInt64 = 0

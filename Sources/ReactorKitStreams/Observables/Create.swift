@@ -23,6 +23,7 @@ extension ObservableType {
   }
 
   /// A sequence of one element, delivered on `scheduler`, then completion.
+  @inlinable
   public static func just(_ element: Element, scheduler: ImmediateSchedulerType) -> Observable<
     Element
   > {

@@ -9,6 +9,7 @@ extension ObservableType {
   ///   - identifier: Printed with each line; defaults to `file:line (function)`.
   ///   - trimOutput: Shortens event descriptions longer than 40 characters.
   /// - Returns: The source's events.
+  // Not inlinable: a debugging aid that prints every event.
   public func debug(
     _ identifier: String? = nil, trimOutput: Bool = false, file: String = #file,
     line: UInt = #line, function: String = #function

@@ -18,6 +18,7 @@ extension ObservableType where Element == Data {
   ///   - type: The type to decode.
   ///   - decoder: The decoder, for example a `JSONDecoder`.
   /// - Returns: The decoded values.
+  @inlinable
   public func decode<Item: Decodable, Decoder: DataDecoder>(type: Item.Type, decoder: Decoder)
     -> Observable<Item>
   {

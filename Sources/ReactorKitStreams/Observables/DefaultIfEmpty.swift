@@ -4,6 +4,7 @@ extension ObservableType {
   ///
   /// - Parameter default: The element to emit for an empty source.
   /// - Returns: The source's elements, or `default`.
+  @inlinable
   public func ifEmpty(default: Element) -> Observable<Element> {
     sinking { sink in
       let isEmpty = OperatorState(true)

@@ -17,6 +17,7 @@ extension ObservableType {
   ///   - dueTime: How long each event is held back.
   ///   - scheduler: Provides the time, runs the timers and delivers the delayed events.
   /// - Returns: The delayed sequence.
+  // Not inlinable: timed: each element is a scheduler hop; its machine stays private.
   public func delay(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
     let source = asObservable()
     return Observable { observer in
@@ -35,6 +36,7 @@ extension ObservableType {
   ///   - dueTime: How long to wait before subscribing.
   ///   - scheduler: Runs the timer; the source is subscribed from it.
   /// - Returns: The sequence with a delayed subscription.
+  @inlinable
   public func delaySubscription(_ dueTime: RxTimeInterval, scheduler: SchedulerType)
     -> Observable<Element>
   {

@@ -5,6 +5,7 @@ extension ObservableType {
   /// single.
   ///
   /// - Returns: A single of the first element, or of `nil`.
+  @inlinable
   public func first() -> Single<Element?> {
     Single(
       raw: sinking { (sink: Sink<Element?>) in

@@ -38,6 +38,7 @@ extension ObservableType {
   /// - Parameter keySelector: The key of an element.
   /// - Returns: The groups, in the order their keys first appeared.
   /// - Complexity: One subject per key, kept until the source ends.
+  @inlinable
   public func groupBy<Key: Hashable>(keySelector: @escaping (Element) throws -> Key)
     -> Observable<GroupedObservable<Key, Element>>
   {

@@ -65,6 +65,7 @@ extension ObservableType {
   ///   - subjectSelector: Makes the subject of one subscription.
   ///   - selector: Builds the result from the multicast source.
   /// - Returns: The selector's sequence.
+  @inlinable
   public func multicast<Subject: SubjectType, Result>(
     _ subjectSelector: @escaping () throws -> Subject,
     selector: @escaping (Observable<Subject.Element>) throws -> Observable<Result>

@@ -27,6 +27,7 @@ extension ObservableType {
   ///
   /// - Parameter scheduler: Where the source is subscribed and later unsubscribed.
   /// - Returns: The same sequence, subscribed on `scheduler`.
+  @inlinable
   public func subscribe(on scheduler: ImmediateSchedulerType) -> Observable<Element> {
     let source = asObservable()
     return Observable { observer in

@@ -8,6 +8,7 @@ extension ObservableType {
   ///   - element: The element to repeat.
   ///   - scheduler: Runs the steps (by default the current-thread trampoline).
   /// - Returns: An endless sequence of `element`.
+  @inlinable
   public static func repeatElement(
     _ element: Element, scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance
   ) -> Observable<Element> {

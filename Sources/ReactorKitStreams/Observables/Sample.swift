@@ -10,6 +10,7 @@ extension ObservableType {
   ///   - sampler: Tells when to sample.
   ///   - defaultValue: Emitted on a sample when no new element arrived; `nil` emits nothing.
   /// - Returns: The sampled elements.
+  // Not inlinable: paced by the sampler; its sink stays internal.
   public func sample<Sampler: ObservableConvertibleType>(
     _ sampler: Sampler, defaultValue: Element? = nil
   ) -> Observable<Element> {

@@ -6,6 +6,7 @@ extension ObservableType {
   /// the source); completion without an element fails it with ``RxError/noElements``.
   ///
   /// - Returns: The sequence of its one element.
+  @inlinable
   public func single() -> Observable<Element> {
     single { _ in true }
   }
@@ -19,6 +20,7 @@ extension ObservableType {
   ///
   /// - Parameter predicate: Whether an element counts.
   /// - Returns: The sequence of its one accepted element.
+  @inlinable
   public func single(_ predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
     sinking { sink in
       let seen = OperatorState(false)

@@ -64,6 +64,7 @@ extension ObservableType {
   ///   - duration: How long to drop elements, from subscription.
   ///   - scheduler: Runs the timer.
   /// - Returns: The elements emitted after `duration`.
+  @inlinable
   public func skip(_ duration: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
     let source = asObservable()
     let timer = Observable<Int>.timer(duration, scheduler: scheduler)

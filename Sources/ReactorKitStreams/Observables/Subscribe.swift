@@ -35,6 +35,7 @@ extension ObservableType {
 
   /// Subscribes with closures that receive `object`, held weakly; events stop once it is
   /// freed.
+  @inlinable
   public func subscribe<Object: AnyObject>(
     with object: Object,
     onNext: ((Object, Element) -> Void)? = nil,
@@ -58,7 +59,7 @@ extension ObservableType {
 /// A closure that passes `object`, held weakly, and its argument to `body`, and does nothing
 /// once `object` is freed (or when there is no `body`): the closures of the
 /// `subscribe(with:…)` variants.
-func weaklyBound<Object: AnyObject, Value>(
+@usableFromInline func weaklyBound<Object: AnyObject, Value>(
   _ object: Object, _ body: ((Object, Value) -> Void)?
 ) -> (Value) -> Void {
   { [weak object] value in
@@ -68,7 +69,9 @@ func weaklyBound<Object: AnyObject, Value>(
 
 /// A closure that passes `object`, held weakly, to `body`, and does nothing once `object` is
 /// freed (or when there is no `body`).
-func weaklyBound<Object: AnyObject>(_ object: Object, _ body: ((Object) -> Void)?) -> () -> Void {
+@usableFromInline func weaklyBound<Object: AnyObject>(_ object: Object, _ body: ((Object) -> Void)?)
+  -> () -> Void
+{
   { [weak object] in
     if let object { body?(object) }
   }

@@ -5,6 +5,7 @@ extension ObservableType {
   ///
   /// - Parameter other: The sequence to continue with when the source is empty.
   /// - Returns: The source's elements, or `other`'s.
+  @inlinable
   public func ifEmpty(switchTo other: Observable<Element>) -> Observable<Element> {
     let source = asObservable()
     return Observable { observer in

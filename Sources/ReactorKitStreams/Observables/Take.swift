@@ -89,6 +89,7 @@ extension ObservableType {
   ///   - duration: How long to forward elements, from subscription.
   ///   - scheduler: Runs the timer.
   /// - Returns: The elements emitted during `duration`.
+  @inlinable
   public func take(for duration: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
     take(until: Observable<Int>.timer(duration, scheduler: scheduler))
   }

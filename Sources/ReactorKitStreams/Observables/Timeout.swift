@@ -6,6 +6,7 @@ extension ObservableType {
   ///   - dueTime: The longest allowed wait for each element.
   ///   - scheduler: Runs the timeout timers.
   /// - Returns: The source sequence, or a ``RxError/timeout`` error after a timeout.
+  @inlinable
   public func timeout(_ dueTime: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
     timeout(dueTime, other: Observable<Element>.error(RxError.timeout), scheduler: scheduler)
   }
@@ -21,6 +22,7 @@ extension ObservableType {
   ///   - other: The sequence to continue with after a timeout.
   ///   - scheduler: Runs the timeout timers.
   /// - Returns: The source sequence, switching to `other` after a timeout.
+  // Not inlinable: timed: each element rearms a timer; its machine stays private.
   public func timeout<Other: ObservableConvertibleType>(
     _ dueTime: RxTimeInterval, other: Other, scheduler: SchedulerType
   ) -> Observable<Element> where Other.Element == Element {

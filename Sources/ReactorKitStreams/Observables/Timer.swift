@@ -12,6 +12,7 @@ extension ObservableType where Element: RxAbstractInteger {
   ///   - period: The time between two elements.
   ///   - scheduler: Runs the timer and delivers the elements.
   /// - Returns: The counting sequence.
+  @inlinable
   public static func interval(_ period: RxTimeInterval, scheduler: SchedulerType)
     -> Observable<Element>
   {
@@ -29,6 +30,7 @@ extension ObservableType where Element: RxAbstractInteger {
   ///   - period: The time between later elements, or `nil` for a single element.
   ///   - scheduler: Runs the timers and delivers the elements.
   /// - Returns: The timer sequence.
+  @inlinable
   public static func timer(
     _ dueTime: RxTimeInterval, period: RxTimeInterval? = nil, scheduler: SchedulerType
   ) -> Observable<Element> {

@@ -10,6 +10,7 @@ extension ObservableType {
   ///   - resourceFactory: Makes the subscription's resource.
   ///   - observableFactory: Makes the sequence that uses the resource.
   /// - Returns: The sequence's events.
+  @inlinable
   public static func using<Resource: Disposable>(
     _ resourceFactory: @escaping () throws -> Resource,
     observableFactory: @escaping (Resource) throws -> Observable<Element>

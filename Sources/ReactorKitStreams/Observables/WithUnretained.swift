@@ -14,6 +14,7 @@ extension ObservableType {
   ///   - object: The object to pass on; not retained by the sequence.
   ///   - resultSelector: Combines the object and an element.
   /// - Returns: The results of `resultSelector`.
+  @inlinable
   public func withUnretained<Object: AnyObject, Out>(
     _ object: Object, resultSelector: @escaping (Object, Element) -> Out
   ) -> Observable<Out> {
@@ -36,6 +37,7 @@ extension ObservableType {
   ///
   /// - Parameter object: The object to pass on; not retained by the sequence.
   /// - Returns: Pairs of the object and each element.
+  @inlinable
   public func withUnretained<Object: AnyObject>(_ object: Object) -> Observable<(Object, Element)> {
     withUnretained(object) { ($0, $1) }
   }

@@ -10,7 +10,7 @@ public struct PrimitiveSequence<Trait, Element> {
   let source: Observable<Element>
 
   /// Wraps `source`, which must already keep the trait's grammar.
-  init(raw source: Observable<Element>) {
+  @usableFromInline init(raw source: Observable<Element>) {
     self.source = source
   }
 }

@@ -12,6 +12,7 @@ extension ObservableType {
   ///   - count: The most elements in one array (at least 1).
   ///   - scheduler: Runs the timers.
   /// - Returns: The arrays of elements.
+  // Not inlinable: timed: each chunk is a scheduler hop; its machine stays internal.
   public func buffer(timeSpan: RxTimeInterval, count: Int, scheduler: SchedulerType)
     -> Observable<[Element]>
   {

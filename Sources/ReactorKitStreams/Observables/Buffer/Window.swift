@@ -15,6 +15,7 @@ extension ObservableType {
   ///   - count: The most elements in one window (at least 1).
   ///   - scheduler: Runs the timers.
   /// - Returns: The windows.
+  // Not inlinable: timed: each window is a scheduler hop; its machine stays internal.
   public func window(timeSpan: RxTimeInterval, count: Int, scheduler: SchedulerType)
     -> Observable<Observable<Element>>
   {

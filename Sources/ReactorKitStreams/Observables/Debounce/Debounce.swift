@@ -9,6 +9,7 @@ extension ObservableType {
   ///   - dueTime: The quiet period an element must survive.
   ///   - scheduler: Runs the timers and delivers timed elements.
   /// - Returns: The debounced sequence.
+  // Not inlinable: timed: each element is a scheduler hop; its machine stays private.
   public func debounce(_ dueTime: RxTimeInterval, scheduler: SchedulerType)
     -> Observable<Element>
   {

@@ -12,6 +12,7 @@ extension ObservableType {
   ///   - latest: Whether to emit the latest element of a window when it ends.
   ///   - scheduler: Provides the time, runs the timers and delivers timed elements.
   /// - Returns: The throttled sequence.
+  // Not inlinable: timed: each element is a scheduler hop; its machine stays private.
   public func throttle(
     _ dueTime: RxTimeInterval, latest: Bool = true, scheduler: SchedulerType
   ) -> Observable<Element> {
