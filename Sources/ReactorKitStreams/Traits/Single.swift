@@ -240,3 +240,21 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     return Single(raw: Observable.zip(sources.map(\.source)))
   }
 }
+
+extension PrimitiveSequenceType where Trait == SingleTrait {
+  /// The result of `resultSelector` for the elements of all `sources`, in order, once every
+  /// single succeeded; the first error otherwise. No sources give `resultSelector([])`.
+  ///
+  /// - Parameters:
+  ///   - sources: The singles to run at the same time.
+  ///   - resultSelector: Combines their elements; an error it throws fails the result.
+  /// - Returns: A single of the combined result.
+  public static func zip<Sources: Collection, Wrapped>(
+    _ sources: Sources, resultSelector: @escaping ([Wrapped]) throws -> Element
+  ) -> Single<Element> where Sources.Element == Single<Wrapped> {
+    if sources.isEmpty {
+      return Single.deferred { Single.just(try resultSelector([])) }
+    }
+    return Single(raw: Observable.zip(sources.map(\.source), resultSelector: resultSelector))
+  }
+}
