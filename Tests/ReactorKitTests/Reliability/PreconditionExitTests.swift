@@ -26,6 +26,24 @@ import Testing
     expectMessage(result, "the name \"shared\" is already registered for another type")
   }
 
+  @Test func statePersistence_twoMigrationsFromOneVersion_stopTheProgram() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = StatePersistence<Int>(
+        url: URL(fileURLWithPath: "/tmp/never-written.json"), schemaVersion: 3,
+        migrations: [.json(from: 1) { _ in }, .json(from: 1) { _ in }])
+    }
+    expectMessage(result, "two migrations from schema version 1; declare one step per version")
+  }
+
+  @Test func statePersistence_migrationFromTheCurrentVersion_stopsTheProgram() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = StatePersistence<Int>(
+        url: URL(fileURLWithPath: "/tmp/never-written.json"), schemaVersion: 2,
+        migrations: [.json(from: 2) { _ in }])
+    }
+    expectMessage(result, "each step reads a version below schemaVersion")
+  }
+
   @Test func actionRegistry_typeRegisteredUnderAnotherName_stopsTheProgram() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       var registry = ActionRegistry()
