@@ -2,6 +2,10 @@ import XCTest
 
 @testable import ReactorKit
 
+/// The reactor's lifecycle on its own: no threads, no reactor; each test drives the closed
+/// lifecycle as the engine would and checks what it allows.
+///
+/// Engine: ReactorLifecycle.swift.
 final class ReactorLifecycleTests: XCTestCase {
   func test_lifecycle_startsUnwiredWithNothingEnded() {
     // given

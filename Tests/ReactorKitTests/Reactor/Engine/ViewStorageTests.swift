@@ -7,6 +7,8 @@ import XCTest
 
 /// What the engine keeps per reactor view: the reactor, whether it is bound, and that it goes
 /// away with the view.
+///
+/// Engine: ViewStorage.swift.
 final class ViewStorageTests: ResourceTestCase {
   private final class FakeView {}
   private final class FakeReactor {}

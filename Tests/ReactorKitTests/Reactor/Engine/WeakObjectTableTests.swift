@@ -5,6 +5,10 @@ import XCTest
 
 @testable import ReactorKit
 
+/// The per-object storage table: lookups, insertions over dead owners, scans, purges and the
+/// Linux sweeps, and that storage is released once its owner is gone.
+///
+/// Engine: WeakObjectTable.swift, OwnedStorage.swift and StorageTables.swift.
 final class WeakObjectTableTests: ResourceTestCase {
   func test_value_isNilBeforeInsertion() {
     // given
