@@ -4,7 +4,7 @@ overload is made once, here, for every arity.
 
 Generated files (each starts with a line naming this script; do not edit them by hand):
   Sources/ReactorKitStreams/Observables/CombineLatest/Combine+Arity.swift   (2 to 8 sources)
-  Sources/ReactorKitStreams/Traits/SharedSequence+Arity.swift              (4 to 8 sources)
+  Sources/ReactorKitStreams/Traits/SharedSequence+Arity.swift              (2 or 3 to 8 sources)
   Sources/ReactorKitStreams/Traits/Infallible+CombineLatest.swift          (3 to 8 sources)
   Sources/ReactorKitStreams/Observables/CombineLatest/Combine+PublicArity.swift (3 to 8)
   Sources/ReactorKitStreams/Traits/Single+Zip.swift                         (4 to 8 sources)
@@ -123,16 +123,17 @@ def shared_tupling(operator, n):
 
 
 SHARED_ARITY = (
-    """// The fixed arities 4 to 8 of `Driver`/`Signal` `zip` and `combineLatest`, as RxCocoa's
+    """// The fixed arities of `Driver`/`Signal` `zip` and `combineLatest`, as RxCocoa's
 // `SharedSequence.zip(_:_:...)`: thin wrappers over the observable arities, which share one
-// core (`Combine+Arity.swift`). Arities 2 and 3 live in `SharedSequence+Combining.swift`.
+// core (`Combine+Arity.swift`). The two-source forms with a result selector, which link to the
+// operators' documentation, and the collection forms are in `SharedSequence+Combining.swift`.
 
 extension SharedSequence {"""
     + "".join(shared_selecting(operator, n) for operator in ("zip", "combineLatest")
-              for n in range(4, 9))
+              for n in range(3, 9))
     + "}\n\nextension SharedSequence where Element == Any {"
     + "".join(shared_tupling(operator, n) for operator in ("zip", "combineLatest")
-              for n in range(4, 9))
+              for n in range(2, 9))
     + "}\n")
 
 

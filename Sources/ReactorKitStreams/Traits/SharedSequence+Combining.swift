@@ -14,22 +14,6 @@ extension SharedSequence {
     SharedSequence(Observable.zip(source1, source2, resultSelector: resultSelector))
   }
 
-  /// Pairs the elements of three sequences by position and combines them with
-  /// `resultSelector`.
-  public static func zip<
-    O1: SharedSequenceConvertibleType, O2: SharedSequenceConvertibleType,
-    O3: SharedSequenceConvertibleType
-  >(
-    _ source1: O1, _ source2: O2, _ source3: O3,
-    resultSelector: @escaping (O1.Element, O2.Element, O3.Element) -> Element
-  ) -> SharedSequence<SharingStrategy, Element>
-  where
-    O1.SharingStrategy == SharingStrategy, O2.SharingStrategy == SharingStrategy,
-    O3.SharingStrategy == SharingStrategy
-  {
-    SharedSequence(Observable.zip(source1, source2, source3, resultSelector: resultSelector))
-  }
-
   /// Pairs the elements of every sequence in `sources` by position and combines them with
   /// `resultSelector`.
   public static func zip<Sources: Collection>(
@@ -52,22 +36,6 @@ extension SharedSequence {
   ) -> SharedSequence<SharingStrategy, Element>
   where O1.SharingStrategy == SharingStrategy, O2.SharingStrategy == SharingStrategy {
     SharedSequence(Observable.combineLatest(source1, source2, resultSelector: resultSelector))
-  }
-
-  /// Combines the latest elements of three sequences with `resultSelector`.
-  public static func combineLatest<
-    O1: SharedSequenceConvertibleType, O2: SharedSequenceConvertibleType,
-    O3: SharedSequenceConvertibleType
-  >(
-    _ source1: O1, _ source2: O2, _ source3: O3,
-    resultSelector: @escaping (O1.Element, O2.Element, O3.Element) -> Element
-  ) -> SharedSequence<SharingStrategy, Element>
-  where
-    O1.SharingStrategy == SharingStrategy, O2.SharingStrategy == SharingStrategy,
-    O3.SharingStrategy == SharingStrategy
-  {
-    SharedSequence(
-      Observable.combineLatest(source1, source2, source3, resultSelector: resultSelector))
   }
 
   /// Combines the latest elements of every sequence in `sources` with `resultSelector`.
@@ -93,49 +61,6 @@ extension SharedSequence {
     -> SharedSequence<SharingStrategy, Element>
   where Sources.Element == SharedSequence<SharingStrategy, Element> {
     SharedSequence(Observable.merge(sources.map { $0.asObservable() }))
-  }
-}
-
-extension SharedSequence where Element == Any {
-  /// Pairs the elements of two sequences by position into tuples.
-  public static func zip<O1: SharedSequenceConvertibleType, O2: SharedSequenceConvertibleType>(
-    _ source1: O1, _ source2: O2
-  ) -> SharedSequence<O1.SharingStrategy, (O1.Element, O2.Element)>
-  where O1.SharingStrategy == O2.SharingStrategy {
-    SharedSequence<O1.SharingStrategy, (O1.Element, O2.Element)>
-      .zip(source1, source2) { ($0, $1) }
-  }
-
-  /// Pairs the elements of three sequences by position into tuples.
-  public static func zip<
-    O1: SharedSequenceConvertibleType, O2: SharedSequenceConvertibleType,
-    O3: SharedSequenceConvertibleType
-  >(_ source1: O1, _ source2: O2, _ source3: O3)
-    -> SharedSequence<O1.SharingStrategy, (O1.Element, O2.Element, O3.Element)>
-  where O1.SharingStrategy == O2.SharingStrategy, O1.SharingStrategy == O3.SharingStrategy {
-    SharedSequence<O1.SharingStrategy, (O1.Element, O2.Element, O3.Element)>
-      .zip(source1, source2, source3) { ($0, $1, $2) }
-  }
-
-  /// Combines the latest elements of two sequences into tuples.
-  public static func combineLatest<
-    O1: SharedSequenceConvertibleType, O2: SharedSequenceConvertibleType
-  >(_ source1: O1, _ source2: O2)
-    -> SharedSequence<O1.SharingStrategy, (O1.Element, O2.Element)>
-  where O1.SharingStrategy == O2.SharingStrategy {
-    SharedSequence<O1.SharingStrategy, (O1.Element, O2.Element)>
-      .combineLatest(source1, source2) { ($0, $1) }
-  }
-
-  /// Combines the latest elements of three sequences into tuples.
-  public static func combineLatest<
-    O1: SharedSequenceConvertibleType, O2: SharedSequenceConvertibleType,
-    O3: SharedSequenceConvertibleType
-  >(_ source1: O1, _ source2: O2, _ source3: O3)
-    -> SharedSequence<O1.SharingStrategy, (O1.Element, O2.Element, O3.Element)>
-  where O1.SharingStrategy == O2.SharingStrategy, O1.SharingStrategy == O3.SharingStrategy {
-    SharedSequence<O1.SharingStrategy, (O1.Element, O2.Element, O3.Element)>
-      .combineLatest(source1, source2, source3) { ($0, $1, $2) }
   }
 }
 
