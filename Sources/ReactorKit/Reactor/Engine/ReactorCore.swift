@@ -54,7 +54,7 @@ import ReactorKitStreams
 /// dynamic exclusivity checks. The pointers, and every other unsafe construct of the engine,
 /// stay in its storage files: ReactorCore+Storage.swift, which lays out ``Body`` and exports
 /// safe accessors (``shared``, ``config``, ``owned``, ``lock``, ``gate``) and borrowing
-/// helpers, and WeakObjectTable.swift, whose `OwnedStorage` keeps the reactor's owner and key
+/// helpers, and OwnedStorage.swift, whose `OwnedStorage` keeps the reactor's owner and key
 /// (`ownerObject`); the other files use only those.
 ///
 /// ## Lifetime
