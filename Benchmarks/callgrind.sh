@@ -17,7 +17,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 out=/tmp/callgrind.$workload.$side.out
 valgrind --tool=callgrind --callgrind-out-file="$out" --collect-atstart=no \
   --toggle-collect="$symbol" \
-  "$root/.build/release/ReactorKitBenchmarks" --filter "$workload" --count "$count" \
+  "$root/.build/release/ReactorKitBenchmarks" --filter "$workload\$" --count "$count" \
   >/dev/null 2>/tmp/callgrind.$workload.$side.log
 total=$(callgrind_annotate "$out" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }')
 echo "$workload $side: $total instructions for $count ops = $((total / count)) per op"

@@ -166,7 +166,7 @@ struct Options {
                                       [--count N] [--check]
           Runs each workload and its in-process baseline; prints ns/op, baseline ns/op, ratio,
           heap allocations per op and bytes, then whether each target is met.
-          --filter TEXT runs the workloads whose name contains TEXT.
+          --filter TEXT runs the workloads whose name contains TEXT (is TEXT, for TEXT$).
           --count N     runs each measurement once with exactly N operations (for profilers:
                         the library's work runs inside measuredSubject, the baseline's inside
                         measuredBaseline, for callgrind's --toggle-collect).
@@ -283,6 +283,12 @@ func pad(_ text: String, _ width: Int, left: Bool = false) -> String {
   return left ? text + padding : padding + text
 }
 
+/// Whether `name` passes `filter`: contains it, or, for a filter ending in `$`, is it exactly
+/// (`scale_list_toggle_100$` leaves out `scale_list_toggle_100000`).
+func matches(_ name: String, _ filter: String) -> Bool {
+  filter.hasSuffix("$") ? name == filter.dropLast() : name.contains(filter)
+}
+
 /// Runs every workload that passes the filter, prints the table and the targets, and writes
 /// the JSON report if asked.
 func runBenchmarks(_ workloads: [Workload], options: Options) {
@@ -292,7 +298,7 @@ func runBenchmarks(_ workloads: [Workload], options: Options) {
       + pad("ratio", 9) + pad("allocs/op", 11) + pad("base allocs", 13) + pad("bytes", 9)
       + pad("cpu %", 8))
   for workload in workloads {
-    if let filter = options.filter, !workload.name.contains(filter) { continue }
+    if let filter = options.filter, !matches(workload.name, filter) { continue }
     validate(workload)
     let ours = workload.subject.map { measure($0, options: options, isBaseline: false) }
     let base = workload.baseline.map {
