@@ -25,7 +25,8 @@ extension Reducer where State: Identifiable {
   ///   mutable random-access collection of `State`.
   /// - Returns: A reducer of the parent state.
   /// - Complexity: An element action costs a linear search of the collection by `id`; other
-  ///   actions cost one type check.
+  ///   actions cost one type check. Keep large lists in an ``IdentifiedList``, where the
+  ///   element is found by `id` in O(log N).
   public func forEach<Root, Elements>(_ path: WritableKeyPath<Root, Elements>) -> Reducer<Root>
   where Elements: MutableCollection & RandomAccessCollection, Elements.Element == State {
     let body = self.body
@@ -38,6 +39,31 @@ extension Reducer where State: Identifiable {
           let index = root[keyPath: path].firstIndex(where: { $0.id == element.id })
         else { return }
         body(&root[keyPath: path][index], element.action)
+      }, ())
+  }
+
+  /// This reducer applied to one element of an ``IdentifiedList`` in a larger state: the
+  /// element an ``ElementAction`` names, found by `id`.
+  ///
+  /// The same as the collection form of `forEach(_:)`, without its linear search. Element
+  /// actions for an `id` not in the list (a row removed meanwhile) are ignored; the element
+  /// keeps its place however the list moves around it.
+  ///
+  /// - Parameter path: Where the list lives in the parent state.
+  /// - Returns: A reducer of the parent state.
+  /// - Complexity: An element action costs O(log N) (finding and changing the element; with
+  ///   a previous state still held, copying the few nodes on its path); other actions cost one
+  ///   type check.
+  public func forEach<Root>(_ path: WritableKeyPath<Root, IdentifiedList<State>>) -> Reducer<Root> {
+    let body = self.body
+    let misses = ActionCastMisses()
+    return Reducer<Root>(
+      unchecked: { root, action in
+        guard
+          let carrier = castAction(action, to: (any ElementActionCarrier).self, misses: misses),
+          let element = carrier.element(identifiedBy: State.ID.self)
+        else { return }
+        root[keyPath: path].update(id: element.id) { body(&$0, element.action) }
       }, ())
   }
 

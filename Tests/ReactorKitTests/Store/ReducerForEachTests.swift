@@ -41,6 +41,27 @@ final class ReducerForEachTests: ResourceTestCase {
     XCTAssertEqual(state.byID, [1: Row(id: 1, isOn: true), 2: Row(id: 2)])
   }
 
+  func test_forEach_overAnIdentifiedList_findsTheElementByIDAsTheListMoves() {
+    // given
+    struct ListState: Equatable { var rows: IdentifiedList<Row> }
+    let reducer = rowReducer.forEach(\ListState.rows)
+    var state = ListState(rows: IdentifiedList(uniqueElements: (0..<1_000).map { Row(id: $0) }))
+    let kept = state
+    // when: the list moves around row 500, then element actions arrive for it and for a
+    // removed row
+    state.rows.insert(Row(id: -1), at: 0)
+    state.rows.remove(id: 10)
+    reducer.reduce(&state, ElementAction(id: 500, action: RowAction.toggle))
+    reducer.reduce(&state, ElementAction(id: 10, action: RowAction.toggle))
+    reducer.reduce(&state, RowAction.toggle)
+    // then
+    XCTAssertEqual(state.rows[id: 500], Row(id: 500, isOn: true))
+    XCTAssertEqual(state.rows.index(id: 500), 500)
+    XCTAssertNil(state.rows[id: 10])
+    XCTAssertEqual(state.rows.filter(\.isOn).map(\.id), [500])
+    XCTAssertEqual(kept.rows[id: 500], Row(id: 500), "the kept version changed")
+  }
+
   func test_forEach_inAStoreWithTheListReducer() {
     // given
     let store = TestStore(
