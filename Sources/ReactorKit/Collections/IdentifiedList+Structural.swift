@@ -82,9 +82,16 @@ extension IdentifiedList: Equatable where Element: Equatable {
     let ends = lhs.sharedEnds(with: rhs)
     let end = lhs.count - ends.suffix
     var position = ends.prefix
+    // Leaf by leaf: one descent per leaf, not per element.
     while position < end {
-      if lhs[position] != rhs[position] { return false }
-      position += 1
+      let (left, leftOffset) = lhs.order.leaf(containing: position)
+      let (right, rightOffset) = rhs.order.leaf(containing: position)
+      let run = Swift.min(
+        left.values.count - leftOffset, right.values.count - rightOffset, end - position)
+      for step in 0..<run where left.values[leftOffset + step] != right.values[rightOffset + step] {
+        return false
+      }
+      position += run
     }
     return true
   }

@@ -443,7 +443,6 @@ extension IdentifiedList: CustomReflectable {
   }
 }
 
-// Safety: the trees' nodes are changed only while uniquely referenced; a node that two
-// versions share is never changed again, so versions on different threads share only
-// immutable nodes. Elements are the only other content, hence the `Element: Sendable` bound.
+// Safety: the trees' nodes are immutable (a change makes new nodes), so versions on different
+// threads share only immutable nodes. Elements are the only other content, hence the `Element: Sendable` bound.
 extension IdentifiedList: @unchecked Sendable where Element: Sendable {}
