@@ -30,7 +30,9 @@ import ReactorKitStreams
 ///
 /// The model belongs to the main actor. States the store publishes on the main thread (a
 /// ``dispatch(_:)`` from the main thread while the store is idle) are applied at once, so the
-/// model is up to date when `dispatch` returns. States published on other threads are applied
+/// model is up to date when `dispatch` returns, even while a state from another thread waits
+/// for the main queue; only a dispatch from an observer during an update is applied after
+/// that update. States published on other threads are applied
 /// on the main queue; when several arrive before the main queue runs, the model skips to the
 /// latest. The model never shows an older state after a newer one.
 ///

@@ -189,6 +189,8 @@ final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
   /// state. Observers may read the model (and so add members) and send actions.
   @inlinable
   func apply(_ newState: State) {
+    tracking.isApplying = true
+    defer { tracking.isApplying = false }
     // A copy, in case an `==` reads the model and so adds a member.
     let members = tracking.members
     let changedCount = recordChanges(among: members, to: newState)
@@ -228,6 +230,11 @@ final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
   /// Leaves `state` pending for the holder of `gate`, or claims the idle gate and applies it
   /// (on the main thread) or queues a drain (elsewhere). A state for a model that is gone is
   /// dropped.
+  ///
+  /// On the main thread outside ``apply(_:)``, a busy gate can only mean a drain queued on the
+  /// main queue and not yet run: the state is applied at once (it is newer than anything
+  /// pending), so a dispatch on the main thread returns with the model updated, and the drain
+  /// finds nothing left when it runs.
   @inlinable
   func receiveContended(_ state: State) {
     lock.lock()
@@ -238,7 +245,12 @@ final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
       lock.unlock()
       return
     case .announced:
+      guard MainScheduler.isMainThread, !tracking.isApplying, let state = pending.take() else {
+        lock.unlock()
+        return
+      }
       lock.unlock()
+      apply(state)
       return
     case .claimed:
       lock.unlock()

@@ -76,6 +76,8 @@ extension ObservedState {
     /// applying a state allocates nothing.
     @usableFromInline var changed = UnsafeMutablePointer<Int>.allocate(capacity: 0)
     @usableFromInline var changedCapacity = 0
+    /// Whether ``ObservedState/apply(_:)`` is running (its observers are being told).
+    @usableFromInline var isApplying = false
 
     @inlinable init() {}
 
