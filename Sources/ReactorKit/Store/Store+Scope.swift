@@ -224,6 +224,10 @@ protocol ScopeRoot: AnyObject, Sendable {
     at path: AnyKeyPath, _ selector: @escaping (Any) -> Value,
     isDuplicate: @escaping (Value, Value) -> Bool
   ) -> Observable<Value>
+  func scopedElements<Element: Identifiable & Equatable>(at path: AnyKeyPath, id: Element.ID)
+    -> Observable<Element?>
+  /// Whether the element a handle follows is gone (``ScopedStore/isStale``).
+  var scopeIsStale: Bool { get }
   var scopedActions: Observable<any Action> { get }
   func scopedDispatch(_ action: any Action)
   func scopedSend(_ action: sending any Action) async
@@ -245,6 +249,13 @@ extension Store: ScopeRoot {
     select({ selector($0[keyPath: path]!) }, isDuplicate: isDuplicate)
   }
 
+  func scopedElements<Element: Identifiable & Equatable>(at path: AnyKeyPath, id: Element.ID)
+    -> Observable<Element?>
+  {
+    slice(path as! KeyPath<State, IdentifiedList<Element>>, id: id)
+  }
+
+  var scopeIsStale: Bool { false }
   var scopedActions: Observable<any Action> { actions }
 
   func scopedDispatch(_ action: any Action) {
