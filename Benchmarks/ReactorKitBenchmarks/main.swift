@@ -34,7 +34,7 @@ runBenchmarks(
     reSwiftFacadeDispatch(subscribers: 1000),
     reactiveReSwiftFacadeDispatch(subscribers: 1),
     reactiveReSwiftFacadeDispatch(subscribers: 1000),
-  ] + listPluginWorkloads() + scaleWorkloads(), options: options)
+  ] + listPluginWorkloads() + scaleWorkloads() + rowWorkloads(), options: options)
 if let filter = options.filter, "inspector_catch_up".contains(filter) {
   runCatchUpMeasurement()
 }

@@ -20,6 +20,7 @@ extension Store {
   ///   - id: The element's identifier.
   /// - Returns: A model that holds this store, or `nil` when no element has `id`.
   @MainActor
+  @inlinable
   public func observed<Element: Identifiable & Equatable>(
     _ path: KeyPath<State, IdentifiedList<Element>>, id: Element.ID
   ) -> ObservedStore<Element>? {
