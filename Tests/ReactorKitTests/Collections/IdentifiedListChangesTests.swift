@@ -77,4 +77,15 @@ final class IdentifiedListChangesTests: XCTestCase {
     XCTAssertLessThanOrEqual(ranges.new.count, 32)
     XCTAssertEqual(reportedChanges(from: old, to: new).keys.sorted(), [77_777])
   }
+
+  func test_removeFirstRemoveLastAndPopLast() {
+    var list: IdentifiedList<Item> = [
+      Item(id: 1, value: 0), Item(id: 2, value: 0), Item(id: 3, value: 0),
+    ]
+    XCTAssertEqual(list.removeFirst().id, 1)
+    XCTAssertEqual(list.removeLast().id, 3)
+    XCTAssertEqual(list.popLast()?.id, 2)
+    XCTAssertNil(list.popLast())
+    XCTAssertFalse(list.contains(id: 2))
+  }
 }

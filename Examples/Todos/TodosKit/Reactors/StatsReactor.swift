@@ -11,7 +11,7 @@ public struct TodoStats: Equatable, Sendable {
   }
 
   /// The counts of `todos`.
-  public init(_ todos: [Todo]) {
+  public init(_ todos: some Collection<Todo>) {
     self.init(total: todos.count, done: todos.count(where: \.isDone))
   }
 

@@ -2,8 +2,9 @@ import ReactorKit
 
 /// Edits the title of a new or an existing todo and saves it through the todo service.
 ///
-/// When editing, it follows `store.slice(\.todos.items)` and closes itself if the todo
-/// disappears meanwhile (deleted, or undone by time travel).
+/// When editing, it follows its todo by `id` (`store.slice(\.todos.items, id:)`, which costs
+/// nothing while other todos change) and closes itself if the todo disappears meanwhile
+/// (deleted, or undone by time travel).
 public final class TodoEditorReactor: Reactor {
   /// What the editor saves.
   public enum Mode: Equatable, Sendable {
@@ -71,8 +72,8 @@ public final class TodoEditorReactor: Reactor {
 
   public func transform(mutation: Observable<Mutation>) -> Observable<Mutation> {
     guard case .edit(let todo) = initialState.mode else { return mutation }
-    let deleted = provider.store.slice(\.todos.items)
-      .filter { items in !items.contains { $0.id == todo.id } }
+    let deleted = provider.store.slice(\.todos.items, id: todo.id)
+      .filter { $0 == nil }
       .map { _ in Mutation.dismiss }
     return .merge(mutation, deleted)
   }

@@ -20,7 +20,7 @@ public final class TodoListReactor: Reactor {
   }
 
   public enum Mutation: Equatable, Sendable {
-    case setTodos([Todo])
+    case setTodos(IdentifiedList<Todo>)
     case setFilter(TodoFilter)
     case setSelection(Int)
     case setAlertMessage(String)
@@ -28,7 +28,7 @@ public final class TodoListReactor: Reactor {
 
   public struct State {
     /// Every todo, from the store.
-    public var todos: [Todo]
+    public var todos: IdentifiedList<Todo>
     /// The filter, from the store's settings.
     public var filter: TodoFilter
     /// The selected row of ``visibleTodos`` (0 when the list is empty).
@@ -36,7 +36,7 @@ public final class TodoListReactor: Reactor {
     /// A message to show once, such as a failed command.
     @Pulse public var alertMessage: String?
 
-    public init(todos: [Todo], filter: TodoFilter) {
+    public init(todos: IdentifiedList<Todo>, filter: TodoFilter) {
       self.todos = todos
       self.filter = filter
     }
