@@ -23,6 +23,9 @@ final class ElementSelectionGroup<State, Element: Identifiable & Equatable>: Sel
     @usableFromInline var last: IdentifiedList<Element>
     /// The store version `last` was read at.
     @usableFromInline var version: UInt64
+    /// The ids whose subscribers were told in the current refresh, kept only while an
+    /// ``UpdateExplainer`` lives (`nil` otherwise).
+    @usableFromInline var explainedIDs: [ID]?
 
     @inlinable
     init(last: IdentifiedList<Element>, version: UInt64) {
@@ -87,6 +90,7 @@ final class ElementSelectionGroup<State, Element: Identifiable & Equatable>: Sel
   func deliver(_ element: Element?, to id: ID, version: UInt64) {
     // A copy: a subscriber may subscribe or dispose while it is told.
     guard let subscriptions = storage.value.subscriptions[id] else { return }
+    if storage.value.explainedIDs != nil { storage.value.explainedIDs!.append(id) }
     for subscription in subscriptions where subscription.since < version {
       subscription.deliver(element)
     }
@@ -101,6 +105,25 @@ final class ElementSelectionGroup<State, Element: Identifiable & Equatable>: Sel
       }
     }
     return storage.value.ids.isEmpty
+  }
+
+  @usableFromInline
+  override func beginExplaining() {
+    storage.value.explainedIDs = []
+  }
+
+  @usableFromInline
+  override func explain(version: UInt64) -> (
+    notified: Bool, observer: UpdateExplanation.Observer
+  ) {
+    let ids = storage.value.explainedIDs ?? []
+    storage.value.explainedIDs = nil
+    let subscribers = ids.reduce(0) { $0 + (storage.value.subscriptions[$1]?.count ?? 0) }
+    let observer = UpdateExplanation.Observer(
+      kind: .elements, name: "elements of \((key.base as! ElementSelectionKey).path)",
+      subscribers: ids.isEmpty ? storage.value.ids.count : subscribers,
+      ids: ids.map { "\($0)" })
+    return (!ids.isEmpty, observer)
   }
 
   @usableFromInline

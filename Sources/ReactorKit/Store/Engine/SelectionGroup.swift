@@ -19,6 +19,17 @@ class SelectionGroupBase {
   func completeAll() {
     preconditionFailure("SelectionGroupBase.completeAll must be overridden")
   }
+
+  /// Called before the group is refreshed while an ``UpdateExplainer`` lives.
+  @usableFromInline
+  func beginExplaining() {}
+
+  /// Whether the refresh at `version` told subscribers about a change, and the group as an
+  /// explanation shows it (only while an ``UpdateExplainer`` lives).
+  @usableFromInline
+  func explain(version: UInt64) -> (notified: Bool, observer: UpdateExplanation.Observer) {
+    preconditionFailure("SelectionGroupBase.explain must be overridden")
+  }
 }
 
 /// The subscribers of one key path (or one `select` observable) and the value they last saw.
@@ -33,6 +44,8 @@ final class SelectionGroup<State, Value>: SelectionGroupBase {
     @usableFromInline var last: Value
     /// The store version `last` was computed at.
     @usableFromInline var version: UInt64
+    /// The store version whose change was last sent to the subscribers.
+    @usableFromInline var changedVersion: UInt64 = 0
 
     @inlinable
     init(last: Value, version: UInt64) {
@@ -71,6 +84,7 @@ final class SelectionGroup<State, Value>: SelectionGroupBase {
     storage.value.version = version
     if isDuplicate(storage.value.last, value) { return }
     storage.value.last = value
+    storage.value.changedVersion = version
     let subscriptions = storage.value.subscriptions
     for subscription in subscriptions where subscription.since < version {
       subscription.deliver(value)
@@ -90,6 +104,18 @@ final class SelectionGroup<State, Value>: SelectionGroupBase {
     let subscriptions = storage.value.subscriptions
     storage.value.subscriptions = []
     for subscription in subscriptions { subscription.complete() }
+  }
+
+  @usableFromInline
+  override func explain(version: UInt64) -> (
+    notified: Bool, observer: UpdateExplanation.Observer
+  ) {
+    let isSelect = key.base is SelectionKey
+    let observer = UpdateExplanation.Observer(
+      kind: isSelect ? .select : .slice,
+      name: isSelect ? "select" : "slice \(key.base)",
+      subscribers: storage.value.subscriptions.count)
+    return (storage.value.changedVersion == version, observer)
   }
 }
 

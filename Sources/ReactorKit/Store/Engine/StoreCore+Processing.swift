@@ -51,6 +51,10 @@ extension StoreCore {
     }
     registry.version &+= 1
     let version = registry.version
+    if !registry.explainers.isEmpty {
+      publishExplaining(action, version: version)
+      return
+    }
     let published = storage.published
     forEachSubscription(in: \.stateSubscriptions) { $0.deliver(published.value) }
     if !registry.slots.isEmpty {

@@ -22,6 +22,8 @@ struct StoreRegistry<State> {
   /// Selection groups in creation order, evaluated after each reduction.
   @usableFromInline var slots = ContiguousArray<SelectionSlot<State>>()
   @usableFromInline var groups: [AnyHashable: SelectionGroupBase] = [:]
+  /// The live ``UpdateExplainer``s; while there is none, a reduction explains nothing.
+  @usableFromInline var explainers: [UpdateExplainerCore] = []
 
   @inlinable
   init() {}
