@@ -90,3 +90,22 @@ public final class ObservedReactor<R: Reactor> {
 }
 
 extension ObservedReactor: Observation.Observable {}
+
+extension ObservedReactor {
+  /// Calls `handler` after each new state that changes properties read through the model, with
+  /// those properties' key paths (`\\TodoState.title`): the views that read them are the ones
+  /// that update, so this answers "why did this view update?". The whole state read as
+  /// `model.state` shows as `\\.self`.
+  ///
+  /// Off until called; replaces an earlier handler; `nil` stops. Called on the main actor, after
+  /// the model shows the new state.
+  ///
+  /// - Parameter handler: Receives the changed properties' key paths, in the order they were
+  ///   first read through the model.
+  public func explainChanges(_ handler: (@MainActor ([PartialKeyPath<R.State>]) -> Void)?) {
+    observed.explainChanges(
+      handler.map { handler in
+        { paths in MainActor.assumeIsolated { handler(paths) } }
+      })
+  }
+}

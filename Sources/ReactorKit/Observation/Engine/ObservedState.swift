@@ -204,8 +204,20 @@ final class ObservedState<State>: Observation.Observable, @unchecked Sendable {
       withKey(of: tracking.changedMember(at: position)) { registrar.willSet(self, keyPath: $0) }
     }
     current = newState
+    let explain = tracking.explainChanges.map { explain in
+      (explain, (0..<changedCount).map { withMember(tracking.changedMember(at: $0)) { $0.path } })
+    }
     for position in 0..<changedCount {
       withKey(of: tracking.changedMember(at: position)) { registrar.didSet(self, keyPath: $0) }
+    }
+    if let (explain, paths) = explain { explain(paths) }
+  }
+
+  /// Calls `handler` with the key paths of the members each applied state changes (see
+  /// `ObservedStore.explainChanges(_:)`); `nil` stops. Main thread only.
+  func explainChanges(_ handler: (([PartialKeyPath<State>]) -> Void)?) {
+    tracking.explainChanges = handler.map { handler in
+      { paths in handler(paths.map { $0 as! PartialKeyPath<State> }) }
     }
   }
 

@@ -78,6 +78,9 @@ extension ObservedState {
     @usableFromInline var changedCapacity = 0
     /// Whether ``ObservedState/apply(_:)`` is running (its observers are being told).
     @usableFromInline var isApplying = false
+    /// Called with the key paths of the members each applied state changed (the models'
+    /// `explainChanges`); `nil` when nobody asked.
+    @usableFromInline var explainChanges: (([AnyKeyPath]) -> Void)?
 
     @inlinable init() {}
 
