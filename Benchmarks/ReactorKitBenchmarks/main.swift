@@ -34,7 +34,8 @@ runBenchmarks(
     reSwiftFacadeDispatch(subscribers: 1000),
     reactiveReSwiftFacadeDispatch(subscribers: 1),
     reactiveReSwiftFacadeDispatch(subscribers: 1000),
-  ] + listPluginWorkloads() + scaleWorkloads() + rowWorkloads(), options: options)
+  ] + listPluginWorkloads() + scaleWorkloads() + rowWorkloads()
+    + loggerWorkloads(), options: options)
 if let filter = options.filter, "inspector_catch_up".contains(filter) {
   runCatchUpMeasurement()
 }

@@ -225,12 +225,13 @@ final class StorePluginTests: ResourceTestCase {
     let first = CollectingSink()
     let second = CollectingSink()
     let reactor = CountingReactor()
-    let installed = reactor.install(
-      [LoggingPlugin(sink: first.sink), LoggingPlugin(sink: second.sink)], source: "counter")
+    let loggers = [LoggingPlugin(sink: first.sink), LoggingPlugin(sink: second.sink)]
+    let installed = reactor.install(loggers, source: "counter")
     // when
     reactor.action.onNext(1)
     installed.dispose()
     reactor.action.onNext(1)
+    for logger in loggers { logger.flush() }
     // then
     XCTAssertEqual(first.events.map(\.kind), [.action, .mutation, .state])
     XCTAssertEqual(second.events.map(\.source), ["counter", "counter", "counter"])

@@ -6,24 +6,38 @@
 
 /// Where a ``LoggingPlugin`` writes its events: standard error, a file, or your own closure.
 ///
-/// A plugin calls its sink for one event at a time, in sequence order, never concurrently, but
-/// from whichever thread produced the event: a sink needs no locking of its own, but its
-/// closure must be `@Sendable`.
+/// A plugin calls its sink for one event at a time, in sequence order, never concurrently, on
+/// the plugin's own queue (or the thread calling ``LoggingPlugin/flush()``): a sink needs no
+/// locking of its own, but its closures must be `@Sendable`.
 public struct LogSink: Sendable {
   let receive: @Sendable (LogEvent) -> Void
   let flush: @Sendable () -> Void
+  /// Whether the sink wants events now; asked on the producing thread before anything is
+  /// copied or rendered.
+  public let isEnabled: @Sendable () -> Bool
 
   /// Creates a sink that hands each event to `receive`.
   ///
   /// - Parameters:
+  ///   - isEnabled: Whether the sink wants events now (a log level, a switch in a debug menu);
+  ///     called on the producing thread for each action, mutation or state change, so keep it
+  ///     cheap. While it returns `false`, logging costs almost nothing.
   ///   - receive: Called with each event.
   ///   - flush: Called by ``LoggingPlugin/flush()`` after the last event was handed over.
   public init(
+    isEnabled: @escaping @Sendable () -> Bool = { true },
     flush: @escaping @Sendable () -> Void = {},
     _ receive: @escaping @Sendable (LogEvent) -> Void
   ) {
+    self.isEnabled = isEnabled
     self.receive = receive
     self.flush = flush
+  }
+
+  /// A sink that wants nothing: the plugin renders, copies and queues nothing (for a release
+  /// build that keeps the logger installed but silent).
+  public static var discarding: LogSink {
+    LogSink(isEnabled: { false }, { _ in })
   }
 
   /// A sink that formats each event and hands the text to `write`, without a trailing

@@ -38,19 +38,26 @@ import Dispatch
 ///
 /// ## Threading
 ///
-/// Events are numbered in the order they are produced and handed to the sink in that order,
-/// one at a time. The thread that produces an event while nobody is writing writes it, and
-/// then at most 64 events other threads queued meanwhile; if more are
-/// waiting, a background queue of the plugin's takes over, so no thread is kept writing
-/// others' events for long. A thread that produces an event while another is writing queues
-/// it and moves on. The queue holds at most `maximumQueuedEvents` events (10,000 by default):
-/// when a slow sink lets it fill up, new events are dropped, counted in
-/// ``droppedEventCount``, and reported in the log by a notice event from the source
-/// `"LoggingPlugin"` (``LogEvent/droppedEvents``) as soon as there is room. The plugin may be
-/// shared by stores and reactors on any threads.
+/// The thread that produces an event does only what it must: it checks the sink and the filter,
+/// takes the action or the states before and after (copies that share storage, see
+/// <doc:ThreadingContract>), a timestamp and a duration, and queues them. Rendering, diffing,
+/// redaction and the sink run on the plugin's own serial queue, one event at a time, in the
+/// order the events were produced, which is also their sequence number. ``flush()`` waits
+/// until every event produced so far reached the sink (the stores' ``Store/flushPlugins()``
+/// and freeing a store call it). A sink that drops everything (``LogSink/discarding``, or
+/// ``LogSink/isEnabled`` returning `false`) and a filter that rejects the source, the kind or
+/// the action (``LogFilter/actions``) cost a dispatch almost nothing: nothing is copied
+/// or queued.
+///
+/// The queue holds at most `maximumQueuedEvents` events (10,000 by default): when a slow sink
+/// lets it fill up, new events are dropped, counted in ``droppedEventCount``, and reported in
+/// the log by a notice event from the source `"LoggingPlugin"` (``LogEvent/droppedEvents``)
+/// as soon as there is room. The plugin may be shared by stores and reactors on any threads.
 public final class LoggingPlugin: @unchecked Sendable {
-  // Safety: `queue`, `sequence`, `isWriting`, `dropped`, `unreportedDrops`,
-  // `lastDropTimestamp` and `firstDroppedKind` are guarded by `lock`; the rest is immutable.
+  // Safety: `queue`, `isWriting`, `dropped`, `unreportedDrops`, `lastDropTimestamp` and
+  // `firstDroppedKind` are guarded by `lock`; `sequence` is touched only by the writer (the
+  // holder of `isWriting`); the rest is immutable. Queued events hold the values they render
+  // (actions and states, which the threading contract requires to be values).
   private let sink: LogSink
   private let filter: LogFilter
   private let redaction: LogRedaction
@@ -59,7 +66,7 @@ public final class LoggingPlugin: @unchecked Sendable {
   private let maximumQueuedEvents: Int
   private let lock = Lock()
   private let drained = Condition()
-  private var queue = Queue<LogEvent>()
+  private var queue = Queue<PendingLogEvent>()
   private var sequence: UInt64 = 0
   private var isWriting = false
   private var dropped = 0
@@ -68,10 +75,6 @@ public final class LoggingPlugin: @unchecked Sendable {
   private var firstDroppedKind = LogEvent.Kind.action
   private let writer = DispatchQueue(label: "ReactorKit.LoggingPlugin", qos: .utility)
   private let names: RedactedNames
-
-  /// How many queued events the thread that produced an event writes, besides its own, before
-  /// it hands the rest to the plugin's background queue.
-  static let writeBatchLimit = 64
 
   /// The source of the plugin's own notices.
   static let noticeSource = "LoggingPlugin"
@@ -171,15 +174,19 @@ public final class LoggingPlugin: @unchecked Sendable {
     return .redux { getState, _ in
       { next in
         { [self] action in
+          guard logsActions || logsStates, sink.isEnabled(), filter.includesAction(action) else {
+            return next(action)
+          }
           if logsActions { log(source: source, kind: .action, value: action) }
           guard logsStates else { return next(action) }
           let before = getState()
           let start = clock.monotonicNanoseconds()
           next(action)
           let end = clock.monotonicNanoseconds()
+          let after = getState()
           logState(
-            source: source, before: redactions.value.redacting(before),
-            after: redactions.value.redacting(getState()), start: start, end: end)
+            source: source, before: { redactions.value.redacting(before) },
+            after: { redactions.value.redacting(after) }, start: start, end: end)
         }
       }
     }
@@ -223,19 +230,22 @@ extension LoggingPlugin: ReactorPlugin {
       ReactorHook(
         mutate: logsActions
           ? { [self] action, next in
-            log(source: source, kind: .action, value: action)
+            if sink.isEnabled(), filter.includesAction(action) {
+              log(source: source, kind: .action, value: action)
+            }
             return next(action)
           } : nil,
         reduce: logsMutations || logsStates
           ? { [self] state, mutation, next in
+            guard sink.isEnabled() else { return next(state, mutation) }
             if logsMutations { log(source: source, kind: .mutation, value: mutation) }
             guard logsStates else { return next(state, mutation) }
             let start = clock.monotonicNanoseconds()
             let newState = next(state, mutation)
             let end = clock.monotonicNanoseconds()
             logState(
-              source: source, before: redactions.redacting(state),
-              after: redactions.redacting(newState), start: start, end: end)
+              source: source, before: { redactions.redacting(state) },
+              after: { redactions.redacting(newState) }, start: start, end: end)
             return newState
           } : nil))
   }
@@ -251,19 +261,20 @@ extension LoggingPlugin {
   ///   - kind: Its kind, for filtering.
   ///   - description: The text to log, as is (it is not redacted).
   public func log(source: String, kind: LogEvent.Kind, description: String) {
-    guard filter.includes(source: source, kind: kind) else { return }
-    emit(source: source, kind: kind, description: description, changes: [], duration: nil)
+    guard filter.includes(source: source, kind: kind), sink.isEnabled() else { return }
+    emit(source: source, kind: kind, duration: nil) { (description, [], 0) }
   }
 
-  /// Blocks until every event produced so far has been handed to the sink, then flushes the
-  /// sink (a file sink syncs its file).
+  /// Blocks until every event produced so far has been rendered and handed to the sink, then
+  /// flushes the sink (a file sink syncs its file). Call it before reading what a sink
+  /// received, and before the process exits.
   public func flush() {
     lock.lock()
     while isWriting || !queue.isEmpty || unreportedDrops > 0 {
       if !isWriting {
         // Nobody is writing: write the rest here.
         isWriting = true
-        drainAndUnlock(budget: .max)
+        drainAndUnlock()
         lock.lock()
         continue
       }
@@ -287,39 +298,43 @@ extension LoggingPlugin {
   }
 
   private func log(source: String, kind: LogEvent.Kind, value: Any) {
-    emit(
-      source: source, kind: kind, description: renderer.render(prepared(value)), changes: [],
-      duration: nil)
+    // Safety: actions and mutations are values (the threading contract); only the writer
+    // reads this one.
+    let value = UncheckedSendable(value)
+    emit(source: source, kind: kind, duration: nil) { [self] in
+      (renderer.render(prepared(value.value)), [], 0)
+    }
   }
 
-  private func logState(source: String, before: Any, after: Any, start: UInt64, end: UInt64) {
-    let renderer = self.renderer
-    let redaction = self.redaction
-    let (differences, omitted) = cappedValueDifferences(
-      from: prepared(before), to: prepared(after), render: renderer.renderPart,
-      isRedacted: { [names] in names.isRedacted($0) }, redactedText: redaction.replacement,
-      renderSecret: redaction.redactsWholeValues ? nil : renderer.renderSecretPart,
-      skipsEqualValues: true, identifiesElements: true, maximumCount: maximumChangesPerEvent)
-    let changes = differences.map(LogEvent.Change.init)
-    emit(
-      source: source, kind: .state,
-      description: LogEvent.summary(of: changes, omitted: omitted), changes: changes,
-      duration: .nanoseconds(Int64(clamping: end &- start)), omittedChanges: omitted)
+  private func logState(
+    source: String, before: @escaping () -> Any, after: @escaping () -> Any, start: UInt64,
+    end: UInt64
+  ) {
+    emit(source: source, kind: .state, duration: .nanoseconds(Int64(clamping: end &- start))) {
+      [self] in
+      let renderer = self.renderer
+      let redaction = self.redaction
+      let (differences, omitted) = cappedValueDifferences(
+        from: prepared(before()), to: prepared(after()), render: renderer.renderPart,
+        isRedacted: { [names] in names.isRedacted($0) }, redactedText: redaction.replacement,
+        renderSecret: redaction.redactsWholeValues ? nil : renderer.renderSecretPart,
+        skipsEqualValues: true, identifiesElements: true, maximumCount: maximumChangesPerEvent)
+      let changes = differences.map(LogEvent.Change.init)
+      return (LogEvent.summary(of: changes, omitted: omitted), changes, omitted)
+    }
   }
 
   // MARK: - Writing
 
+  /// Queues an event whose text `render` makes on the writer, and starts the writer if it is
+  /// idle.
   private func emit(
-    source: String, kind: LogEvent.Kind, description: String, changes: [LogEvent.Change],
-    duration: Duration?, omittedChanges: Int = 0
+    source: String, kind: LogEvent.Kind, duration: Duration?,
+    render: @escaping () -> (description: String, changes: [LogEvent.Change], omitted: Int)
   ) {
     let timestamp = clock.now()
-    var event = LogEvent(
-      sequence: 0, timestamp: timestamp, source: source, kind: kind, description: description,
-      changes: changes, duration: duration, omittedChanges: omittedChanges)
-    if let isIncluded = filter.isIncluded {
-      guard isIncluded(event) else { return }
-    }
+    let event = PendingLogEvent(
+      timestamp: timestamp, source: source, kind: kind, duration: duration, render: render)
     lock.lock()
     guard queue.count < maximumQueuedEvents else {
       dropped += 1
@@ -330,15 +345,17 @@ extension LoggingPlugin {
       return
     }
     queueNoticeLocked()
-    sequence += 1
-    event.sequence = sequence
     queue.append(event)
     guard !isWriting else {
       lock.unlock()
       return
     }
     isWriting = true
-    drainAndUnlock(budget: 1 + Self.writeBatchLimit)
+    lock.unlock()
+    writer.async { [self] in
+      lock.lock()
+      drainAndUnlock()
+    }
   }
 
   /// Queues the notice of the drops not reported yet, if any.
@@ -346,44 +363,56 @@ extension LoggingPlugin {
     guard unreportedDrops > 0 else { return }
     let count = unreportedDrops
     unreportedDrops = 0
-    sequence += 1
+    let description =
+      "\(count) event\(count == 1 ? "" : "s") dropped: the log's queue was full "
+      + "(\(maximumQueuedEvents) events)"
     queue.append(
-      LogEvent(
-        sequence: sequence, timestamp: lastDropTimestamp, source: Self.noticeSource,
-        kind: firstDroppedKind,
-        description:
-          "\(count) event\(count == 1 ? "" : "s") dropped: the log's queue was full "
-          + "(\(maximumQueuedEvents) events)",
-        droppedEvents: count))
+      PendingLogEvent(
+        timestamp: lastDropTimestamp, source: Self.noticeSource, kind: firstDroppedKind,
+        duration: nil, droppedEvents: count, render: { (description, [], 0) }))
   }
 
-  /// Hands queued events to the sink, at most `budget` of them, then hands the rest to the
-  /// background queue. Called with `lock` held and `isWriting` set by the caller; returns with
-  /// `lock` released.
-  private func drainAndUnlock(budget: Int) {
-    var written = 0
+  /// Renders queued events and hands them to the sink until none is left. Called with `lock`
+  /// held and `isWriting` set by the caller; returns with `lock` released.
+  private func drainAndUnlock() {
     while true {
       if queue.isEmpty { queueNoticeLocked() }
-      guard !queue.isEmpty else { break }
-      guard written < budget else {
-        // Others keep this thread busy: the background queue writes the rest.
-        lock.unlock()
-        writer.async { [self] in
-          lock.lock()
-          drainAndUnlock(budget: .max)
-        }
-        return
-      }
-      let event = queue.popFirst()!
+      guard let pending = queue.popFirst() else { break }
       lock.unlock()
-      sink.receive(event)
-      written += 1
+      write(pending)
       lock.lock()
     }
     isWriting = false
     drained.broadcast()
     lock.unlock()
   }
+
+  /// Renders `pending`, applies the filter's last check, numbers it and hands it to the sink.
+  /// Only the holder of `isWriting` calls it.
+  private func write(_ pending: PendingLogEvent) {
+    let (description, changes, omitted) = pending.render()
+    var event = LogEvent(
+      sequence: 0, timestamp: pending.timestamp, source: pending.source, kind: pending.kind,
+      description: description, changes: changes, duration: pending.duration,
+      omittedChanges: omitted, droppedEvents: pending.droppedEvents)
+    if pending.droppedEvents == 0, let isIncluded = filter.isIncluded, !isIncluded(event) {
+      return
+    }
+    sequence += 1
+    event.sequence = sequence
+    sink.receive(event)
+  }
+}
+
+/// An event waiting for the writer: what the producing thread knew (when, who, what kind, how
+/// long) and how to render the rest.
+private struct PendingLogEvent {
+  let timestamp: Date
+  let source: String
+  let kind: LogEvent.Kind
+  let duration: Duration?
+  var droppedEvents = 0
+  let render: () -> (description: String, changes: [LogEvent.Change], omitted: Int)
 }
 
 /// ``LogRedaction/isRedacted(_:)`` remembered per name: a program has few field names, and

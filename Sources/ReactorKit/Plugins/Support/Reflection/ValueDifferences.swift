@@ -373,24 +373,33 @@ private struct DifferenceCollector {
     _ old: [Element], _ new: [Element], path: String, depth: Int, secrecy: Secrecy
   ) {
     let (prefix, suffix) = sharedEnds(old, new)
-    let oldMiddle = old[prefix..<(old.count - suffix)]
-    let newMiddle = new[prefix..<(new.count - suffix)]
-    if oldMiddle.isEmpty && newMiddle.isEmpty { return }
+    collectMiddles(
+      old[prefix..<(old.count - suffix)], new[prefix..<(new.count - suffix)], offset: prefix,
+      path: path, depth: depth, secrecy: secrecy)
+  }
+
+  /// Compares the parts of two collections that differ, `old` and `new`, which start at
+  /// position `offset` of both (everything before and after them is shared): by `id` when the
+  /// elements are `Identifiable` (and ``identifiesElements`` is set), by position otherwise.
+  mutating func collectMiddles<Element>(
+    _ old: ArraySlice<Element>, _ new: ArraySlice<Element>, offset: Int, path: String,
+    depth: Int, secrecy: Secrecy
+  ) {
+    if old.isEmpty && new.isEmpty { return }
     if identifiesElements, !isFull,
-      collectByIdentity(oldMiddle, newMiddle, path: path, depth: depth, secrecy: secrecy)
+      collectByIdentity(old, new, offset: offset, path: path, depth: depth, secrecy: secrecy)
     {
       return
     }
-    collectPositions(
-      oldMiddle, newMiddle, offset: prefix, path: path, depth: depth, secrecy: secrecy)
+    collectPositions(old, new, offset: offset, path: path, depth: depth, secrecy: secrecy)
   }
 
   /// Matches the elements by `id`, if they are `Identifiable` and keep their order: an
   /// element of one side only is removed or added, the others are compared. Returns `false`
   /// (having reported nothing) when the elements have no `id` or were reordered.
   private mutating func collectByIdentity<Element>(
-    _ old: ArraySlice<Element>, _ new: ArraySlice<Element>, path: String, depth: Int,
-    secrecy: Secrecy
+    _ old: ArraySlice<Element>, _ new: ArraySlice<Element>, offset: Int, path: String,
+    depth: Int, secrecy: Secrecy
   ) -> Bool {
     guard old.count != new.count || old.count > 1, let oldIDs = identities(old),
       let newIDs = identities(new)
@@ -402,19 +411,25 @@ private struct DifferenceCollector {
     else { return false }
     var oldIndex = old.startIndex
     var newIndex = new.startIndex
+    // The position of an element in the whole collection.
+    func position(_ index: Int, in slice: ArraySlice<Element>) -> Int {
+      offset + index - slice.startIndex
+    }
     while oldIndex < old.endIndex || newIndex < new.endIndex {
       if oldIndex < old.endIndex, !newSet.contains(oldIDs[oldIndex - old.startIndex]) {
         append(
-          "\(path)[\(oldIndex)]", .removed(old: isFull ? "" : text(old[oldIndex], secrecy)))
+          "\(path)[\(position(oldIndex, in: old))]",
+          .removed(old: isFull ? "" : text(old[oldIndex], secrecy)))
         oldIndex += 1
       } else if newIndex < new.endIndex, !oldSet.contains(newIDs[newIndex - new.startIndex]) {
         append(
-          "\(path)[\(newIndex)]", .added(new: isFull ? "" : text(new[newIndex], secrecy)))
+          "\(path)[\(position(newIndex, in: new))]",
+          .added(new: isFull ? "" : text(new[newIndex], secrecy)))
         newIndex += 1
       } else {
         collect(
-          old[oldIndex], new[newIndex], path: "\(path)[\(newIndex)]", depth: depth + 1,
-          secrecy: secrecy)
+          old[oldIndex], new[newIndex], path: "\(path)[\(position(newIndex, in: new))]",
+          depth: depth + 1, secrecy: secrecy)
         oldIndex += 1
         newIndex += 1
       }
@@ -492,6 +507,29 @@ private protocol ComparedArray {
   func collectDifferences(
     to other: Any, into collector: inout DifferenceCollector, path: String, depth: Int,
     secrecy: Secrecy)
+}
+
+extension IdentifiedList: ComparedArray {
+  /// Compares two versions of a list by their structure: the subtrees they share are skipped
+  /// by identity, so a change to one element of 100,000 compares one leaf of elements.
+  fileprivate func collectDifferences(
+    to other: Any, into collector: inout DifferenceCollector, path: String, depth: Int,
+    secrecy: Secrecy
+  ) {
+    guard let other = other as? IdentifiedList<Element>, !other.isIdentical(to: self) else {
+      return
+    }
+    let ranges = other.changedRanges(from: self)
+    var old: [Element] = []
+    old.reserveCapacity(ranges.old.count)
+    forEach(in: ranges.old) { old.append($0) }
+    var new: [Element] = []
+    new.reserveCapacity(ranges.new.count)
+    other.forEach(in: ranges.new) { new.append($0) }
+    collector.collectMiddles(
+      old[...], new[...], offset: ranges.old.lowerBound, path: path, depth: depth,
+      secrecy: secrecy)
+  }
 }
 
 extension Array: ComparedArray {
