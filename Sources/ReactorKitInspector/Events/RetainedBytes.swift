@@ -1,3 +1,5 @@
+import ReactorKit
+
 /// Estimates the bytes a recorded state keeps alive that the source's previous recorded state
 /// does not already keep: the storage of its collections (arrays, dictionaries, sets) whose
 /// buffers are new, its objects that are new, and its own size.
@@ -23,6 +25,10 @@ struct RetainedBytes {
   /// The storage identities of the previous state's collections and objects.
   private var previous: Set<UInt> = []
   private var current: Set<UInt> = []
+  /// The previous state's versioned collections (``VersionedStorage``), by the field number
+  /// the walk reached them at.
+  private var previousVersions: [Int: Any] = [:]
+  private var currentVersions: [Int: Any] = [:]
 
   /// The estimate for `state`, the source's newest state (or `nil` for an event without one),
   /// made against the previous state this estimator saw.
@@ -30,9 +36,11 @@ struct RetainedBytes {
     guard let state else { return Self.eventOverhead }
     var total = Self.eventOverhead + Self.inlineSize(of: state)
     current.removeAll(keepingCapacity: true)
+    currentVersions.removeAll(keepingCapacity: true)
     var fields = 0
     walk(state, depth: 0, fields: &fields, total: &total)
     swap(&previous, &current)
+    swap(&previousVersions, &currentVersions)
     return total
   }
 
@@ -44,6 +52,13 @@ struct RetainedBytes {
   private mutating func walk(_ value: Any, depth: Int, fields: inout Int, total: inout Int) {
     fields += 1
     guard depth < Self.maximumDepth, fields < Self.maximumFields else { return }
+    if let versioned = value as? any VersionedStorage {
+      // A persistent collection: only the nodes it does not share with its previous version
+      // are new; reflecting it would visit every element.
+      total += versioned.bytesNotShared(with: previousVersions[fields])
+      currentVersions[fields] = value
+      return
+    }
     if let storage = value as? any SizedStorage {
       let (identity, bytes) = storage.storage
       guard identity != 0 else { return }
@@ -74,5 +89,34 @@ struct RetainedBytes {
   private static func inlineSize(of value: Any) -> Int {
     func size<Value>(_: Value) -> Int { MemoryLayout<Value>.size }
     return _openExistential(value, do: size)
+  }
+}
+
+/// A collection whose versions share structure (``IdentifiedList``): a version costs the bytes
+/// of the nodes it does not share with the previous one.
+protocol VersionedStorage {
+  /// The bytes of this version's storage that `previous` (the same field of the previous
+  /// recorded state, if any) does not hold.
+  func bytesNotShared(with previous: Any?) -> Int
+}
+
+extension IdentifiedList: VersionedStorage {
+  func bytesNotShared(with previous: Any?) -> Int {
+    // Per element: the element and its entry in the identifier index (id, hash, order keys).
+    let perElement = MemoryLayout<Element>.stride + MemoryLayout<Element.ID>.stride + 24
+    guard let previous = previous as? IdentifiedList<Element> else {
+      // Leaves hold up to 32 entries; internal nodes add about one pointer per leaf.
+      return count * perElement + (count / 24 + 1) * 2 * 96
+    }
+    if isIdentical(to: previous) { return 0 }
+    let ranges = changedRanges(from: previous)
+    // The changed leaves (at least one of 32 entries in each tree) and the nodes above them.
+    var depth = 1
+    var reach = 32
+    while reach < count {
+      reach *= 24
+      depth += 1
+    }
+    return Swift.max(ranges.new.count, 32) * perElement * 2 + depth * 2 * (32 * 8 + 96)
   }
 }
