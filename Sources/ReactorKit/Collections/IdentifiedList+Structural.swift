@@ -30,45 +30,58 @@ extension IdentifiedList {
   }
 
   /// The number of elements, from the start or the end, that two trees share by node identity,
-  /// at most `limit`.
+  /// at most `limit`: a lower bound, found by walking both trees down from that end, level by
+  /// level, past the subtrees they share, without allocating.
   @inlinable
   static func sharedRun(
     _ left: PersistentTreeNode<UInt64, Element>, _ right: PersistentTreeNode<UInt64, Element>,
     fromStart: Bool, limit: Int
   ) -> Int {
-    // Each stack's last node is the next subtree from that end.
-    var lefts = [left]
-    var rights = [right]
-    var shared = 0
-    while shared < limit, let a = lefts.last, let b = rights.last {
-      if a === b {
-        lefts.removeLast()
-        rights.removeLast()
-        shared += a.count
-        continue
-      }
-      if a.isLeaf && b.isLeaf { break }
-      // Open the internal nodes (a shared subtree shows up at the level where both reach it).
-      let openLeft = !a.isLeaf
-      let openRight = !b.isLeaf
-      if openLeft {
-        lefts.removeLast()
-        if fromStart {
-          lefts.append(contentsOf: a.children.reversed())
-        } else {
-          lefts.append(contentsOf: a.children)
-        }
-      }
-      if openRight {
-        rights.removeLast()
-        if fromStart {
-          rights.append(contentsOf: b.children.reversed())
-        } else {
-          rights.append(contentsOf: b.children)
-        }
-      }
+    var left = left
+    var right = right
+    // Bring both to the same height (a root split makes one tree taller): the taller one's
+    // edge child holds its first (or last) elements.
+    var leftHeight = height(of: left)
+    var rightHeight = height(of: right)
+    while leftHeight > rightHeight {
+      left = fromStart ? left.children[0] : left.children[left.children.count - 1]
+      leftHeight -= 1
     }
-    return Swift.min(shared, limit)
+    while rightHeight > leftHeight {
+      right = fromStart ? right.children[0] : right.children[right.children.count - 1]
+      rightHeight -= 1
+    }
+    var shared = 0
+    while true {
+      if left === right { return Swift.min(shared + left.count, limit) }
+      if left.isLeaf || shared >= limit { return Swift.min(shared, limit) }
+      let lefts = left.children
+      let rights = right.children
+      let pairs = Swift.min(lefts.count, rights.count)
+      var step = 0
+      while step < pairs {
+        let a = fromStart ? lefts[step] : lefts[lefts.count - 1 - step]
+        let b = fromStart ? rights[step] : rights[rights.count - 1 - step]
+        guard a === b else { break }
+        shared += a.count
+        step += 1
+      }
+      if step == pairs || shared >= limit { return Swift.min(shared, limit) }
+      left = fromStart ? lefts[step] : lefts[lefts.count - 1 - step]
+      right = fromStart ? rights[step] : rights[rights.count - 1 - step]
+    }
+  }
+
+  /// The number of levels below `node`.
+  @inlinable
+  static func height(of node: PersistentTreeNode<UInt64, Element>) -> Int {
+    var node = node
+    var height = 0
+    while !node.isLeaf {
+      node = node.children[0]
+      height += 1
+    }
+    return height
   }
 }
 
