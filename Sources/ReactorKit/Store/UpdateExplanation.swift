@@ -3,7 +3,7 @@ import ReactorKitStreams
 /// What one reduction of a store caused: which observers were told about a change and which
 /// were evaluated and skipped because their value did not change.
 ///
-/// Made by an ``UpdateExplainer`` (``Store/explainUpdates(capacity:)``), for a test that
+/// Made by an ``UpdateExplainer`` (``Store/explainUpdates(capacity:handler:)``), for a test that
 /// asserts what a dispatch notifies, or for the inspector's "why" view:
 ///
 /// ```swift
@@ -97,7 +97,7 @@ public struct UpdateExplanation: Sendable, Hashable, CustomStringConvertible {
   }
 }
 
-/// Explains each reduction of a store while it lives (``Store/explainUpdates(capacity:)``):
+/// Explains each reduction of a store while it lives (``Store/explainUpdates(capacity:handler:)``):
 /// keeps the latest explanations, at most its capacity, and calls its handler with each.
 ///
 /// Explaining is off by default and costs a dispatch nothing while no explainer lives; while

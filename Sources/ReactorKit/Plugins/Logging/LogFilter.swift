@@ -13,7 +13,7 @@ public struct LogFilter: Sendable {
   public var kinds: Set<LogEvent.Kind>
   /// A last check on each finished event; `nil` accepts all. It sees the rendered event, so
   /// it runs on the plugin's queue after rendering; to skip events cheaply, use the sources,
-  /// the kinds or ``includesAction``.
+  /// the kinds or ``actions``.
   public var isIncluded: (@Sendable (LogEvent) -> Bool)?
   /// Which store and reactor actions to log, with the state changes they cause; asked on the
   /// producing thread before anything is rendered or copied, so a rejected action costs
