@@ -31,8 +31,8 @@
 /// four nodes at 100,000 elements). Alternatives measured or weighed: a flat array copies
 /// everything once a version is kept; a two-level chunked array copies about √N; an
 /// array plus a dictionary (TCA's `IdentifiedArray`) copies both. Inserting between two
-/// elements whose order keys are adjacent renumbers the list (O(N)); that happens only after
-/// about 30 inserts at the same place since the last renumbering.
+/// elements whose order keys are adjacent relabels the smallest crowded neighbourhood around
+/// them (order maintenance), which costs O(log N) relabelled elements per insert amortized.
 ///
 /// - Complexity: Access by position or by `id`, a change of one element, `insert`, `remove`,
 ///   `index(id:)`: O(log N). `==`: O(log N) for versions that differ in one element (plus the
@@ -216,8 +216,9 @@ public struct IdentifiedList<Element: Identifiable> {
   /// Inserts `element` at `position` unless an element with its `id` is already in the list.
   ///
   /// - Returns: Whether it was inserted, and the position of the element with its `id`.
-  /// - Complexity: O(log N), except when the order keys around `position` ran out of room
-  ///   (after about 30 inserts at one place), which renumbers the list: O(N).
+  /// - Complexity: O(log N); when the order keys around `position` ran out of room (after
+  ///   about 30 inserts at one place), the crowded neighbourhood is relabelled: O(log² N)
+  ///   amortized.
   @inlinable
   @discardableResult
   public mutating func insert(_ element: Element, at position: Int) -> (inserted: Bool, index: Int)
@@ -225,13 +226,7 @@ public struct IdentifiedList<Element: Identifiable> {
     precondition(
       position >= 0 && position <= count, "IdentifiedList: insert position out of range")
     if let existing = index(id: element.id) { return (false, existing) }
-    let key: UInt64
-    if let free = freeKey(before: position) {
-      key = free
-    } else {
-      renumber()
-      key = freeKey(before: position)!
-    }
+    let key = freeKey(before: position) ?? makeRoom(before: position)
     order.insert(key: key, value: element)
     identifiers.insert(
       key: IdentifierKey(hash: element.id.hashValue, order: key), value: element.id)
@@ -254,6 +249,63 @@ public struct IdentifiedList<Element: Identifiable> {
     }
     let previous = order.entry(at: position - 1).key
     return next - previous >= 2 ? previous + (next - previous) / 2 : nil
+  }
+
+  /// Relabels the elements around `position` whose order keys ran out of room, and returns
+  /// the order key for a new element at `position`.
+  ///
+  /// Order maintenance (Bender, Cole, Demaine, Farach-Colton and Zito, 2002): the keys are
+  /// split into aligned ranges of 2^level keys; the smallest range around `position` that
+  /// holds at most (2 / 1.25)^level elements, the new one included, gets its elements spread
+  /// evenly over it. A range that passes leaves gaps of at least 1.25^level keys, so the
+  /// relabelled neighbourhood grows only as the elements crowd, and an insert relabels
+  /// O(log N) elements amortized. Only when no range up to half the key space passes (about
+  /// 7 × 10^12 elements crowded together) does the whole list get new keys.
+  ///
+  /// - Complexity: O(k log N) for the k relabelled elements.
+  @inlinable
+  mutating func makeRoom(before position: Int) -> UInt64 {
+    let count = order.count
+    let anchor = order.entry(at: position > 0 ? position - 1 : position).key
+    var capacity = 1.0
+    for level in 1..<64 {
+      capacity *= 1.6
+      let size = UInt64(1) << level
+      let start = anchor & ~(size - 1)
+      let low = order.lowerBound(start)
+      let high = start > UInt64.max - size ? count : order.lowerBound(start + size)
+      let needed = high - low + 1
+      guard Double(needed) <= capacity, UInt64(needed) < size else { continue }
+      return relabel(
+        positions: low..<high, over: start, spacing: size / UInt64(needed + 1),
+        leavingRoomAt: position)
+    }
+    renumber()
+    return freeKey(before: position)!
+  }
+
+  /// Gives the elements at `positions` the keys `start + spacing`, `start + 2 × spacing`, …,
+  /// skipping the one for a new element at `position`, which it returns.
+  @inlinable
+  mutating func relabel(
+    positions: Range<Int>, over start: UInt64, spacing: UInt64, leavingRoomAt position: Int
+  ) -> UInt64 {
+    var moved: [Element] = []
+    moved.reserveCapacity(positions.count)
+    for _ in positions {
+      let removed = order.remove(at: positions.lowerBound)
+      removeIdentifier(removed.value.id, order: removed.key)
+      moved.append(removed.value)
+    }
+    let room = position - positions.lowerBound
+    for (offset, element) in moved.enumerated() {
+      let slot = UInt64(offset < room ? offset + 1 : offset + 2)
+      let key = start + slot * spacing
+      order.insert(key: key, value: element)
+      identifiers.insert(
+        key: IdentifierKey(hash: element.id.hashValue, order: key), value: element.id)
+    }
+    return start + UInt64(room + 1) * spacing
   }
 
   /// Gives every element a new order key, evenly spaced. O(N log N).

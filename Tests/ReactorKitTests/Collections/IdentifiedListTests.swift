@@ -131,6 +131,37 @@ import Testing
     Self.checkInvariants(list)
   }
 
+  /// Inserts crowding one place relabel a neighbourhood, not the list: elements far from the
+  /// place keep their order keys (a global renumbering made `remove_middle` cost 2.35 M
+  /// instructions per dispatch at 100,000 elements).
+  @Test func crowdedInsertsRelabelOnlyTheirNeighbourhood() {
+    let count = 10_000
+    var list = IdentifiedList(uniqueElements: Self.items(0..<count))
+    var model = Self.items(0..<count)
+    let keys = (0..<count).map { list.order.entry(at: $0).key }
+    for step in 0..<4_000 {
+      if step % 2 == 0 {
+        #expect(list.remove(at: list.count / 2) == model.remove(at: model.count / 2))
+      } else {
+        let item = Item(id: count + step, title: "new")
+        list.insert(item, at: list.count / 2)
+        model.insert(item, at: model.count / 2)
+      }
+    }
+    for id in 20_000..<22_000 {
+      list.insert(Item(id: id, title: ""), at: 0)
+      model.insert(Item(id: id, title: ""), at: 0)
+      list.insert(Item(id: id + 10_000, title: ""), at: list.count - 1)
+      model.insert(Item(id: id + 10_000, title: ""), at: model.count - 1)
+    }
+    #expect(Array(list) == model)
+    Self.checkInvariants(list)
+    let kept = (1_000..<3_000).filter { original in
+      list.index(id: original).map { list.order.entry(at: $0).key } == keys[original]
+    }
+    #expect(kept.count == 2_000, "elements far from every crowded place were relabelled")
+  }
+
   @Test func duplicateIdentifiersAreNotInserted() {
     var list = IdentifiedList(uniqueElements: Self.items(0..<5))
     #expect(list.append(Item(id: 3, title: "again")) == (false, 3))
