@@ -27,8 +27,12 @@ struct RecordingExporter {
       }
       cursor = last.sequence
     }
-    guard let bytes = try? ActionRecording(actions).jsonLines(registry: registry) else {
-      return (Array(((try? ActionRecording([]).jsonLines(registry: registry)) ?? [])), skipped)
+    let stateType = core.source(named: name)?.info.stateType
+    var recording = ActionRecording(actions)
+    recording.stateType = stateType
+    guard let bytes = try? recording.jsonLines(registry: registry) else {
+      recording.actions = []
+      return (Array(((try? recording.jsonLines(registry: registry)) ?? [])), skipped)
     }
     return (redactLines(bytes), skipped)
   }

@@ -261,6 +261,12 @@ struct InspectorRouter: Sendable {
     } catch {
       return .error(422, Self.message(for: error, from: .importedFile))
     }
+    if let recorded = recording.stateType, let own = source.info.stateType, recorded != own {
+      return .error(
+        422,
+        Self.message(
+          for: .stateTypeMismatch(recorded: recorded, store: own), from: .importedFile))
+    }
     // A last line cut off mid-write is dropped, and the user is told (the page shows the
     // warning; the timeline keeps a note).
     let warning = recording.tornTail.map { Self.message(for: $0, from: .importedFile) }
@@ -318,10 +324,13 @@ struct InspectorRouter: Sendable {
       return "The imported file is too large (\(size) bytes; the limit is \(limit))."
     case (.importedFile, .missingHeader):
       return "The imported file is not a recording: its first line must be "
-        + "{\"format\":\"reactorkit.actions\",\"version\":1}."
+        + "{\"format\":\"reactorkit.actions\",\"version\":\(ActionRecording.formatVersion)}."
     case (.importedFile, .unsupportedFormatVersion(_, let found, let supported)):
-      return "The imported file has format version \(found); the inspector reads version "
-        + "\(supported)."
+      return "The imported file has format version \(found); the inspector reads versions 1 "
+        + "to \(supported)."
+    case (.importedFile, .stateTypeMismatch(let recorded, let own)):
+      return "The imported file was recorded from a store of state type \(recorded); this "
+        + "store's state type is \(own), so nothing was replayed."
     case (.importedFile, .nestingTooDeep(_, let line, let limit)):
       return "The imported file, line \(line), nests deeper than \(limit) levels."
     case (.importedFile, .malformedLine(_, let line, let reason)):

@@ -50,12 +50,18 @@ extension WatchedOnlySource {
 final class SourceInfo: Sendable {
   let name: String
   let kindName: String
+  /// The state type as a recording names it (`String(reflecting:)`), for a store.
+  let stateType: String?
   /// A copy of a state with the source's own redactions applied.
   let redacted: @Sendable (Any) -> Any
 
-  init(name: String, kindName: String, redacted: @escaping @Sendable (Any) -> Any = { $0 }) {
+  init(
+    name: String, kindName: String, stateType: String? = nil,
+    redacted: @escaping @Sendable (Any) -> Any = { $0 }
+  ) {
     self.name = name
     self.kindName = kindName
+    self.stateType = stateType
     self.redacted = redacted
   }
 }

@@ -42,7 +42,7 @@ final class StoreSource<State>: InspectedSource, @unchecked Sendable {
   init(name: String, core: InspectorCore, redactions: [Redaction<State>]) {
     let redacting = UncheckedRedactions(redactions)
     info = SourceInfo(
-      name: name, kindName: "store",
+      name: name, kindName: "store", stateType: String(reflecting: State.self),
       redacted: { state in
         guard !redacting.redactions.isEmpty, let state = state as? State else { return state }
         return redacting.redactions.redacting(state)

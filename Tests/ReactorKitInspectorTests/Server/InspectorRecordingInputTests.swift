@@ -89,4 +89,42 @@ final class InspectorRecordingInputTests: XCTestCase {
     XCTAssertFalse(message.contains(".."), message)
     XCTAssertEqual(store.currentState, NotesState())
   }
+
+  func test_import_ofAnotherStateType_isRefusedNamingBoth_andReplaysNothing() throws {
+    // given
+    let (inspector, store) = try makeInspectedStore()
+    let client = HTTPClient(inspector: inspector)
+    let other =
+      #"{"format":"reactorkit.actions","state":"OtherApp.OtherState","version":2}"# + "\n"
+      + #"{"action":{"increment":{}},"type":"NotesAction"}"# + "\n"
+    // when
+    let response = try XCTUnwrap(
+      client.send(
+        "POST", "/api/import?source=store", body: Data(other.utf8),
+        headers: ["Content-Type": "application/x-ndjson"]))
+    // then
+    XCTAssertEqual(response.status, 422, response.text)
+    let message = try XCTUnwrap(response.json["error"] as? String)
+    XCTAssertTrue(message.contains("OtherApp.OtherState"), message)
+    XCTAssertTrue(message.contains(String(reflecting: NotesState.self)), message)
+    XCTAssertEqual(store.currentState, NotesState())
+  }
+
+  func test_export_namesTheStoresStateType_andImportsBack() throws {
+    // given
+    let (inspector, store) = try makeInspectedStore()
+    let client = HTTPClient(inspector: inspector)
+    store.dispatch(NotesAction.increment)
+    // when
+    let exported = try XCTUnwrap(client.get("/api/export?source=store"))
+    // then
+    let firstLine = exported.text.split(separator: "\n").first.map(String.init) ?? ""
+    XCTAssertTrue(
+      firstLine.contains(#""state":"\#(String(reflecting: NotesState.self))""#), firstLine)
+    let response = try XCTUnwrap(
+      client.send(
+        "POST", "/api/import?source=store", body: Data(exported.text.utf8),
+        headers: ["Content-Type": "application/x-ndjson"]))
+    XCTAssertEqual(response.status, 200, response.text)
+  }
 }

@@ -46,7 +46,7 @@ final class RecordingLoadTests: ResourceTestCase {
     #if os(Linux)
       // given: a header and 8 MiB of empty lines
       let size = 8 * 1024 * 1024
-      var bytes = Array((ActionRecording.headerLine + "\n").utf8)
+      var bytes = Array((ActionRecording.headerLine(stateType: nil) + "\n").utf8)
       bytes += [UInt8](repeating: UInt8(ascii: "\n"), count: size)
       XCTAssertTrue(FileManager.default.createFile(atPath: url.path, contents: Data(bytes)))
       bytes = []
@@ -92,7 +92,7 @@ final class RecordingLoadTests: ResourceTestCase {
       .add("a"), .toggle(id: 1), .tag("x"), .logIn(name: "b", password: "c"),
     ]
     let bytes = try ActionRecording(actions).jsonLines(registry: DemoState.registry)
-    let headerLength = ActionRecording.headerLine.utf8.count + 1
+    let headerLength = ActionRecording.headerLine(stateType: nil).utf8.count + 1
     for length in headerLength...bytes.count {
       // when
       let loaded = try ActionRecording(
@@ -111,7 +111,8 @@ final class RecordingLoadTests: ResourceTestCase {
   func test_load_badLineThatIsNotLast_isStillAnError() throws {
     // given
     let text =
-      ActionRecording.headerLine + "\n" + #"{"action":{"add":{"_0":"a"}},"type":"DemoAct"#
+      ActionRecording.headerLine(stateType: nil) + "\n"
+      + #"{"action":{"add":{"_0":"a"}},"type":"DemoAct"#
       + "\n" + #"{"action":{"add":{"_0":"b"}},"type":"DemoAction"}"# + "\n"
     // when / then
     XCTAssertThrowsError(
@@ -126,7 +127,8 @@ final class RecordingLoadTests: ResourceTestCase {
   func test_load_badLastLineEndedByANewline_isAnError_notATornTail() throws {
     // given: the writer finished the line, so it is corrupt, not torn
     let text =
-      ActionRecording.headerLine + "\n" + #"{"action":{"add":{"_0":"a"}},"type":"DemoAct"# + "\n"
+      ActionRecording.headerLine(stateType: nil) + "\n"
+      + #"{"action":{"add":{"_0":"a"}},"type":"DemoAct"# + "\n"
     // when / then
     XCTAssertThrowsError(
       try ActionRecording(jsonLines: Array(text.utf8), registry: DemoState.registry))

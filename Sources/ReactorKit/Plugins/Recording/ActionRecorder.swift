@@ -19,7 +19,9 @@
 /// Each action is written with one unbuffered `write` as it happens, so the file is complete
 /// up to the last action even if the app crashes (a line cut off by a crash is reported by
 /// ``ActionRecording/tornTail`` when loading, and the lines before it load). The file is
-/// created owner-only (mode 0600) and starts with the format's header line.
+/// created owner-only (mode 0600) and starts with the format's header line, which names the
+/// state type of the store the recorder is installed in (``ActionRecording/stateType``), so a
+/// replay into a store of another state type is refused.
 ///
 /// > Important: Actions are recorded unredacted, secrets included, since replaying needs the
 /// > real values: treat a recording like the data it holds. For a recording to share, pass a
@@ -33,9 +35,9 @@
 ///
 /// Thread-safe; actions are recorded in the order the recorder receives them.
 public final class ActionRecorder: @unchecked Sendable {
-  // Safety: `actions`, `skipped`, `descriptor`, `failed` and `bytesWritten` are guarded by
-  // `lock`, which is
-  // held around each write so lines never interleave. The other properties are immutable.
+  // Safety: `actions`, `skipped`, `descriptor`, `failed`, `bytesWritten`, `headerSize` and
+  // `stateType` are guarded by `lock`, which is held around each write so lines never
+  // interleave. The other properties are immutable.
   private let registry: ActionRegistry
   private let path: String?
   private let encoder = ActionRecording.lineEncoder()
@@ -48,6 +50,8 @@ public final class ActionRecorder: @unchecked Sendable {
   private var descriptor: Int32 = -1
   private var failed = false
   private var bytesWritten = 0
+  private var headerSize = 0
+  private var stateType: String?
 
   /// Creates a recorder that keeps the actions in memory (see ``recording``).
   ///
@@ -95,9 +99,10 @@ public final class ActionRecorder: @unchecked Sendable {
     self.onError = onError
     do {
       descriptor = try SecureFiles.openForAppending(path, truncate: true)
-      let header = Array((ActionRecording.headerLine + "\n").utf8)
+      let header = Array((ActionRecording.headerLine(stateType: nil) + "\n").utf8)
       try SecureFiles.writeAll(header, to: descriptor, path: path)
       bytesWritten = header.count
+      headerSize = header.count
     } catch {
       SecureFiles.closeDescriptor(descriptor)
       throw .writeFailed(path: path, reason: error.description)
@@ -114,7 +119,8 @@ public final class ActionRecorder: @unchecked Sendable {
   )
   @discardableResult
   public func attach<State>(to store: Store<State>) -> Disposable {
-    store.actions.subscribe(onNext: { [self] action in record(action) })
+    begin(stateType: ActionRecording.name(of: State.self))
+    return store.actions.subscribe(onNext: { [self] action in record(action) })
   }
 
   /// The plugin that records every action a store reduces, from the moment it is installed:
@@ -131,12 +137,41 @@ public final class ActionRecorder: @unchecked Sendable {
 
     public func install(in setup: inout StorePluginSetup<State>) {
       let recorder = self.recorder
+      recorder.begin(stateType: ActionRecording.name(of: State.self))
       setup.onStart { store in
         store.actions.subscribe(onNext: { action in recorder.record(action) })
       }
       setup.onFlush { recorder.flush() }
       setup.onClose { recorder.flush() }
     }
+  }
+
+  /// Names `stateType` in the recording, unless it already names one. A file that holds no
+  /// action yet gets its header rewritten; once actions are written, the header stays.
+  func begin(stateType name: String) {
+    var failure: RecordingError?
+    lock.lock()
+    if stateType == nil {
+      if let path {
+        if !failed && bytesWritten == headerSize {
+          stateType = name
+          let header = Array((ActionRecording.headerLine(stateType: name) + "\n").utf8)
+          do {
+            try SecureFiles.truncate(descriptor, path: path)
+            try SecureFiles.writeAll(header, to: descriptor, path: path)
+            bytesWritten = header.count
+            headerSize = header.count
+          } catch {
+            failed = true
+            failure = .writeFailed(path: path, reason: error.description)
+          }
+        }
+      } else if actions.isEmpty {
+        stateType = name
+      }
+    }
+    lock.unlock()
+    if let failure { onError(failure) }
   }
 
   /// Records `action`.
@@ -178,7 +213,11 @@ public final class ActionRecorder: @unchecked Sendable {
   /// The actions recorded so far, when recording in memory; empty when recording to a file
   /// (load the file with ``ActionRecording/init(contentsOf:registry:limits:)``).
   public var recording: ActionRecording {
-    ActionRecording(lock.withLock { actions })
+    lock.lock()
+    defer { lock.unlock() }
+    var recording = ActionRecording(actions)
+    recording.stateType = stateType
+    return recording
   }
 
   /// The type names of actions that could not be recorded, in order.

@@ -7,14 +7,18 @@
 /// A sequence of store actions that can be saved as JSON lines, loaded back, and replayed into
 /// a fresh store to reproduce a state.
 ///
-/// The file format is JSON lines: a header line, then one line per action, named by its
-/// ``ActionRegistry`` name:
+/// The file format is JSON lines: a header line naming the state type of the store it was
+/// recorded from, then one line per action, named by its ``ActionRegistry`` name:
 ///
 /// ```text
-/// {"format":"reactorkit.actions","version":1}
+/// {"format":"reactorkit.actions","state":"TodosKit.TodoState","version":2}
 /// {"action":{"add":{"_0":"Milk"}},"type":"TodoAction"}
 /// {"action":{"toggle":{"id":1}},"type":"TodoAction"}
 /// ```
+///
+/// Version 1 files (written before the header named the state type) load too; their
+/// ``stateType`` is `nil`. Readers ignore members of a line they don't know, so later
+/// additions to a line (a checkpoint of the state it produced) keep older readers working.
 ///
 /// Recordings hold the actions as they are, secrets included (the file is owner-only): a
 /// replay needs the real values. To share one, write a redacted copy with
@@ -25,7 +29,7 @@
 /// ```swift
 /// let recording = try ActionRecording(contentsOf: url, registry: registry)
 /// let store = Store(reducer: app, state: AppState())
-/// recording.replay(into: store)          // store.currentState == the recorded session's
+/// try recording.replay(into: store)      // store.currentState == the recorded session's
 /// ```
 ///
 /// Loading is bounded (``LoadingLimits``): the file size is checked before reading, each
@@ -42,18 +46,45 @@ public struct ActionRecording {
   /// naming that line. The actions before it were loaded; only that one is lost. `nil` when
   /// the file was complete.
   public var tornTail: RecordingError?
+  /// The state type of the store the actions were recorded from, as
+  /// `String(reflecting: State.self)` (for example `"TodosKit.TodoState"`), or `nil` when
+  /// unknown (a version 1 file, or a recording made by ``ActionRecorder/record(_:)`` alone).
+  /// ``replay(into:throughMiddleware:)`` refuses a store of another state type.
+  public var stateType: String?
 
-  /// The version of the format this library writes and reads.
-  public static var formatVersion: Int { 1 }
+  /// The version of the format this library writes; it reads this one and every earlier one.
+  public static var formatVersion: Int { 2 }
   static var formatName: String { "reactorkit.actions" }
-  static var headerLine: String {
-    "{\"format\":\"\(formatName)\",\"version\":\(formatVersion)}"
+
+  /// The header line for a recording of a store whose state type is `stateType`.
+  static func headerLine(stateType: String?) -> String {
+    let encoder = lineEncoder()
+    let header = Header(format: formatName, version: formatVersion, state: stateType)
+    // A header of two strings and an Int always encodes.
+    return String(decoding: (try? encoder.encode(header)) ?? Data(), as: UTF8.self)
   }
 
+  /// The name a recording gives the state type `State`.
+  static func name<State>(of _: State.Type) -> String { String(reflecting: State.self) }
+
   /// Creates a recording of `actions`.
+  ///
+  /// - Parameters:
+  ///   - actions: The actions, in order.
+  ///   - stateType: The state type of the store they were dispatched to (see
+  ///     ``stateType``); pass `AppState.self`.
+  public init<State>(_ actions: [any Action] = [], stateType: State.Type) {
+    self.actions = actions
+    self.tornTail = nil
+    self.stateType = Self.name(of: stateType)
+  }
+
+  /// Creates a recording of `actions` that names no state type: it replays into a store of
+  /// any state type.
   public init(_ actions: [any Action] = []) {
     self.actions = actions
     self.tornTail = nil
+    self.stateType = nil
   }
 
   // MARK: - Loading
@@ -100,6 +131,7 @@ public struct ActionRecording {
     }
     let decoder = JSONDecoder()
     var actions: [any Action] = []
+    var stateType: String?
     var sawHeader = false
     var lineNumber = 0
     var start = bytes.startIndex
@@ -119,7 +151,7 @@ public struct ActionRecording {
         if JSONNesting.exceeds(limits.maximumNestingDepth, in: trimmed) {
           throw .nestingTooDeep(path: source, line: lineNumber, limit: limits.maximumNestingDepth)
         }
-        try Self.checkHeader(Data(trimmed), decoder: decoder, source: source)
+        stateType = try Self.checkHeader(Data(trimmed), decoder: decoder, source: source)
         sawHeader = true
         continue
       }
@@ -139,34 +171,39 @@ public struct ActionRecording {
           (try? decoder.decode(JSONValue.self, from: Data(trimmed))) == nil
         else { throw error }
         self.actions = actions
+        self.stateType = stateType
         self.tornTail = .tornLastLine(path: source, line: lineNumber, length: line.count)
         return
       }
     }
     guard sawHeader else { throw .missingHeader(path: source) }
     self.actions = actions
+    self.stateType = stateType
   }
 
-  private struct Header: Decodable {
+  private struct Header: Codable {
     var format: String?
     var version: Int?
+    var state: String?
   }
 
   private struct LineType: Decodable {
     var type: String
   }
 
+  /// Checks the header line and returns the state type it names.
   private static func checkHeader(_ data: Data, decoder: JSONDecoder, source: String)
-    throws(RecordingError)
+    throws(RecordingError) -> String?
   {
     guard let header = try? decoder.decode(Header.self, from: data),
       header.format == formatName, let version = header.version
     else {
       throw .missingHeader(path: source)
     }
-    guard version == formatVersion else {
+    guard (1...formatVersion).contains(version) else {
       throw .unsupportedFormatVersion(path: source, found: version, supported: formatVersion)
     }
+    return header.state
   }
 
   private static func decodeAction(
@@ -229,7 +266,7 @@ public struct ActionRecording {
     registry: ActionRegistry, limits: LoadingLimits = .default, redaction: LogRedaction? = nil
   ) throws(RecordingError) -> [UInt8] {
     let encoder = Self.lineEncoder()
-    var bytes = Array((Self.headerLine + "\n").utf8)
+    var bytes = Array((Self.headerLine(stateType: stateType) + "\n").utf8)
     for action in actions {
       bytes += try Self.line(
         for: action, registry: registry, encoder: encoder, limits: limits, redaction: redaction)
@@ -325,13 +362,31 @@ public struct ActionRecording {
   ///   - store: The store to replay into.
   ///   - throughMiddleware: Whether to dispatch through the middleware chain instead (for
   ///     example to watch a replay with a logging middleware).
-  public func replay<State>(into store: Store<State>, throughMiddleware: Bool = false) {
+  /// - Throws: ``RecordingError/stateTypeMismatch(recorded:store:)``, before replaying any
+  ///   action, when the recording names a state type other than `State`: its actions were
+  ///   reduced by another app's reducer, and replaying them here would do nothing or the
+  ///   wrong thing.
+  public func replay<State>(into store: Store<State>, throughMiddleware: Bool = false)
+    throws(RecordingError)
+  {
+    try checkStateType(State.self)
     for action in actions {
       if throughMiddleware {
         store.dispatch(action)
       } else {
         store.reduceWithoutMiddleware(action)
       }
+    }
+  }
+}
+
+extension ActionRecording {
+  /// Throws ``RecordingError/stateTypeMismatch(recorded:store:)`` unless the recording names
+  /// no state type or names `State`.
+  public func checkStateType<State>(_: State.Type) throws(RecordingError) {
+    let expected = Self.name(of: State.self)
+    if let stateType, stateType != expected {
+      throw .stateTypeMismatch(recorded: stateType, store: expected)
     }
   }
 }

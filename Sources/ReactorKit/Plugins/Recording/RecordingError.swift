@@ -30,6 +30,9 @@ public enum RecordingError: Error, Equatable, Sendable, CustomStringConvertible 
   /// An action was not recorded (or a recording not written) because it could not be loaded
   /// back with the ``LoadingLimits`` it will be read with; `reason` names the limit.
   case unreplayable(type: String, reason: String)
+  /// The recording was made from a store whose state type is `recorded`; it was replayed
+  /// into one whose state type is `store`.
+  case stateTypeMismatch(recorded: String, store: String)
 
   public var description: String {
     switch self {
@@ -42,11 +45,11 @@ public enum RecordingError: Error, Equatable, Sendable, CustomStringConvertible 
     case .missingHeader(let path):
       return
         "The recording \(path) has no header: its first line must be "
-        + "{\"format\":\"reactorkit.actions\",\"version\":1}."
+        + "{\"format\":\"reactorkit.actions\",\"version\":\(ActionRecording.formatVersion)}."
     case .unsupportedFormatVersion(let path, let found, let supported):
       return
         "The recording \(path) has format version \(found); this version of ReactorKit reads "
-        + "version \(supported)."
+        + "versions 1 to \(supported)."
     case .malformedLine(let path, let line, let reason):
       return "The recording \(path), line \(line), is malformed: \(Self.ending(reason))"
     case .unknownActionType(let path, let line, let type):
@@ -69,6 +72,10 @@ public enum RecordingError: Error, Equatable, Sendable, CustomStringConvertible 
     case .unreplayable(let type, let reason):
       return
         "Cannot record an action of type \(type) so that it can be replayed: \(Self.ending(reason))"
+    case .stateTypeMismatch(let recorded, let store):
+      return
+        "The recording was made from a store of state type \(recorded); it cannot replay into a "
+        + "store of state type \(store)."
     }
   }
 

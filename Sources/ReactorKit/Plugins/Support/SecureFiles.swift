@@ -159,6 +159,15 @@ package enum SecureFiles {
     }
   }
 
+  /// Empties the file open at `descriptor` (opened for appending: the next write starts the
+  /// file again).
+  package static func truncate(_ descriptor: Int32, path: String) throws(FileSystemError) {
+    while ftruncate(descriptor, 0) != 0 {
+      if errno == EINTR { continue }
+      throw FileSystemError("ftruncate", path: path)
+    }
+  }
+
   // MARK: - Atomic replacement
 
   /// Replaces the file at `path` with `bytes` atomically: a reader (or a restart after a

@@ -114,7 +114,7 @@ final class StateHistoryTests: ResourceTestCase {
     store.dispatch(DemoAction.add("a"))
     store.dispatch(DemoAction.add("b"))
     // when
-    recording.replay(into: store)
+    try recording.replay(into: store)
     // then: Int.max forward stays at the newest; the rest move back to the oldest or not at all
     XCTAssertEqual(recording.actions.count, 7)
     XCTAssertEqual(history.currentIndex, 0)

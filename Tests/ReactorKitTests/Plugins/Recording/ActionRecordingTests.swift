@@ -61,19 +61,20 @@ final class ActionRecordingTests: ResourceTestCase {
     let recording = try ActionRecording(contentsOf: url, registry: DemoState.registry)
     let replayed = Store(
       reducer: DemoState.reducer, state: DemoState(), middleware: [teaMiddleware])
-    recording.replay(into: replayed)
+    try recording.replay(into: replayed)
     // then
+    XCTAssertEqual(recording.stateType, "ReactorKitTests.DemoState")
     XCTAssertGreaterThan(recording.actions.count, count, "middleware-made actions are recorded")
     XCTAssertEqual(replayed.currentState, store.currentState)
     XCTAssertEqual(recorder.skippedTypes, [])
   }
 
-  func test_replayThroughMiddleware_runsTheChain() {
+  func test_replayThroughMiddleware_runsTheChain() throws {
     // given
     let recording = ActionRecording([DemoAction.add("tea")])
     let store = Store(reducer: DemoState.reducer, state: DemoState(), middleware: [teaMiddleware])
     // when
-    recording.replay(into: store, throughMiddleware: true)
+    try recording.replay(into: store, throughMiddleware: true)
     // then
     XCTAssertEqual(store.currentState.counters, ["tea": 1])
   }
@@ -91,7 +92,7 @@ final class ActionRecordingTests: ResourceTestCase {
     XCTAssertEqual(
       text,
       """
-      {"format":"reactorkit.actions","version":1}
+      {"format":"reactorkit.actions","state":"ReactorKitTests.DemoState","version":2}
       {"action":{"add":{"_0":"Milk"}},"type":"DemoAction"}
       {"action":{"id":1,"title":"Oat milk"},"type":"DemoRename"}
 
@@ -179,7 +180,7 @@ final class ActionRecordingTests: ResourceTestCase {
     let lines = try recorder.recording.jsonLines(registry: registry)
     let loaded = try ActionRecording(jsonLines: lines, registry: registry)
     let (replayed, replayedHistory) = makeStore()
-    loaded.replay(into: replayed)
+    try loaded.replay(into: replayed)
     // then
     XCTAssertEqual(replayed.currentState, store.currentState)
     XCTAssertEqual(replayedHistory.states, history.states)
@@ -229,7 +230,69 @@ final class ActionRecordingTests: ResourceTestCase {
     // given
     write(#"{"format":"reactorkit.actions","version":3}"# + "\n")
     // when / then
-    XCTAssertEqual(loadError(), .unsupportedFormatVersion(path: url.path, found: 3, supported: 1))
+    XCTAssertEqual(loadError(), .unsupportedFormatVersion(path: url.path, found: 3, supported: 2))
+    XCTAssertTrue(loadError()?.description.contains("versions 1 to 2") ?? false)
+  }
+
+  // MARK: - State type
+
+  func test_replay_intoAStoreOfAnotherStateType_throwsNamingBoth_andReplaysNothing() throws {
+    // given: a recording of a DemoState store, loaded from its file
+    let recorder = try ActionRecorder(registry: DemoState.registry, url: url)
+    let recorded = Store(
+      reducer: DemoState.reducer, state: DemoState(), plugins: [recorder.forStore()])
+    recorded.dispatch(DemoAction.add("Milk"))
+    recorder.flush()
+    let recording = try ActionRecording(contentsOf: url, registry: DemoState.registry)
+    XCTAssertEqual(recording.stateType, "ReactorKitTests.DemoState")
+    let reduced = LockedBox(0)
+    let other = Store(
+      reducer: Reducer<Int> { state, _ in
+        reduced.withLock { $0 += 1 }
+        state += 1
+      }, state: 0)
+    // when / then
+    XCTAssertThrowsError(try recording.replay(into: other)) { error in
+      XCTAssertEqual(
+        error as? RecordingError,
+        .stateTypeMismatch(recorded: "ReactorKitTests.DemoState", store: "Swift.Int"))
+      XCTAssertEqual(
+        "\(error)",
+        "The recording was made from a store of state type ReactorKitTests.DemoState; it "
+          + "cannot replay into a store of state type Swift.Int.")
+    }
+    XCTAssertEqual(reduced.withLock { $0 }, 0, "no action was replayed")
+    XCTAssertEqual(other.currentState, 0)
+    // and the same recording replays into its own type
+    let same = Store(reducer: DemoState.reducer, state: DemoState())
+    try recording.replay(into: same)
+    XCTAssertEqual(same.currentState, recorded.currentState)
+  }
+
+  func test_stateType_survivesWritingAndLoading_andVersion1FilesStillLoad() throws {
+    // given
+    let inMemory = ActionRecorder(registry: DemoState.registry)
+    let store = Store(
+      reducer: DemoState.reducer, state: DemoState(), plugins: [inMemory.forStore()])
+    store.dispatch(DemoAction.add("Tea"))
+    // when
+    let bytes = try inMemory.recording.jsonLines(registry: DemoState.registry)
+    let loaded = try ActionRecording(jsonLines: bytes, registry: DemoState.registry)
+    // then
+    XCTAssertEqual(inMemory.recording.stateType, "ReactorKitTests.DemoState")
+    XCTAssertEqual(loaded.stateType, "ReactorKitTests.DemoState")
+    XCTAssertEqual(loaded.actions.count, 1)
+    let built = ActionRecording([DemoAction.add("Tea")], stateType: DemoState.self)
+    XCTAssertEqual(built.stateType, loaded.stateType)
+    // a version 1 file names no state type and replays anywhere
+    write(
+      #"{"format":"reactorkit.actions","version":1}"# + "\n"
+        + #"{"action":{"add":{"_0":"Milk"}},"type":"DemoAction"}"# + "\n")
+    let old = try ActionRecording(contentsOf: url, registry: DemoState.registry)
+    XCTAssertNil(old.stateType)
+    let replayed = Store(reducer: DemoState.reducer, state: DemoState())
+    try old.replay(into: replayed)
+    XCTAssertEqual(replayed.currentState.todos.count, 1)
   }
 
   func test_load_truncatedLastLine_isATornTail_withItsLineNumber() throws {
