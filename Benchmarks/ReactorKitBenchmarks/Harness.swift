@@ -148,6 +148,7 @@ struct Options {
   var filter: String?
   var fixedCount: Int?
   var check = false
+  var smallStackCheck = false
 
   init(arguments: [String]) {
     var iterator = arguments.dropFirst().makeIterator()
@@ -159,11 +160,12 @@ struct Options {
       case "--filter": filter = iterator.next()
       case "--count": fixedCount = Int(iterator.next() ?? "")
       case "--check": check = true
+      case "--small-stack-check": smallStackCheck = true
       case "--help", "-h":
         print(
           """
           usage: ReactorKitBenchmarks [--json PATH] [--runs N] [--min-seconds S] [--filter TEXT]
-                                      [--count N] [--check]
+                                      [--count N] [--check] [--small-stack-check]
           Runs each workload and its in-process baseline; prints ns/op, baseline ns/op, ratio,
           heap allocations per op and bytes, then whether each target is met.
           --filter TEXT runs the workloads whose name contains TEXT (is TEXT, for TEXT$).
@@ -171,6 +173,10 @@ struct Options {
                         the library's work runs inside measuredSubject, the baseline's inside
                         measuredBaseline, for callgrind's --toggle-collect).
           --check       exits with status 1 when a target is not met.
+          --small-stack-check
+                        only dispatches a 256 KiB inline state from a thread with a 512 KiB
+                        stack, with history and logging installed; exits with status 1 if
+                        that fails.
           """)
         exit(0)
       default:

@@ -22,6 +22,23 @@ enum MemoryComparison {
     }
   }
 
+  /// Whether `old` and `new`, two values of one type, have the same inline bytes, without a
+  /// dynamic cast (which the runtime can't do for some types, such as the storage inside an
+  /// `InlineArray`).
+  ///
+  /// - Precondition: `type(of: old) == type(of: new)`.
+  static func haveSameBytes(_ old: Any, sameTypeAs new: Any) -> Bool {
+    precondition(type(of: old) == type(of: new), "MemoryComparison: values of two types")
+    func openOld<Value>(_ old: Value) -> Bool {
+      func openNew<Other>(_ new: Other) -> Bool {
+        // `Other` is `Value` (checked above): reinterpreting is exact.
+        haveSameBytes(old, unsafe unsafeBitCast(new, to: Value.self))
+      }
+      return _openExistential(new, do: openNew)
+    }
+    return _openExistential(old, do: openOld)
+  }
+
   /// `==` of an element of `old` and one of `new` (by their indices) when `Element` is
   /// `Equatable`; `nil` otherwise. For ``sharedEnds(_:_:isEqual:)``, to compare a pair whose
   /// bytes differ.

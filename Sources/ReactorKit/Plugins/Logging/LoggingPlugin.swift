@@ -179,14 +179,16 @@ public final class LoggingPlugin: @unchecked Sendable {
           }
           if logsActions { log(source: source, kind: .action, value: action) }
           guard logsStates else { return next(action) }
-          let before = getState()
+          // Boxed: a large inline state kept across `next` would otherwise sit on this
+          // thread's stack twice, next to the reduction's copy.
+          let before = HeapState(getState)
           let start = clock.monotonicNanoseconds()
           next(action)
           let end = clock.monotonicNanoseconds()
-          let after = getState()
+          let after = HeapState(getState)
           logState(
-            source: source, before: { redactions.value.redacting(before) },
-            after: { redactions.value.redacting(after) }, start: start, end: end)
+            source: source, before: { before.redacted(by: redactions.value) },
+            after: { after.redacted(by: redactions.value) }, start: start, end: end)
         }
       }
     }

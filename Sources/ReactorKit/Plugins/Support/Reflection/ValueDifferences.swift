@@ -178,6 +178,17 @@ private struct DifferenceCollector {
       return
     }
     if areIdentical(old, new) { return }
+    if UnreflectableTypes.shared.contains(type(of: old)) {
+      // Casting or reflecting its parts would stop the program: it is one changed value.
+      let name = String(describing: type(of: old))
+      let visible = secrecy == .visible
+      append(
+        path,
+        .changed(
+          old: visible ? "\(name) (not reflectable)" : redactedText,
+          new: visible ? "\(name) (not reflectable; its bytes changed)" : redactedText))
+      return
+    }
     if depth < maximumDepth, let array = old as? any ComparedArray {
       array.collectDifferences(to: new, into: &self, path: path, depth: depth, secrecy: secrecy)
       return
@@ -298,11 +309,7 @@ private struct DifferenceCollector {
   /// Whether `old` and `new` are bit for bit the same value: the same object, the same
   /// storage of a collection, or equal inline bytes. Such values are equal whatever their type.
   private func areIdentical(_ old: Any, _ new: Any) -> Bool {
-    func check<Value>(_ old: Value) -> Bool {
-      guard let new = new as? Value else { return false }
-      return MemoryComparison.haveSameBytes(old, new)
-    }
-    return _openExistential(old, do: check)
+    type(of: old) == type(of: new) && MemoryComparison.haveSameBytes(old, sameTypeAs: new)
   }
 
   /// Whether `old` and `new` are the same object, or `Equatable` values of one type that are
@@ -544,6 +551,28 @@ extension Array: ComparedArray {
 
 /// Which types hold an array, dictionary or set in their fields (looking a few levels deep),
 /// learned from the first value of each type seen.
+/// Types the runtime can't cast or reflect into (`InlineArray`, whose storage reflects as an
+/// invalid type, and that storage itself), found by name once per type.
+private final class UnreflectableTypes: @unchecked Sendable {
+  // Safety: `known` is guarded by `lock`.
+  static let shared = UnreflectableTypes()
+  private let lock = Lock()
+  private var known: [ObjectIdentifier: Bool] = [:]
+  /// Types beyond this many are named every time.
+  private static let capacity = 1_024
+
+  func contains(_ type: Any.Type) -> Bool {
+    let key = ObjectIdentifier(type)
+    if let answer = lock.withLock({ known[key] }) { return answer }
+    let name = String(reflecting: type)
+    let answer = name.hasPrefix("Swift.InlineArray<") || name.hasPrefix("<<< invalid type")
+    lock.withLock {
+      if known.count < Self.capacity { known[key] = answer }
+    }
+    return answer
+  }
+}
+
 private final class CollectionHolders: @unchecked Sendable {
   // Safety: `known` is guarded by `lock`.
   static let shared = CollectionHolders()
