@@ -17,8 +17,12 @@
 /// ```
 ///
 /// Version 1 files (written before the header named the state type) load too; their
-/// ``stateType`` is `nil`. Readers ignore members of a line they don't know, so later
-/// additions to a line (a checkpoint of the state it produced) keep older readers working.
+/// ``stateType`` is `nil`.
+///
+/// A ``FlightRecorder``'s export adds, in the header, the state before the first action
+/// (`startState`, with its checkpoint `start`) and the secret field names its checkpoints
+/// leave out (`redacted`), and on each action line the ``StateCheckpoint`` of the state the
+/// action produced (`checkpoint`), which `TestStore.replay(_:)` checks.
 ///
 /// Recordings hold the actions as they are, secrets included (the file is owner-only): a
 /// replay needs the real values. To share one, write a redacted copy with
@@ -51,6 +55,16 @@ public struct ActionRecording {
   /// unknown (a version 1 file, or a recording made by ``ActionRecorder/record(_:)`` alone).
   /// ``replay(into:throughMiddleware:)`` refuses a store of another state type.
   public var stateType: String?
+  /// The ``StateCheckpoint`` of the state each action produced, in the order of ``actions``
+  /// (a ``FlightRecorder``'s export has them); empty when the recording has none.
+  public var checkpoints: [StateCheckpoint?] = []
+  /// The checkpoint of the state before the first action, when the recording has one.
+  public var start: StateCheckpoint?
+  /// The secret field names the checkpoints leave out (see ``StateCheckpoint``); `nil` when
+  /// the recording has no checkpoints.
+  public var redactedFieldNames: [String]?
+  /// The state before the first action, as JSON, when the recording has it.
+  var startState: JSONValue?
 
   /// The version of the format this library writes; it reads this one and every earlier one.
   public static var formatVersion: Int { 2 }
@@ -62,6 +76,28 @@ public struct ActionRecording {
     let header = Header(format: formatName, version: formatVersion, state: stateType)
     // A header of two strings and an Int always encodes.
     return String(decoding: (try? encoder.encode(header)) ?? Data(), as: UTF8.self)
+  }
+
+  /// This recording's header line.
+  func headerLine() -> String {
+    guard redactedFieldNames != nil || start != nil || startState != nil else {
+      return Self.headerLine(stateType: stateType)
+    }
+    let header = Header(
+      format: Self.formatName, version: Self.formatVersion, state: stateType,
+      redacted: redactedFieldNames, start: start, startState: startState)
+    // Strings, numbers and a JSON value always encode.
+    return String(decoding: (try? Self.lineEncoder().encode(header)) ?? Data(), as: UTF8.self)
+  }
+
+  /// The state before the first action, decoded as `State`; `nil` when the recording does
+  /// not hold it (only a ``FlightRecorder``'s export does).
+  ///
+  /// - Throws: The decoding error when it is not a `State`.
+  public func startState<State: Decodable>(as _: State.Type) throws -> State? {
+    guard let startState else { return nil }
+    let data = try JSONEncoder().encode(startState)
+    return try JSONDecoder().decode(State.self, from: data)
   }
 
   /// The name a recording gives the state type `State`.
@@ -131,7 +167,8 @@ public struct ActionRecording {
     }
     let decoder = JSONDecoder()
     var actions: [any Action] = []
-    var stateType: String?
+    var checkpoints: [StateCheckpoint?] = []
+    var header: Header?
     var sawHeader = false
     var lineNumber = 0
     var start = bytes.startIndex
@@ -151,7 +188,7 @@ public struct ActionRecording {
         if JSONNesting.exceeds(limits.maximumNestingDepth, in: trimmed) {
           throw .nestingTooDeep(path: source, line: lineNumber, limit: limits.maximumNestingDepth)
         }
-        stateType = try Self.checkHeader(Data(trimmed), decoder: decoder, source: source)
+        header = try Self.checkHeader(Data(trimmed), decoder: decoder, source: source)
         sawHeader = true
         continue
       }
@@ -159,10 +196,13 @@ public struct ActionRecording {
         if JSONNesting.exceeds(limits.maximumNestingDepth, in: trimmed) {
           throw .nestingTooDeep(path: source, line: lineNumber, limit: limits.maximumNestingDepth)
         }
+        let data = Data(trimmed)
         actions.append(
           try Self.decodeAction(
-            Data(trimmed), decoder: decoder, registry: registry, source: source,
-            line: lineNumber))
+            data, decoder: decoder, registry: registry, source: source, line: lineNumber))
+        if header?.redacted != nil {
+          checkpoints.append(try? decoder.decode(LineCheckpoint.self, from: data).checkpoint)
+        }
       } catch {
         // A last line without its newline that is not even valid JSON was cut off mid-write
         // (a crash, a full disk): keep the complete lines before it and report it. Any other
@@ -171,20 +211,36 @@ public struct ActionRecording {
           (try? decoder.decode(JSONValue.self, from: Data(trimmed))) == nil
         else { throw error }
         self.actions = actions
-        self.stateType = stateType
         self.tornTail = .tornLastLine(path: source, line: lineNumber, length: line.count)
+        adopt(header, checkpoints: checkpoints)
         return
       }
     }
     guard sawHeader else { throw .missingHeader(path: source) }
     self.actions = actions
-    self.stateType = stateType
+    adopt(header, checkpoints: checkpoints)
+  }
+
+  /// Takes the header's members and the lines' checkpoints.
+  private mutating func adopt(_ header: Header?, checkpoints: [StateCheckpoint?]) {
+    stateType = header?.state
+    redactedFieldNames = header?.redacted
+    start = header?.start
+    startState = header?.startState
+    self.checkpoints = checkpoints
   }
 
   private struct Header: Codable {
     var format: String?
     var version: Int?
     var state: String?
+    var redacted: [String]?
+    var start: StateCheckpoint?
+    var startState: JSONValue?
+  }
+
+  private struct LineCheckpoint: Decodable {
+    var checkpoint: StateCheckpoint?
   }
 
   private struct LineType: Decodable {
@@ -193,7 +249,7 @@ public struct ActionRecording {
 
   /// Checks the header line and returns the state type it names.
   private static func checkHeader(_ data: Data, decoder: JSONDecoder, source: String)
-    throws(RecordingError) -> String?
+    throws(RecordingError) -> Header
   {
     guard let header = try? decoder.decode(Header.self, from: data),
       header.format == formatName, let version = header.version
@@ -203,7 +259,7 @@ public struct ActionRecording {
     guard (1...formatVersion).contains(version) else {
       throw .unsupportedFormatVersion(path: source, found: version, supported: formatVersion)
     }
-    return header.state
+    return header
   }
 
   private static func decodeAction(
@@ -266,10 +322,12 @@ public struct ActionRecording {
     registry: ActionRegistry, limits: LoadingLimits = .default, redaction: LogRedaction? = nil
   ) throws(RecordingError) -> [UInt8] {
     let encoder = Self.lineEncoder()
-    var bytes = Array((Self.headerLine(stateType: stateType) + "\n").utf8)
-    for action in actions {
+    var bytes = Array((headerLine() + "\n").utf8)
+    let checkpointed = checkpoints.count == actions.count
+    for (index, action) in actions.enumerated() {
       bytes += try Self.line(
-        for: action, registry: registry, encoder: encoder, limits: limits, redaction: redaction)
+        for: action, registry: registry, encoder: encoder, limits: limits, redaction: redaction,
+        checkpoint: checkpointed ? checkpoints[index] : nil)
       if bytes.count > limits.maximumFileSize {
         throw .unreplayable(
           type: String(describing: type(of: action)),
@@ -316,7 +374,7 @@ public struct ActionRecording {
   /// with, and redacted when a redaction is given.
   static func line(
     for action: any Action, registry: ActionRegistry, encoder: JSONEncoder,
-    limits: LoadingLimits, redaction: LogRedaction? = nil
+    limits: LoadingLimits, redaction: LogRedaction? = nil, checkpoint: StateCheckpoint? = nil
   ) throws(RecordingError) -> [UInt8] {
     let typeName = String(describing: type(of: action))
     guard let entry = registry.entry(for: action) else {
@@ -337,6 +395,12 @@ public struct ActionRecording {
       throw .encodingFailed(type: typeName, reason: describeEncodingError(error))
     }
     var line = Array(data)
+    if let checkpoint, line.last == UInt8(ascii: "}"),
+      let encoded = try? encoder.encode(checkpoint)
+    {
+      line.removeLast()
+      line += Array(",\"checkpoint\":".utf8) + Array(encoded) + [UInt8(ascii: "}")]
+    }
     if JSONNesting.exceeds(limits.maximumNestingDepth, in: line[...]) {
       throw .unreplayable(
         type: typeName,
@@ -394,7 +458,7 @@ extension ActionRecording {
 extension Store {
   /// Reduces `action` (and notifies subscribers) without running the middleware chain, with
   /// the same serialisation and waiting rules as `dispatch`.
-  func reduceWithoutMiddleware(_ action: any Action) {
+  package func reduceWithoutMiddleware(_ action: any Action) {
     submitContended(.reduce(action), tag: 0, continuation: nil)
   }
 }

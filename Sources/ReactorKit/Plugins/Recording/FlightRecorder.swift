@@ -1,0 +1,161 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// Keeps the last actions a store reduced, each with the state it produced, cheaply enough to
+/// leave installed in a release build, and exports them on demand as a recording that a test
+/// replays (`TestStore.replay(_:)`), checking each state: a bug report becomes a failing test.
+///
+/// ```swift
+/// let flight = FlightRecorder<AppState>(registry: registry, capacity: 500)
+/// let store = Store(reducer: AppState.reducer, state: AppState(), plugins: [flight.forStore()])
+/// // when the user reports a bug (a share sheet, a debug menu):
+/// let data = try flight.exportData()
+/// ```
+///
+/// The export is an ``ActionRecording`` in its JSON-lines form. Its header names the state
+/// type and holds the state before the first exported action (the oldest ones are dropped
+/// once `capacity` is reached), and each action line holds a ``StateCheckpoint`` of the state
+/// the action produced: a fingerprint and the changed paths, not the state. Checkpoints are
+/// computed when exporting, not per dispatch.
+///
+/// ## Costs
+///
+/// Per dispatch: one lock and one slot of the ring, about what the inspector costs while no
+/// page is open. The ring holds the states it recorded, as a ``StateHistory`` does: a state
+/// kept there shares storage with the store's, so the next change copies what it changes
+/// once; keep large lists in an ``IdentifiedList`` so that this is a few nodes.
+///
+/// ## What is and isn't captured
+///
+/// Store actions as they reached the reducer (after middleware, as replaying needs), of types
+/// in `registry` (an export with an action of another type throws
+/// ``RecordingError/unregisteredAction(type:)`` naming it). Not captured: reactors' own
+/// actions and mutations, and anything after a crash: export while the process runs (from a
+/// bug-report screen, or from your crash handler before it ends the process). Secret fields
+/// (``LogRedaction``) are left out of the checkpoints; the actions and the start state are
+/// exported as they are, since replaying needs the real values, so treat an export like the
+/// data it holds, or pass a `redaction` to ``exportData(limits:redaction:)`` for a copy to
+/// share that may not replay.
+///
+/// ## Threading
+///
+/// Thread-safe.
+public final class FlightRecorder<State: Codable>: @unchecked Sendable {
+  // Safety: `ring`, `next`, `count` and `base` are guarded by `lock`; the rest is immutable.
+  /// The most actions the recorder keeps.
+  public let capacity: Int
+  private let registry: ActionRegistry
+  private let redaction: LogRedaction
+  private let lock = Lock()
+  private var ring: [(action: any Action, state: State)?]
+  private var next = 0
+  private var count = 0
+  /// The state before the oldest kept action.
+  private var base: State?
+
+  /// Creates a flight recorder.
+  ///
+  /// - Parameters:
+  ///   - registry: The action types it can export.
+  ///   - capacity: The most actions it keeps (at least 1); the oldest are dropped first.
+  ///   - redaction: The secret field names the checkpoints leave out; the app's shared
+  ///     setting by default.
+  public init(
+    registry: ActionRegistry, capacity: Int = 1_000, redaction: LogRedaction = .shared
+  ) {
+    precondition(capacity >= 1, "FlightRecorder: the capacity must be at least 1")
+    self.capacity = capacity
+    self.registry = registry
+    self.redaction = redaction
+    ring = Array(repeating: nil, count: capacity)
+  }
+
+  /// The plugin that records a store's reductions (install it in
+  /// ``Store/init(reducer:state:middleware:plugins:)``, or in a running store with
+  /// ``Store/install(_:)``).
+  public func forStore() -> ForStore { ForStore(recorder: self) }
+
+  /// A ``FlightRecorder`` installed in a store (``FlightRecorder/forStore()``).
+  public struct ForStore: StorePlugin {
+    let recorder: FlightRecorder
+
+    public func install(in setup: inout StorePluginSetup<State>) {
+      let recorder = self.recorder
+      setup.wrapReducer { base in
+        Reducer(
+          unchecked: { state, action in
+            recorder.noteStart(state)
+            base.reduce(&state, action)
+            recorder.record(action, state)
+          }, ())
+      }
+    }
+  }
+
+  /// Keeps `state` as the state before the first action, the first time.
+  private func noteStart(_ state: State) {
+    lock.lock()
+    if base == nil { base = state }
+    lock.unlock()
+  }
+
+  private func record(_ action: any Action, _ state: State) {
+    lock.lock()
+    let dropped = ring[next]
+    ring[next] = (action, state)
+    next = next + 1 == capacity ? 0 : next + 1
+    if count < capacity { count += 1 }
+    if let dropped { base = dropped.state }
+    lock.unlock()
+  }
+
+  /// The number of actions kept.
+  public var recordedCount: Int { lock.withLock { count } }
+
+  /// The kept actions with their checkpoints, the state before them, and the redaction the
+  /// checkpoints use.
+  public var recording: ActionRecording {
+    let (events, start) = lock.withLock { () -> ([(action: any Action, state: State)], State?) in
+      let first = count < capacity ? 0 : next
+      return ((0..<count).compactMap { ring[(first + $0) % capacity] }, base)
+    }
+    var recording = ActionRecording(events.map(\.action), stateType: State.self)
+    recording.redactedFieldNames = redaction.fieldNames.sorted()
+    guard var previous = start else { return recording }
+    recording.start = StateCheckpoint(
+      hash: StateCheckpoint.fingerprint(of: previous, redaction: redaction), changed: [])
+    if let data = try? JSONEncoder().encode(previous) {
+      recording.startState = try? JSONDecoder().decode(JSONValue.self, from: data)
+    }
+    recording.checkpoints = events.map { event in
+      defer { previous = event.state }
+      return StateCheckpoint(of: event.state, previous: previous, redaction: redaction)
+    }
+    return recording
+  }
+
+  /// The export: ``recording`` in its JSON-lines form.
+  ///
+  /// - Parameters:
+  ///   - limits: The limits it will be loaded with.
+  ///   - redaction: For a copy to share: secret members of the actions are replaced (see
+  ///     ``ActionRecording/jsonLines(registry:limits:redaction:)``); it may then not replay.
+  /// - Throws: ``RecordingError``, for example for an action of a type the registry lacks.
+  public func exportData(limits: LoadingLimits = .default, redaction: LogRedaction? = nil)
+    throws(RecordingError) -> Data
+  {
+    Data(try recording.jsonLines(registry: registry, limits: limits, redaction: redaction))
+  }
+
+  /// Writes the export to `url` atomically, owner-only (mode 0600).
+  ///
+  /// - Throws: ``RecordingError``.
+  public func export(
+    to url: URL, limits: LoadingLimits = .default, redaction: LogRedaction? = nil
+  ) throws(RecordingError) {
+    try recording.write(to: url, registry: registry, limits: limits, redaction: redaction)
+  }
+}
