@@ -1,12 +1,12 @@
 import ReactorKit
 
 /// The state of the counter workloads.
-struct Counter: Equatable {
+struct Counter: Equatable, Codable {
   var count = 0
 }
 
 /// The store action of the counter workloads.
-enum CounterAction: Action {
+enum CounterAction: Action, Codable {
   case increment
 }
 

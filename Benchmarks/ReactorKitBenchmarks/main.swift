@@ -36,7 +36,7 @@ runBenchmarks(
     reactiveReSwiftFacadeDispatch(subscribers: 1),
     reactiveReSwiftFacadeDispatch(subscribers: 1000),
   ] + listPluginWorkloads() + scaleWorkloads() + rowWorkloads()
-    + loggerWorkloads(), options: options)
+    + loggerWorkloads() + historyWorkloads() + [flightRecorderIdleDispatch()], options: options)
 if let filter = options.filter, "inspector_catch_up".contains(filter) {
   runCatchUpMeasurement()
 }

@@ -5,7 +5,7 @@ import ReactorKitInspector
 import TodosKit
 
 let usage = """
-  Usage: Todos [--state PATH] [--log PATH] [--inspect]
+  Usage: Todos [--state PATH] [--log PATH] [--record PATH] [--inspect]
 
   A todo list in the terminal, built with ReactorKit: one app-wide Store (session,
   settings, todos) and a reactor per feature, with undo/redo, a log and a saved state.
@@ -16,6 +16,9 @@ let usage = """
 
     --state PATH   where the todos are saved and restored (default ./todos.json)
     --log PATH     where actions, mutations and state changes are logged (default ./todos.log)
+    --record PATH  keep a flight recording of the last 1,000 actions, each with a checkpoint
+                   of the state it produced, and write it to PATH on exit: a test replays it
+                   with TestStore.replay (see the Testing guide)
     --inspect      serve the browser inspector on 127.0.0.1 (its address goes to standard
                    error) and keep running after a script ends, until quit or Ctrl-C
 
@@ -34,9 +37,11 @@ if arguments.flag("--help") || arguments.flag("-h") {
 let inspects = arguments.flag("--inspect")
 let stateURL: URL
 let logURL: URL
+let recordURL: URL?
 do {
   stateURL = URL(fileURLWithPath: try arguments.option("--state") ?? "todos.json")
   logURL = URL(fileURLWithPath: try arguments.option("--log") ?? "todos.log")
+  recordURL = try arguments.option("--record").map { URL(fileURLWithPath: $0) }
   try arguments.finish()
 } catch {
   fail("\(error)\n\n\(usage)", status: 2)
@@ -67,13 +72,8 @@ if case .recovered(let error) = restored.origin {
 
 // With --inspect, a browser page watches the store and the reactors and can time travel.
 func makeInspector() -> Inspector {
-  var registry = ActionRegistry()
-  registry.register(TodoAction.self)
-  registry.register(SessionAction.self)
-  registry.register(SettingsAction.self)
-  registry.register(HistoryAction.self)
   do {
-    let inspector = try Inspector(registry: registry)
+    let inspector = try Inspector(registry: AppState.actionRegistry)
     FileHandle.standardError.write(Data("Inspector: \(inspector.url)\n".utf8))
     return inspector
   } catch {
@@ -81,10 +81,13 @@ func makeInspector() -> Inspector {
   }
 }
 let inspector = inspects ? makeInspector() : nil
+// With --record, a flight recorder keeps the last actions for a bug report.
+let flight = recordURL.map { _ in FlightRecorder<AppState>(registry: AppState.actionRegistry) }
 // One list of plugins for the store (the provider adds the todos' undo history first), one for
 // every reactor; an absent inspector installs nothing.
 let provider = ServiceProvider(
-  state: restored.state, plugins: [logger.forStore(), persistence, inspector?.forStore()])
+  state: restored.state,
+  plugins: [logger.forStore(), persistence, flight?.forStore(), inspector?.forStore()])
 let screen = TodosScreen(provider: provider, reactorPlugins: [logger, inspector], notice: notice)
 TerminalRunner(
   screen: screen, keepsRunningAfterInput: inspects,
@@ -93,6 +96,13 @@ TerminalRunner(
       try provider.store.flushPlugins()  // the state file and the log
     } catch {
       FileHandle.standardError.write(Data("Todos: \(error)\n".utf8))
+    }
+    if let flight, let recordURL {
+      do {
+        try flight.export(to: recordURL)
+      } catch {
+        FileHandle.standardError.write(Data("Todos: \(error)\n".utf8))
+      }
     }
   }
 ).run()

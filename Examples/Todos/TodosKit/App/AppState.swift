@@ -40,3 +40,16 @@ extension AppState {
     SettingsState.reducer.lift(\.settings),
     TodosState.reducer.lift(\.todos))
 }
+
+extension AppState {
+  /// Every action type the store reduces, by name: what the inspector's dispatch form, a
+  /// recording and a flight recorder's export can hold.
+  public static var actionRegistry: ActionRegistry {
+    var registry = ActionRegistry()
+    registry.register(TodoAction.self)
+    registry.register(SessionAction.self)
+    registry.register(SettingsAction.self)
+    registry.register(HistoryAction.self)
+    return registry
+  }
+}

@@ -41,13 +41,15 @@ public final class ServiceProvider: ServiceProviderType {
   ///   - plugins: The app's plugins, such as a logger, a persistence and an inspector,
   ///     installed after the todos' undo history (list an inspector last).
   ///   - historyCapacity: How many versions of the todos undo can go back through.
+  ///   - reducer: The app's reducer; tests pass another one to check what a recording
+  ///     catches.
   public init(
     state: AppState = AppState(), plugins: [any StorePlugin<AppState>] = [],
-    historyCapacity: Int = 100
+    historyCapacity: Int = 100, reducer: Reducer<AppState>? = nil
   ) {
     history = StateHistory<TodosState>(name: "todos", capacity: historyCapacity)
     store = Store(
-      reducer: AppState.reducer, state: state,
+      reducer: reducer ?? AppState.reducer, state: state,
       plugins: [history.scoped(to: \.todos)] + plugins)
   }
 }

@@ -43,18 +43,12 @@
 /// ## Threading
 ///
 /// Thread-safe.
-public final class FlightRecorder<State: Codable>: @unchecked Sendable {
-  // Safety: `ring`, `next`, `count` and `base` are guarded by `lock`; the rest is immutable.
+public final class FlightRecorder<State: Codable>: Sendable {
   /// The most actions the recorder keeps.
   public let capacity: Int
   private let registry: ActionRegistry
   private let redaction: LogRedaction
-  private let lock = Lock()
-  private var ring: [(action: any Action, state: State)?]
-  private var next = 0
-  private var count = 0
-  /// The state before the oldest kept action.
-  private var base: State?
+  private let ring: FlightRing
 
   /// Creates a flight recorder.
   ///
@@ -70,7 +64,7 @@ public final class FlightRecorder<State: Codable>: @unchecked Sendable {
     self.capacity = capacity
     self.registry = registry
     self.redaction = redaction
-    ring = Array(repeating: nil, count: capacity)
+    ring = FlightRing(capacity: capacity)
   }
 
   /// The plugin that records a store's reductions (install it in
@@ -83,56 +77,40 @@ public final class FlightRecorder<State: Codable>: @unchecked Sendable {
     let recorder: FlightRecorder
 
     public func install(in setup: inout StorePluginSetup<State>) {
-      let recorder = self.recorder
+      let ring = recorder.ring
       setup.wrapReducer { base in
         Reducer(
           unchecked: { state, action in
-            recorder.noteStart(state)
             base.reduce(&state, action)
-            recorder.record(action, state)
+            ring.record(action, state)
           }, ())
+      }
+      setup.onStart { store in
+        if let state = store.currentState { ring.start(from: state) }
+        return Disposables.create()
       }
     }
   }
 
-  /// Keeps `state` as the state before the first action, the first time.
-  private func noteStart(_ state: State) {
-    lock.lock()
-    if base == nil { base = state }
-    lock.unlock()
-  }
-
-  private func record(_ action: any Action, _ state: State) {
-    lock.lock()
-    let dropped = ring[next]
-    ring[next] = (action, state)
-    next = next + 1 == capacity ? 0 : next + 1
-    if count < capacity { count += 1 }
-    if let dropped { base = dropped.state }
-    lock.unlock()
-  }
-
   /// The number of actions kept.
-  public var recordedCount: Int { lock.withLock { count } }
+  public var recordedCount: Int { ring.snapshot().events.count }
 
   /// The kept actions with their checkpoints, the state before them, and the redaction the
   /// checkpoints use.
   public var recording: ActionRecording {
-    let (events, start) = lock.withLock { () -> ([(action: any Action, state: State)], State?) in
-      let first = count < capacity ? 0 : next
-      return ((0..<count).compactMap { ring[(first + $0) % capacity] }, base)
-    }
-    var recording = ActionRecording(events.map(\.action), stateType: State.self)
+    let (stored, start) = ring.snapshot()
+    let events = stored.compactMap { event in (event.state as? State).map { (event.action, $0) } }
+    var recording = ActionRecording(events.map(\.0), stateType: State.self)
     recording.redactedFieldNames = redaction.fieldNames.sorted()
-    guard var previous = start else { return recording }
+    guard var previous = start as? State else { return recording }
     recording.start = StateCheckpoint(
       hash: StateCheckpoint.fingerprint(of: previous, redaction: redaction), changed: [])
     if let data = try? JSONEncoder().encode(previous) {
       recording.startState = try? JSONDecoder().decode(JSONValue.self, from: data)
     }
     recording.checkpoints = events.map { event in
-      defer { previous = event.state }
-      return StateCheckpoint(of: event.state, previous: previous, redaction: redaction)
+      defer { previous = event.1 }
+      return StateCheckpoint(of: event.1, previous: previous, redaction: redaction)
     }
     return recording
   }
@@ -157,5 +135,72 @@ public final class FlightRecorder<State: Codable>: @unchecked Sendable {
     to url: URL, limits: LoadingLimits = .default, redaction: LogRedaction? = nil
   ) throws(RecordingError) {
     try recording.write(to: url, registry: registry, limits: limits, redaction: redaction)
+  }
+}
+
+/// A flight recorder's ring, not generic (a generic one looked up the metadata of its tuples
+/// on every dispatch): the last actions, each with the state it produced as `Any`, and the
+/// state before the oldest.
+final class FlightRing: @unchecked Sendable {
+  // Safety: `contents` is accessed only with `lock` held; `capacity` is immutable.
+  /// What the lock guards.
+  struct Contents {
+    var actions: ContiguousArray<(any Action)?>
+    var states: ContiguousArray<Any?>
+    var next = 0
+    var count = 0
+    /// The state before the oldest kept action.
+    var base: Any?
+  }
+
+  private let lock = Lock()
+  private let contents: ExclusiveCell<Contents>
+  private let capacity: Int
+
+  init(capacity: Int) {
+    self.capacity = capacity
+    contents = ExclusiveCell(
+      Contents(
+        actions: ContiguousArray(repeating: nil, count: capacity),
+        states: ContiguousArray(repeating: nil, count: capacity)))
+  }
+
+  /// Keeps `state` as the state before the first action, unless there is one already.
+  func start(from state: Any) {
+    lock.lock()
+    if contents.value.base == nil { contents.value.base = state }
+    lock.unlock()
+  }
+
+  /// Keeps `action` and the state it produced, dropping the oldest when full.
+  @inline(__always)
+  func record(_ action: any Action, _ state: Any) {
+    lock.lock()
+    let slot = contents.value.next
+    if contents.value.count == capacity {
+      contents.value.base = contents.value.states[slot]
+    } else {
+      contents.value.count += 1
+    }
+    contents.value.actions[slot] = action
+    contents.value.states[slot] = state
+    contents.value.next = slot + 1 == capacity ? 0 : slot + 1
+    lock.unlock()
+  }
+
+  /// The kept events, oldest first, and the state before them.
+  func snapshot() -> (events: [(action: any Action, state: Any)], start: Any?) {
+    lock.lock()
+    defer { lock.unlock() }
+    let contents = self.contents.value
+    let first = contents.count < capacity ? 0 : contents.next
+    let events = (0..<contents.count).compactMap { offset -> (action: any Action, state: Any)? in
+      let slot = (first + offset) % capacity
+      guard let action = contents.actions[slot], let state = contents.states[slot] else {
+        return nil
+      }
+      return (action, state)
+    }
+    return (events, contents.base)
   }
 }
