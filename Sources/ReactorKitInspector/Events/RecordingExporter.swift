@@ -11,27 +11,43 @@ struct RecordingExporter {
   /// The recording, and how many actions were left out because their types aren't registered.
   func export(source name: String) -> (bytes: [UInt8], skipped: Int) {
     var actions: [any Action] = []
+    var states: [Any] = []
+    var start: Any?
+    var previous: Any?
+    var replayable = true
     var skipped = 0
     var cursor: UInt64 = 0
     while true {
       let batch = core.ring.events(after: cursor, limit: 1_024)
       guard let last = batch.events.last else { break }
-      for event in batch.events
-      where event.kind == .action && event.source.name == name && event.source.kindName == "store" {
+      for event in batch.events where event.source.name == name {
+        defer { if let after = event.after { previous = after } }
+        guard event.kind == .action, event.source.kindName == "store" else {
+          // A jump moves the state without an action: the states after it don't follow from
+          // the actions, so the export has no checkpoints.
+          if event.kind == .jump { replayable = false }
+          continue
+        }
         guard let action = event.value as? any Action else { continue }
         if registry.name(of: action) == nil {
           skipped += 1
-        } else {
+          replayable = false
+        } else if let after = event.after {
+          if actions.isEmpty { start = previous }
           actions.append(action)
+          states.append(after)
         }
       }
       cursor = last.sequence
     }
-    let stateType = core.source(named: name)?.info.stateType
     var recording = ActionRecording(actions)
-    recording.stateType = stateType
+    recording.stateType = core.source(named: name)?.info.stateType
+    if replayable, let start, !actions.isEmpty {
+      recording.addCheckpoints(start: start, states: states, redaction: core.redaction)
+    }
     guard let bytes = try? recording.jsonLines(registry: registry) else {
       recording.actions = []
+      recording.checkpoints = []
       return (Array(((try? recording.jsonLines(registry: registry)) ?? [])), skipped)
     }
     return (redactLines(bytes), skipped)

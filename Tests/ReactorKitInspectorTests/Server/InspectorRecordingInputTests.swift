@@ -121,6 +121,13 @@ final class InspectorRecordingInputTests: XCTestCase {
     let firstLine = exported.text.split(separator: "\n").first.map(String.init) ?? ""
     XCTAssertTrue(
       firstLine.contains(#""state":"\#(String(reflecting: NotesState.self))""#), firstLine)
+    // the same format as a FlightRecorder's export: a start state and a checkpoint per action
+    let recording = try ActionRecording(
+      jsonLines: Array(exported.body), registry: notesRegistry)
+    XCTAssertEqual(recording.actions.count, 1)
+    XCTAssertEqual(recording.checkpoints.count, 1)
+    XCTAssertEqual(recording.checkpoints.first??.changed, [".count"])
+    XCTAssertNotNil(recording.start)
     let response = try XCTUnwrap(
       client.send(
         "POST", "/api/import?source=store", body: Data(exported.text.utf8),

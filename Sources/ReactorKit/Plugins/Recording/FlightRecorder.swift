@@ -98,19 +98,11 @@ public final class FlightRecorder<State: Codable>: Sendable {
   /// The kept actions with their checkpoints, the state before them, and the redaction the
   /// checkpoints use.
   public var recording: ActionRecording {
-    let (stored, start) = ring.snapshot()
-    let events = stored.compactMap { event in (event.state as? State).map { (event.action, $0) } }
-    var recording = ActionRecording(events.map(\.0), stateType: State.self)
+    let (events, start) = ring.snapshot()
+    var recording = ActionRecording(events.map(\.action), stateType: State.self)
     recording.redactedFieldNames = redaction.fieldNames.sorted()
-    guard var previous = start as? State else { return recording }
-    recording.start = StateCheckpoint(
-      hash: StateCheckpoint.fingerprint(of: previous, redaction: redaction), changed: [])
-    if let data = try? JSONEncoder().encode(previous) {
-      recording.startState = try? JSONDecoder().decode(JSONValue.self, from: data)
-    }
-    recording.checkpoints = events.map { event in
-      defer { previous = event.1 }
-      return StateCheckpoint(of: event.1, previous: previous, redaction: redaction)
+    if let start {
+      recording.addCheckpoints(start: start, states: events.map(\.state), redaction: redaction)
     }
     return recording
   }

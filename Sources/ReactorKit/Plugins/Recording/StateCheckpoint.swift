@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
 /// A compact record of the state an action produced: a fingerprint of the whole state and the
 /// paths that changed, written per action by a ``FlightRecorder`` so that a replay can check,
 /// action by action, that it reaches the same states without the recording holding them.
@@ -109,6 +115,30 @@ struct FNV1a {
   mutating func add(word: UInt64) {
     for shift in stride(from: 0, to: 64, by: 8) {
       add(byte: UInt8(truncatingIfNeeded: word >> shift))
+    }
+  }
+}
+
+extension ActionRecording {
+  /// Makes this a checked recording: `start` is the state before the first action (kept as
+  /// JSON when it is `Encodable`), `states[i]` the state action `i` produced; each gets its
+  /// checkpoint, leaving out the secrets of `redaction`.
+  ///
+  /// - Precondition: `states` has one state per action.
+  package mutating func addCheckpoints(start: Any, states: [Any], redaction: LogRedaction) {
+    precondition(states.count == actions.count, "ActionRecording: one state per action")
+    redactedFieldNames = redaction.fieldNames.sorted()
+    self.start = StateCheckpoint(
+      hash: StateFingerprint.hash(of: start, redaction: redaction), changed: [])
+    if let encodable = start as? any Encodable, let data = try? JSONEncoder().encode(encodable) {
+      startState = try? JSONDecoder().decode(JSONValue.self, from: data)
+    }
+    var previous = start
+    checkpoints = states.map { state in
+      defer { previous = state }
+      return StateCheckpoint(
+        hash: StateFingerprint.hash(of: state, redaction: redaction),
+        changed: StateCheckpoint.changedPaths(from: previous, to: state, redaction: redaction))
     }
   }
 }
