@@ -24,9 +24,11 @@ struct SmallStackBump: Action {}
 /// Prints the outcome; returns whether it worked. An overflow may jump the guard page and
 /// crash another thread: any crash of this process is a failure.
 ///
-/// Not yet in CI: it fails today. The specialized `StoreCore.reduceAndPublish` holds
-/// state-sized temporaries (a subscription's delivery wraps the state in an `Event`), so the
-/// optimized dispatch needs more than 1.5 MiB of stack for this state (see issue 29's note).
+/// Not yet in CI: it fails today. A reduction with observers now copies the state in frames of
+/// their own (`StoreCore.reduceObserved`), but the specialized `reduceAndPublish` still holds
+/// two state-sized slots for a state subscription's delivery (the state read out of storage,
+/// then the `Event` that wraps it), 512 KiB of frame for this state, and the store's
+/// initializers one each (see issue 29's note).
 func runSmallStackCheck() -> Bool {
   guard #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) else {
     print("small-stack check: skipped (InlineArray needs macOS 26 or later)")

@@ -1,7 +1,7 @@
 import ReactorKit
 
 extension TestStore {
-  /// Replays a ``FlightRecorder``'s export and checks, action by action, that each state the
+  /// Replays a `FlightRecorder`'s export and checks, action by action, that each state the
   /// store reaches matches the recording's checkpoint: a bug report becomes a test.
   ///
   /// ```swift
@@ -15,13 +15,13 @@ extension TestStore {
   /// as they reached the reducer, middleware-made ones included). The first action whose
   /// state differs from the recording's fails the test, naming the action, its number and
   /// the paths that differ, and the replay stops there. A recording of another state type, a
-  /// recording without checkpoints (an ``ActionRecorder``'s), or a test store that starts
+  /// recording without checkpoints (an `ActionRecorder`'s), or a test store that starts
   /// from another state than the recording fails with a message saying so; none passes
   /// silently. The replayed actions count as asserted.
   ///
   /// - Parameters:
-  ///   - recording: A ``FlightRecorder``'s export, loaded with
-  ///     ``ActionRecording/init(contentsOf:registry:limits:)``.
+  ///   - recording: A `FlightRecorder`'s export, loaded with
+  ///     `ActionRecording(contentsOf:registry:)`.
   ///   - fileID: The file ID of the call site, where failures are reported. Leave the default.
   ///   - filePath: The file path of the call site. Leave the default.
   ///   - line: The line of the call site. Leave the default.

@@ -430,7 +430,7 @@ public final class TestStore<State: Equatable> {
   }
 
   /// Counts the reductions so far as asserted and their last state as the asserted state:
-  /// ``replay(_:fileID:filePath:line:column:)`` checks them against its recording instead.
+  /// `replay(_:)` checks them against its recording instead.
   func acceptReductions() {
     if let last = recorder.takeAll().last { state = last.after }
   }

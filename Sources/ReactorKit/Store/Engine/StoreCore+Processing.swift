@@ -40,14 +40,7 @@ extension StoreCore {
     if registry.reductionSubscriptions.isEmpty {
       storage.mutate { reducer.body(&$0, action) }
     } else {
-      // The reduction's observers keep the state before and after, so the next change copies
-      // what it changes once (copy-on-write). Boxed: a large inline state is never held
-      // twice on the turn holder's stack.
-      let reduction = StoreReduction(
-        action: action, before: storage.turnValue, after: nil, tag: registry.tag)
-      storage.mutate { reducer.body(&$0, action) }
-      reduction.afterStorage = storage.turnValue
-      forEachSubscription(in: \.reductionSubscriptions) { $0.deliver(reduction) }
+      reduceObserved(action, reducer)
     }
     registry.version &+= 1
     let version = registry.version
@@ -61,5 +54,30 @@ extension StoreCore {
       let slots = registry.slots
       for slot in slots { slot.refresh(published, version) }
     }
+  }
+
+  /// A reduction with observers: they keep the state before and after, so the next change
+  /// copies what it changes once (copy-on-write). Out of line, and each copy in a frame of its
+  /// own: an optimized `reduceAndPublish` gave every copy of a large inline state its own
+  /// slot in one frame (two 256 KiB slots for a 256 KiB state), which overflowed a 512 KiB
+  /// stack before the first instruction ran.
+  @usableFromInline @inline(never)
+  func reduceObserved(_ action: any Action, _ reducer: Reducer<State>) {
+    let reduction = reductionBefore(action)
+    storage.mutate { reducer.body(&$0, action) }
+    recordAfter(in: reduction)
+    forEachSubscription(in: \.reductionSubscriptions) { $0.deliver(reduction) }
+  }
+
+  /// A reduction holding a copy of the state before it.
+  @inline(never)
+  func reductionBefore(_ action: any Action) -> StoreReduction<State> {
+    StoreReduction(action: action, before: storage.turnValue, after: nil, tag: registry.tag)
+  }
+
+  /// Copies the state after the reduction into it.
+  @inline(never)
+  func recordAfter(in reduction: StoreReduction<State>) {
+    reduction.afterStorage = storage.turnValue
   }
 }
