@@ -54,21 +54,8 @@ func flightRecorderIdleDispatch() -> Workload {
   var registry = ActionRegistry()
   registry.register(CounterAction.self)
   let recorder = FlightRecorder<Counter>(registry: registry, capacity: 1_000)
-  func counterStore(_ plugins: [any StorePlugin<Counter>]) -> Measured {
-    Measured {
-      let store = Store(reducer: counterReducer(), state: Counter(), plugins: plugins)
-      var total = 0
-      let subscription = store.state.subscribe(onNext: { total &+= $0.count })
-      return { count in
-        let start = total
-        for _ in 0..<count { store.dispatch(CounterAction.increment) }
-        withExtendedLifetime(subscription) {}
-        return total &- start
-      }
-    }
-  }
   return Workload(
     name: "flight_recorder_idle_dispatch",
-    subject: counterStore([recorder.forStore()]), baseline: counterStore([]),
+    subject: counterStore(plugins: [recorder.forStore()]), baseline: counterStore(plugins: []),
     targets: [.addedNanoseconds(200)])
 }

@@ -11,9 +11,14 @@ import ReactorKitInspector
 /// A counter store with one `state` subscriber, optionally instrumented by `inspector` (installed
 /// as a plugin: its middleware and its time-travel reducer); one op is one dispatch.
 private func counterStore(inspector: Inspector?) -> Measured {
+  counterStore(plugins: inspector.map { [$0.forStore()] } ?? [])
+}
+
+/// The counter store of `store_dispatch_1sub` with `plugins` installed, one `state`
+/// subscriber; one op is one dispatch.
+func counterStore(plugins: [any StorePlugin<Counter>]) -> Measured {
   Measured {
-    let store = Store(
-      reducer: counterReducer(), state: Counter(), plugins: [inspector?.forStore()])
+    let store = Store(reducer: counterReducer(), state: Counter(), plugins: plugins)
     var total = 0
     let subscription = store.state.subscribe(onNext: { total &+= $0.count })
     return { count in

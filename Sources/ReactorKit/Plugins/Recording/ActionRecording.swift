@@ -313,7 +313,9 @@ public struct ActionRecording {
   ///     value. `nil` (the default) writes the actions as they are.
   /// - Throws: ``RecordingError/unregisteredAction(type:)`` for an action of a type the
   ///   registry doesn't know, ``RecordingError/encodingFailed(type:reason:)``, or
-  ///   ``RecordingError/unreplayable(type:reason:)`` when loading it back would fail.
+  ///   ``RecordingError/unreplayable(type:reason:)`` when loading it back would fail. With a
+  ///   `redaction`, the start state in the header (a ``FlightRecorder``'s export) is redacted
+  ///   the same way.
   ///
   /// > Important: A redacted recording may not replay: a redacted value that is not a string
   /// > no longer decodes (loading reports ``RecordingError/undecodableAction(path:line:type:reason:)``),
@@ -322,7 +324,16 @@ public struct ActionRecording {
     registry: ActionRegistry, limits: LoadingLimits = .default, redaction: LogRedaction? = nil
   ) throws(RecordingError) -> [UInt8] {
     let encoder = Self.lineEncoder()
-    var bytes = Array((headerLine() + "\n").utf8)
+    var header = Data(headerLine().utf8)
+    if let redaction, startState != nil {
+      // The start state is shared with the actions: its secret members are replaced too.
+      do {
+        header = try RecordingRedaction.redact(header, with: redaction, member: "startState")
+      } catch {
+        throw .encodingFailed(type: "the start state", reason: describeEncodingError(error))
+      }
+    }
+    var bytes = Array(header) + [UInt8(ascii: "\n")]
     let checkpointed = checkpoints.count == actions.count
     for (index, action) in actions.enumerated() {
       bytes += try Self.line(

@@ -9,14 +9,16 @@
 /// the replacement string as its value (or, for an object or array, as each string and number
 /// inside it), and the tree is encoded again with sorted keys.
 enum RecordingRedaction {
-  /// `line` (one JSON object, without its newline) with the secret members of its `action`
-  /// replaced.
-  static func redact(_ line: Data, with redaction: LogRedaction) throws -> Data {
+  /// `line` (one JSON object, without its newline) with the secret members of its `member`
+  /// (the `action` of an action line, the `startState` of a header) replaced.
+  static func redact(_ line: Data, with redaction: LogRedaction, member: String = "action")
+    throws -> Data
+  {
     let encoder = ActionRecording.lineEncoder()
     guard case .object(var members) = try JSONDecoder().decode(JSONValue.self, from: line),
-      let action = members["action"]
+      let value = members[member]
     else { return line }
-    members["action"] = redact(action, with: redaction)
+    members[member] = redact(value, with: redaction)
     return try encoder.encode(JSONValue.object(members))
   }
 

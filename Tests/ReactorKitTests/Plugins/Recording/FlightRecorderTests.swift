@@ -150,6 +150,22 @@ final class FlightRecorderTests: XCTestCase {
         redaction: .none))
   }
 
+  func test_exportToShare_redactsTheStartStateAsWellAsTheActions() throws {
+    // given: a start state that holds a token (the ring keeps only the last action)
+    let flight = FlightRecorder<DemoState>(registry: DemoState.registry, capacity: 1)
+    let store = Store(
+      reducer: DemoState.reducer, state: DemoState(), plugins: [flight.forStore()])
+    store.dispatch(DemoAction.logIn(name: "ann", password: "hunter2"))
+    store.dispatch(DemoAction.add("milk"))
+    // when
+    let shared = String(decoding: try flight.exportData(redaction: .default), as: UTF8.self)
+    let plain = String(decoding: try flight.exportData(), as: UTF8.self)
+    // then
+    XCTAssertTrue(plain.contains("tok-ann-7"), plain)
+    XCTAssertFalse(shared.contains("tok-ann"), shared)
+    XCTAssertTrue(shared.contains(#""token":"<redacted>""#), shared)
+  }
+
   func test_export_ofAnUnregisteredAction_throwsNamingItsType() {
     let flight = FlightRecorder<DemoState>(registry: DemoState.registry)
     let store = Store(
