@@ -65,6 +65,12 @@ final class LargeInlineStateTests: ResourceTestCase {
         state.counter += 1
         state.block[12_345] = state.counter
       }, state: LargeInlineState(), plugins: [history, logger.forStore()])
+    // A state subscriber: a large state is delivered out of line, copied once.
+    let delivered = LockedBox(0)
+    let subscription = store.state.subscribe(onNext: { state in
+      delivered.withLock { $0 = state.counter }
+    })
+    defer { subscription.dispose() }
     let finished = DispatchSemaphore(value: 0)
     let thread = Thread { [weak store] in
       for _ in 0..<3 { store?.dispatch(BumpLargeState()) }
@@ -77,6 +83,7 @@ final class LargeInlineStateTests: ResourceTestCase {
     XCTAssertEqual(store.currentState.counter, 3)
     XCTAssertEqual(store.currentState.block[12_345], 3)
     XCTAssertEqual(lines.withLock { $0 }, 6)
+    XCTAssertEqual(delivered.withLock { $0 }, 3)
   }
 
   /// The logger's diff reflects states; an `InlineArray`'s storage reflects as an invalid type

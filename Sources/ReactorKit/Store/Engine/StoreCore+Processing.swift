@@ -49,12 +49,21 @@ extension StoreCore {
       return
     }
     let published = storage.published
-    forEachSubscription(in: \.stateSubscriptions) { $0.deliver(published.value) }
+    if MemoryLayout<State>.size > Self.largeStateSize {
+      // A large inline state: each delivery in a frame of its own (see `deliver(published:)`).
+      forEachSubscription(in: \.stateSubscriptions) { $0.deliver(published: published) }
+    } else {
+      forEachSubscription(in: \.stateSubscriptions) { $0.deliver(published.value) }
+    }
     if !registry.slots.isEmpty {
       let slots = registry.slots
       for slot in slots { slot.refresh(published, version) }
     }
   }
+
+  /// The size in bytes above which a state stored inline is delivered to subscribers out of
+  /// line (one copy, in a frame of its own); smaller states are delivered inline.
+  @inlinable static var largeStateSize: Int { 4_096 }
 
   /// A reduction with observers: they keep the state before and after, so the next change
   /// copies what it changes once (copy-on-write). Out of line, and each copy in a frame of its

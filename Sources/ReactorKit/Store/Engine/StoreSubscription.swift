@@ -57,6 +57,14 @@ final class StoreSubscription<Element>: Disposable, @unchecked Sendable {
     if !disposed.load(ordering: .acquiring) { observer.on(.next(element)) }
   }
 
+  /// Sends the published state unless the subscription was disposed, copying it once, into
+  /// the event, in a frame of its own: for a large inline state, whose copies would
+  /// otherwise take two state-sized slots in the caller's frame.
+  @usableFromInline @inline(never)
+  func deliver(published: StorePublishedState<Element>) {
+    if !disposed.load(ordering: .acquiring) { observer.on(.next(published.value)) }
+  }
+
   @usableFromInline
   func dispose() {
     guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
