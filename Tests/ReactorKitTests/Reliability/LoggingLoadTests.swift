@@ -138,13 +138,12 @@ final class LoggingLoadTests: ResourceTestCase {
     // when
     producing.withLock { _ = $0.insert(ObjectIdentifier(Thread.current)) }
     logger.log(source: "main", kind: .action, description: "first")
-    let writtenWhileLogging = total.current
     producing.withLock { _ = $0.remove(ObjectIdentifier(Thread.current)) }
     logger.flush()
-    // then: the plugin's queue wrote every event; no producing thread wrote one (the thread
-    // that logged "first" wrote it itself before the writer had its own queue)
+    // then: the plugin's queue wrote every event; no producing thread wrote one, this one
+    // included while it logged "first". (How many events the queue had written when `log`
+    // returned is a race, not a property: on a loaded machine it was all 501.)
     XCTAssertEqual(onProducers.current, 0)
-    XCTAssertLessThanOrEqual(writtenWhileLogging, 1)
     XCTAssertEqual(total.current, 501)
     loggerForProducer.withLock { $0 = nil }
   }

@@ -6,44 +6,6 @@ import Dispatch
   import Foundation
 #endif
 
-/// What ``StatePersistence/restore(initialState:recovery:)`` does when the state file is bad.
-public enum RecoveryPolicy: Sendable, Equatable {
-  /// Throw the ``PersistenceError`` (after moving the bad file aside). The app decides what
-  /// to do; nothing starts from the initial state unless it says so.
-  case fail
-  /// Move the bad file aside and start from the initial state; the error is reported in
-  /// ``RestoredState/origin``.
-  case startFresh
-}
-
-/// The state ``StatePersistence/restore(initialState:recovery:)`` returns, and where it
-/// came from.
-public struct RestoredState<State> {
-  /// Where a restored state came from.
-  public enum Origin {
-    /// The state file.
-    case file
-    /// The initial state: there was no state file.
-    case noFile
-    /// The initial state, because the file was bad and the policy was
-    /// ``RecoveryPolicy/startFresh``. The error names the problem and where the file went.
-    case recovered(PersistenceError)
-  }
-
-  /// The state to start the store with.
-  public let state: State
-  public let origin: Origin
-  /// The schema version of the file when ``StateMigration``s moved it to the app's version
-  /// (the migrated state is already saved); `nil` when no migration ran.
-  public let migratedFrom: Int?
-
-  init(state: State, origin: Origin, migratedFrom: Int? = nil) {
-    self.state = state
-    self.origin = origin
-    self.migratedFrom = migratedFrom
-  }
-}
-
 /// Saves a store's state to a file, atomically and at most once per interval, and restores it
 /// at the next start.
 ///
@@ -438,7 +400,7 @@ public final class StatePersistence<State: Codable & Sendable>: @unchecked Senda
   }
 
   /// Flushes, reporting a failure to `onError`: what the store's end does.
-  private func flushReportingErrors() {
+  func flushReportingErrors() {
     do throws(PersistenceError) {
       try flush()
     } catch {
@@ -448,7 +410,7 @@ public final class StatePersistence<State: Codable & Sendable>: @unchecked Senda
 
   /// Stops the program when the persistence is connected to a store that was not started from
   /// the saved state: the store's first save would overwrite the file.
-  private func checkRestoredBeforeSaving() {
+  func checkRestoredBeforeSaving() {
     let restored = lock.withLock { () -> Bool in
       isConnected = true
       return hasRestored
@@ -623,23 +585,5 @@ public final class StatePersistence<State: Codable & Sendable>: @unchecked Senda
   /// Makes the next write fail at `stage`, as a crash or a full disk would (tests only).
   package func simulateFailureOfNextWrite(at stage: SecureFiles.WriteStage) {
     writeLock.withLock { failNextWrite = stage }
-  }
-}
-
-extension StatePersistence: StorePlugin {
-  /// Saves every new state of the store, throttled (``Store/init(reducer:state:middleware:plugins:)``
-  /// calls it): the store's current state is not written (it was just restored, or is the
-  /// initial state); each later state is. ``Store/flushPlugins()`` flushes, and so does freeing
-  /// the store (a failure then goes to `onError`).
-  ///
-  /// - Precondition: When the state file exists, ``restore(initialState:recovery:)`` ran
-  ///   first: otherwise the store's first save would overwrite the saved state.
-  public func install(in setup: inout StorePluginSetup<State>) {
-    setup.onStart { [self] store in
-      checkRestoredBeforeSaving()
-      return store.state.skip(1).subscribe(onNext: { [self] state in submit(state) })
-    }
-    setup.onFlush { [self] in try flush() }
-    setup.onClose { [self] in flushReportingErrors() }
   }
 }
