@@ -72,17 +72,13 @@ public struct ActionRecording {
 
   /// The header line for a recording of a store whose state type is `stateType`.
   static func headerLine(stateType: String?) -> String {
-    let encoder = lineEncoder()
-    let header = Header(format: formatName, version: formatVersion, state: stateType)
-    // A header of two strings and an Int always encodes.
-    return String(decoding: (try? encoder.encode(header)) ?? Data(), as: UTF8.self)
+    var recording = ActionRecording()
+    recording.stateType = stateType
+    return recording.headerLine()
   }
 
-  /// This recording's header line.
+  /// This recording's header line; members it doesn't have are left out.
   func headerLine() -> String {
-    guard redactedFieldNames != nil || start != nil || startState != nil else {
-      return Self.headerLine(stateType: stateType)
-    }
     let header = Header(
       format: Self.formatName, version: Self.formatVersion, state: stateType,
       redacted: redactedFieldNames, start: start, startState: startState)

@@ -136,9 +136,7 @@ extension ActionRecording {
     var previous = start
     checkpoints = states.map { state in
       defer { previous = state }
-      return StateCheckpoint(
-        hash: StateFingerprint.hash(of: state, redaction: redaction),
-        changed: StateCheckpoint.changedPaths(from: previous, to: state, redaction: redaction))
+      return StateCheckpoint(of: state, previous: previous, redaction: redaction)
     }
   }
 }
