@@ -51,7 +51,7 @@ public final class TestStore<State: Equatable> {
   /// The state as asserted so far (the state after the last asserted action).
   public private(set) var state: State
 
-  private let recorder = ReductionRecorder<State>()
+  private let recorder = ReceivedQueue<StoreReduction<State>>()
   private var subscription: Disposable?
   private var isFinished = false
   private let origin: (fileID: StaticString, filePath: StaticString, line: UInt, column: UInt)
@@ -163,19 +163,19 @@ public final class TestStore<State: Equatable> {
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
   ) {
-    let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+    let location = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     let pending = recorder.takeAll()
     if !pending.isEmpty {
       if exhaustivity == .on {
         fail(
-          "\(count(pending.count, "received action")) must be asserted before sending "
+          "\(counted(pending.count, "received action")) must be asserted before sending "
             + "\(renderValue(action)): \(list(pending)).", at: location)
       }
       state = pending.last!.after
     }
     let tag = nextTag()
     store.dispatch(action, tag: tag)
-    let own = recorder.take(tag: tag)
+    let own = recorder.take { $0.tag == tag }
     let actual = own.last?.after ?? state
     check(actual, updateExpected, after: "sending \(renderValue(action))", at: location)
   }
@@ -209,7 +209,7 @@ public final class TestStore<State: Equatable> {
     receive(
       description: "an action matching the predicate", isMatching, timeout: timeout,
       updateExpected,
-      at: Location(fileID: fileID, filePath: filePath, line: line, column: column))
+      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
   /// Asserts that the next received action equals `expected`, and its state change.
@@ -228,7 +228,7 @@ public final class TestStore<State: Equatable> {
     receive(
       description: renderValue(expected), { ($0 as? A) == expected }, timeout: timeout,
       updateExpected,
-      at: Location(fileID: fileID, filePath: filePath, line: line, column: column))
+      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
   /// Asserts that the next received action matches `isMatching`, and its state change,
@@ -262,7 +262,7 @@ public final class TestStore<State: Equatable> {
     await receive(
       description: "an action matching the predicate", isMatching, timeout: timeout,
       updateExpected,
-      at: Location(fileID: fileID, filePath: filePath, line: line, column: column))
+      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
   /// Asserts that the next received action equals `expected`, and its state change, waiting
@@ -279,7 +279,7 @@ public final class TestStore<State: Equatable> {
     await receive(
       description: renderValue(expected), { ($0 as? A) == expected }, timeout: timeout,
       updateExpected,
-      at: Location(fileID: fileID, filePath: filePath, line: line, column: column))
+      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
   /// Drops every received action not asserted yet, accepting the state they led to.
@@ -331,18 +331,9 @@ public final class TestStore<State: Equatable> {
   ) {
     guard !isFinished else { return }
     isFinished = true
-    let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+    let location = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     if exhaustivity == .on {
-      let clock = ContinuousClock()
-      // Capped at about 30 years: longer waits are the same to a test, and cannot overflow.
-      let seconds = timeout.isNaN ? 0 : max(min(timeout, 1e9), 0)
-      let deadline = clock.now.advanced(by: .seconds(seconds))
-      while !store.inFlightEffectIDs.isEmpty && clock.now < deadline {
-        // The run loop serves the main queue on the main thread; elsewhere this only waits.
-        if !RunLoop.current.run(mode: .default, before: Date().addingTimeInterval(0.002)) {
-          Thread.sleep(forTimeInterval: 0.002)
-        }
-      }
+      waitBlocking(until: deadline(afterSeconds: timeout)) { store.inFlightEffectIDs.isEmpty }
     }
     end(at: location, waitCancelled: false)
   }
@@ -371,14 +362,10 @@ public final class TestStore<State: Equatable> {
   ) async {
     guard !isFinished else { return }
     isFinished = true
-    let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+    let location = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     if exhaustivity == .on {
       let deadline = ContinuousClock.now.advanced(by: max(timeout, .zero))
-      while !store.inFlightEffectIDs.isEmpty && ContinuousClock.now < deadline
-        && !Task.isCancelled
-      {
-        try? await Task.sleep(for: .milliseconds(2))
-      }
+      await waitSuspending(until: deadline) { store.inFlightEffectIDs.isEmpty }
     }
     end(at: location, waitCancelled: Task.isCancelled)
   }
@@ -388,7 +375,7 @@ public final class TestStore<State: Equatable> {
   /// The end of ``finish(timeout:fileID:filePath:line:column:)``, after waiting for the
   /// effects: fails for effects still running and received actions not asserted (with
   /// exhaustivity on), and stops recording.
-  private func end(at location: Location, waitCancelled: Bool) {
+  private func end(at location: CallSite, waitCancelled: Bool) {
     if exhaustivity == .on { reportInFlightEffects(at: location, waitCancelled: waitCancelled) }
     subscription?.dispose()
     subscription = nil
@@ -396,7 +383,7 @@ public final class TestStore<State: Equatable> {
     guard !pending.isEmpty else { return }
     if exhaustivity == .on {
       fail(
-        "\(count(pending.count, "received action")) \(pending.count == 1 ? "was" : "were") "
+        "\(counted(pending.count, "received action")) \(pending.count == 1 ? "was" : "were") "
           + "not asserted before the test ended: \(list(pending)). Assert "
           + "\(pending.count == 1 ? "it" : "them") with receive, or skip "
           + "\(pending.count == 1 ? "it" : "them") with skipReceivedActions().",
@@ -406,7 +393,7 @@ public final class TestStore<State: Equatable> {
   }
 
   /// Fails once for the store's effects still running, naming each one's ids.
-  private func reportInFlightEffects(at location: Location, waitCancelled: Bool) {
+  private func reportInFlightEffects(at location: CallSite, waitCancelled: Bool) {
     let running = store.inFlightEffectIDs
     guard !running.isEmpty else { return }
     let one = running.count == 1
@@ -421,7 +408,7 @@ public final class TestStore<State: Equatable> {
       running.contains { !$0.isEmpty } ? "cancel \(it) (Effect.cancel(id:)), " : ""
     let cancelled = waitCancelled ? " The test was cancelled while finish waited." : ""
     fail(
-      "\(count(running.count, "effect")) \(one ? "was" : "were") still running when the test "
+      "\(counted(running.count, "effect")) \(one ? "was" : "were") still running when the test "
         + "ended (\(names.joined(separator: "; "))). Receive what \(one ? "it" : "they") "
         + "dispatch\(one ? "es" : ""), advance the test scheduler or clock \(one ? "it" : "they")"
         + " wait\(one ? "s" : "") on until \(one ? "it ends" : "they end"), \(cancelByID)or end "
@@ -435,16 +422,9 @@ public final class TestStore<State: Equatable> {
     if let last = recorder.takeAll().last { state = last.after }
   }
 
-  private struct Location {
-    let fileID: StaticString
-    let filePath: StaticString
-    let line: UInt
-    let column: UInt
-  }
-
   private func receive(
     description: String, _ isMatching: (any Action) -> Bool, timeout: TimeInterval,
-    _ updateExpected: ((inout State) -> Void)?, at location: Location
+    _ updateExpected: ((inout State) -> Void)?, at location: CallSite
   ) {
     let deadline = Date().addingTimeInterval(timeout)
     while true {
@@ -462,7 +442,7 @@ public final class TestStore<State: Equatable> {
 
   private func receive(
     description: String, _ isMatching: (any Action) -> Bool, timeout: Duration,
-    _ updateExpected: ((inout State) -> Void)?, at location: Location,
+    _ updateExpected: ((inout State) -> Void)?, at location: CallSite,
     isolation: isolated (any Actor)? = #isolation
   ) async {
     let deadline = ContinuousClock.now.advanced(by: max(timeout, .zero))
@@ -480,15 +460,12 @@ public final class TestStore<State: Equatable> {
         return
       }
       if ContinuousClock.now >= deadline {
-        let seconds =
-          Double(timeout.components.seconds)
-          + Double(timeout.components.attoseconds) / 1e18
         fail(
           "Expected to receive \(description), but no action was received within "
-            + "\(describe(seconds: seconds)).", at: location)
+            + "\(describe(seconds: seconds(of: timeout))).", at: location)
         return
       }
-      await recorder.waitForReduction(until: deadline)
+      await recorder.waitForElement(until: deadline)
     }
   }
 
@@ -498,7 +475,7 @@ public final class TestStore<State: Equatable> {
   private func assertReceived(
     _ reduction: StoreReduction<State>, _ description: String,
     _ isMatching: (any Action) -> Bool, _ updateExpected: ((inout State) -> Void)?,
-    at location: Location
+    at location: CallSite
   ) -> Bool {
     if isMatching(reduction.action) {
       check(
@@ -516,54 +493,20 @@ public final class TestStore<State: Equatable> {
     return false
   }
 
-  /// `seconds` as words: "1 second", "0.5 seconds".
-  private func describe(seconds: Double) -> String {
-    let number =
-      seconds == seconds.rounded() && abs(seconds) < 1e15
-      ? String(Int(seconds)) : String(seconds)
-    return "\(number) second\(seconds == 1 ? "" : "s")"
-  }
-
   private func check(
     _ actual: State, _ updateExpected: ((inout State) -> Void)?, after event: String,
-    at location: Location
+    at location: CallSite
   ) {
     defer { state = actual }
-    var expected: State
-    switch exhaustivity {
-    case .on:
-      expected = state
-      updateExpected?(&expected)
-    case .off:
-      expected = actual
-      updateExpected?(&expected)
+    if let message = stateAssertionFailure(
+      asserted: state, actual: actual, updateExpected, exhaustivity: exhaustivity, after: event)
+    {
+      fail(message, at: location)
     }
-    guard expected != actual else { return }
-    var lines = describeDifferences(expected: expected, actual: actual)
-    if lines.isEmpty {
-      lines = ["expected: \(expected)", "actual: \(actual)"]
-    }
-    let summary: String
-    if updateExpected == nil && exhaustivity == .on {
-      summary = "The state changed after \(event), but no change was expected"
-    } else {
-      summary = "The state after \(event) does not match the expected state"
-    }
-    fail(
-      "\(summary) (\(count(lines.count, "difference"))):\n"
-        + lines.map { "  " + $0 }.joined(separator: "\n"),
-      at: location)
   }
 
-  private func fail(_ message: String, at location: Location) {
-    reportFailure(
-      TestStoreFailure(
-        message: message, fileID: location.fileID, filePath: location.filePath,
-        line: location.line, column: location.column))
-  }
-
-  private func count(_ number: Int, _ noun: String) -> String {
-    "\(number) \(noun)\(number == 1 ? "" : "s")"
+  private func fail(_ message: String, at location: CallSite) {
+    reportFailure(location.failure(message))
   }
 
   private func list(_ reductions: [StoreReduction<State>]) -> String {

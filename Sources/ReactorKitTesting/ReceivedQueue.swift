@@ -1,22 +1,22 @@
 import Foundation
 import ReactorKit
 
-/// The reductions a test store has seen and not yet asserted, in order. Filled on the store's
-/// processing thread, drained on the test's thread.
-final class ReductionRecorder<State>: @unchecked Sendable {
-  // Safety: `reductions`, `waiters`, `woken` and `nextWaiter` are only touched with
+/// What a test store has seen and not yet asserted, in order: a store's elements, a reactor's
+/// mutations. Filled on the processing thread, drained on the test's thread.
+final class ReceivedQueue<Element>: @unchecked Sendable {
+  // Safety: `elements`, `waiters`, `woken` and `nextWaiter` are only touched with
   // `condition` locked; continuations are resumed with it unlocked.
   private let condition = NSCondition()
-  private var reductions: [StoreReduction<State>] = []
-  /// Tasks suspended in ``waitForReduction(until:)``, by id.
+  private var elements: [Element] = []
+  /// Tasks suspended in ``waitForElement(until:)``, by id.
   private var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
   /// Waiters woken (timed out or cancelled) before they suspended.
   private var woken: Set<UInt64> = []
   private var nextWaiter: UInt64 = 0
 
-  func append(_ reduction: StoreReduction<State>) {
+  func append(_ element: Element) {
     condition.lock()
-    reductions.append(reduction)
+    elements.append(element)
     condition.broadcast()
     let resumed = Array(waiters.values)
     waiters = [:]
@@ -24,33 +24,33 @@ final class ReductionRecorder<State>: @unchecked Sendable {
     for continuation in resumed { continuation.resume() }
   }
 
-  func takeAll() -> [StoreReduction<State>] {
+  func takeAll() -> [Element] {
     condition.lock()
     defer { condition.unlock() }
-    let all = reductions
-    reductions = []
+    let all = elements
+    elements = []
     return all
   }
 
-  /// Removes and returns the reductions of the work item sent with `tag`.
-  func take(tag: UInt64) -> [StoreReduction<State>] {
+  /// Removes and returns the elements that `isIncluded` selects, in order.
+  func take(where isIncluded: (Element) -> Bool) -> [Element] {
     condition.lock()
     defer { condition.unlock() }
-    let own = reductions.filter { $0.tag == tag }
-    reductions.removeAll { $0.tag == tag }
+    let own = elements.filter(isIncluded)
+    elements.removeAll(where: isIncluded)
     return own
   }
 
-  /// Removes and returns the oldest reduction, if any, without waiting.
-  func takeFirst() -> StoreReduction<State>? {
+  /// Removes and returns the oldest element, if any, without waiting.
+  func takeFirst() -> Element? {
     condition.lock()
     defer { condition.unlock() }
-    return reductions.isEmpty ? nil : reductions.removeFirst()
+    return elements.isEmpty ? nil : elements.removeFirst()
   }
 
-  /// Suspends until a reduction is recorded, `deadline` passes or the task is cancelled,
-  /// whichever comes first (returns at once if a reduction is waiting).
-  func waitForReduction(until deadline: ContinuousClock.Instant) async {
+  /// Suspends until an element is recorded, `deadline` passes or the task is cancelled,
+  /// whichever comes first (returns at once if a element is waiting).
+  func waitForElement(until deadline: ContinuousClock.Instant) async {
     let id = makeWaiterID()
     let timer = Task { [weak self] in
       try? await Task.sleep(until: deadline, clock: .continuous)
@@ -74,11 +74,11 @@ final class ReductionRecorder<State>: @unchecked Sendable {
     return nextWaiter
   }
 
-  /// Keeps `continuation` as waiter `id`, or resumes it at once when a reduction is waiting
+  /// Keeps `continuation` as waiter `id`, or resumes it at once when a element is waiting
   /// or the waiter was woken already.
   private func suspend(_ id: UInt64, _ continuation: CheckedContinuation<Void, Never>) {
     condition.lock()
-    if !reductions.isEmpty || woken.remove(id) != nil {
+    if !elements.isEmpty || woken.remove(id) != nil {
       condition.unlock()
       continuation.resume()
       return
@@ -106,13 +106,13 @@ final class ReductionRecorder<State>: @unchecked Sendable {
     continuation.resume()
   }
 
-  /// Removes and returns the oldest reduction, waiting for one until `deadline`.
-  func takeFirst(until deadline: Date) -> StoreReduction<State>? {
+  /// Removes and returns the oldest element, waiting for one until `deadline`.
+  func takeFirst(until deadline: Date) -> Element? {
     condition.lock()
     defer { condition.unlock() }
-    while reductions.isEmpty {
+    while elements.isEmpty {
       if !condition.wait(until: deadline) { break }
     }
-    return reductions.isEmpty ? nil : reductions.removeFirst()
+    return elements.isEmpty ? nil : elements.removeFirst()
   }
 }
