@@ -1,4 +1,5 @@
 import Foundation
+import ReactorKit
 
 /// The source location of a test store's assertion, where its failures are reported.
 struct CallSite {
@@ -82,4 +83,45 @@ func waitSuspending(
   while !isDone() && ContinuousClock.now < deadline && !Task.isCancelled {
     try? await Task.sleep(for: .milliseconds(2))
   }
+}
+
+/// The failure message of a replay whose step (`what`: "Replaying action 7 of 11, …,") led to
+/// another state than the recording's checkpoint: the paths that changed in one and not the
+/// other, and the values the replay's step set (the recording holds only a fingerprint).
+func replayDivergence(
+  _ what: String, _ expected: StateCheckpoint, _ actual: StateCheckpoint,
+  from previous: Any, to current: Any, redaction: LogRedaction
+) -> String {
+  let recordedOnly = expected.changed.filter { !actual.changed.contains($0) }
+  let replayedOnly = actual.changed.filter { !expected.changed.contains($0) }
+  var lines = ["\(what) leads to another state than the recording's."]
+  if !recordedOnly.isEmpty {
+    lines.append(
+      "  changed in the recording, not in the replay: " + recordedOnly.joined(separator: ", "))
+  }
+  if !replayedOnly.isEmpty {
+    lines.append(
+      "  changed in the replay, not in the recording: " + replayedOnly.joined(separator: ", "))
+  }
+  if recordedOnly.isEmpty && replayedOnly.isEmpty {
+    let paths = actual.changed.isEmpty ? "(none)" : actual.changed.joined(separator: ", ")
+    lines.append(
+      "  the same paths changed (\(paths)), but not to the recorded values (or the states "
+        + "already differed somewhere this step did not change)")
+  }
+  let values = valueDifferences(
+    from: previous, to: current, render: renderValue,
+    isRedacted: { redaction.isRedacted($0) }, skipsEqualValues: true, identifiesElements: true
+  ).prefix(5).map { difference in
+    switch difference.kind {
+    case .changed(_, let new), .added(let new), .extraElement(let new):
+      return "\(difference.path) = \(new)"
+    case .removed, .missingElement:
+      return "\(difference.path) removed"
+    }
+  }
+  if !values.isEmpty {
+    lines.append("  the replay set: " + values.joined(separator: ", "))
+  }
+  return lines.joined(separator: "\n")
 }

@@ -70,38 +70,11 @@ extension TestStore {
       guard let expected = recording.checkpoints[index] else { continue }
       let actual = StateCheckpoint(of: current, previous: previous, redaction: redaction)
       guard actual.hash != expected.hash else { continue }
-      fail(Self.divergence(at: index, of: total, action: action, expected, actual))
+      fail(
+        replayDivergence(
+          "Replaying action \(index + 1) of \(total), \(renderValue(action)),", expected, actual,
+          from: previous, to: current, redaction: redaction))
       return
     }
-  }
-
-  /// The failure message of a replay whose action `index` led to another state.
-  private static func divergence(
-    at index: Int, of total: Int, action: any Action, _ expected: StateCheckpoint,
-    _ actual: StateCheckpoint
-  ) -> String {
-    let recordedOnly = expected.changed.filter { !actual.changed.contains($0) }
-    let replayedOnly = actual.changed.filter { !expected.changed.contains($0) }
-    var lines = [
-      "Replaying action \(index + 1) of \(total), \(renderValue(action)), leads to another "
-        + "state than the recording's."
-    ]
-    if !recordedOnly.isEmpty {
-      lines.append("  changed in the recording, not in the replay: " + list(recordedOnly))
-    }
-    if !replayedOnly.isEmpty {
-      lines.append("  changed in the replay, not in the recording: " + list(replayedOnly))
-    }
-    if recordedOnly.isEmpty && replayedOnly.isEmpty {
-      let paths = actual.changed.isEmpty ? "(none)" : list(actual.changed)
-      lines.append(
-        "  the same paths changed (\(paths)), to other values, or an earlier difference was not "
-          + "at a changed path")
-    }
-    return lines.joined(separator: "\n")
-  }
-
-  private static func list(_ paths: [String]) -> String {
-    paths.joined(separator: ", ")
   }
 }

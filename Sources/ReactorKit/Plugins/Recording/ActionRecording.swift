@@ -132,6 +132,12 @@ public struct ActionRecording {
     throws(RecordingError)
   {
     let path = url.fileSystemPath
+    let bytes = try Self.readFile(path, limits: limits)
+    try self.init(jsonLines: bytes, registry: registry, limits: limits, source: path)
+  }
+
+  /// The bytes of the recording file at `path`, within `limits`.
+  static func readFile(_ path: String, limits: LoadingLimits) throws(RecordingError) -> [UInt8] {
     let contents: [UInt8]?
     do {
       contents = try SecureFiles.read(path, maximumSize: limits.maximumFileSize)
@@ -143,7 +149,7 @@ public struct ActionRecording {
       }
     }
     guard let bytes = contents else { throw .unreadable(path: path, reason: "no such file") }
-    try self.init(jsonLines: bytes, registry: registry, limits: limits, source: path)
+    return bytes
   }
 
   /// Decodes a recording from its JSON-lines form.
@@ -283,7 +289,7 @@ public struct ActionRecording {
 
   /// The line starting at `start`: where it ends, where its newline is (`nil` for a last
   /// line without one), and its content without surrounding spaces, tabs and carriage returns.
-  private static func nextLine(in bytes: [UInt8], from start: Int) -> (
+  static func nextLine(in bytes: [UInt8], from start: Int) -> (
     end: Int, newline: Int?, trimmed: Range<Int>
   ) {
     var end = start

@@ -33,6 +33,9 @@ public enum RecordingError: Error, Equatable, Sendable, CustomStringConvertible 
   /// The recording was made from a store whose state type is `recorded`; it was replayed
   /// into one whose state type is `store`.
   case stateTypeMismatch(recorded: String, store: String)
+  /// The recording was made from a reactor of type `recorded`; it was loaded as a recording
+  /// of a reactor of type `expected`.
+  case reactorTypeMismatch(recorded: String, expected: String)
 
   public var description: String {
     switch self {
@@ -76,6 +79,10 @@ public enum RecordingError: Error, Equatable, Sendable, CustomStringConvertible 
       return
         "The recording was made from a store of state type \(recorded); it cannot replay into a "
         + "store of state type \(store)."
+    case .reactorTypeMismatch(let recorded, let expected):
+      return
+        "The recording was made from a reactor of type \(recorded); it cannot be loaded as a "
+        + "recording of \(expected)."
     }
   }
 
