@@ -29,7 +29,7 @@ import ReactorKitStreams
 ///   for, such as a timer.
 ///
 /// The state asserted is what `reduce(state:mutation:)` returns, before
-/// `transform(state:)`. The harness observes the reactor through a ``ReactorHook``, so it
+/// `transform(state:)`. The harness observes the reactor through a `ReactorHook`, so it
 /// sees nothing while the reactor's stub is enabled (sending then fails, saying so).
 /// Failures are reported like ``TestStore``'s: to Swift Testing inside a Swift Testing test,
 /// to XCTest otherwise; replace ``reportFailure`` to inspect them.

@@ -53,6 +53,31 @@ final class BugReportReplayTests: XCTestCase {
     XCTAssertTrue(failures.first?.contains(".todos.items[1].title") ?? false, "\(failures)")
   }
 
+  /// The message Documentation/Testing.md quotes ("From a bug report to a test").
+  func test_committedRecording_withAnEditThatUppercases_failsAsTheGuideShows() throws {
+    // given
+    let recording = try ActionRecording(contentsOf: fixture, registry: AppState.actionRegistry)
+    let uppercasing = Reducer<AppState> { state, action in
+      if case .edit(let id, let title)? = action as? TodoAction {
+        AppState.reducer.reduce(&state, TodoAction.edit(id: id, title: title.uppercased()))
+      } else {
+        AppState.reducer.reduce(&state, action)
+      }
+    }
+    // when
+    let failures = try replayFailures(recording, reducer: uppercasing)
+    // then
+    XCTAssertEqual(
+      failures,
+      [
+        "Replaying action 7 of 11, TodoAction.edit(id: 2, title: \"Call dad\"), leads to "
+          + "another state than the recording's.\n"
+          + "  the same paths changed (.todos.items[1].title), but not to the recorded values "
+          + "(or the states already differed somewhere this step did not change)\n"
+          + "  the replay set: .todos.items[1].title = \"CALL DAD\""
+      ])
+  }
+
   func test_todosRecord_writesARecordingThatReplays() throws {
     // given
     let directory = try makeTemporaryDirectory(for: self)

@@ -33,7 +33,7 @@
 /// Store actions as they reached the reducer (after middleware, as replaying needs), of types
 /// in `registry` (an export with an action of another type throws
 /// ``RecordingError/unregisteredAction(type:)`` naming it). Not captured: reactors' own
-/// actions and mutations, and anything after a crash: export while the process runs (from a
+/// actions and mutations (a ``ReactorFlightRecorder`` records those), and anything after a crash: export while the process runs (from a
 /// bug-report screen, or from your crash handler before it ends the process). Secret fields
 /// (``LogRedaction``) are left out of the checkpoints; the actions and the start state are
 /// exported as they are, since replaying needs the real values, so treat an export like the
