@@ -149,6 +149,7 @@ struct Options {
   var fixedCount: Int?
   var check = false
   var smallStackCheck = false
+  var signalExportPath: String?
 
   init(arguments: [String]) {
     var iterator = arguments.dropFirst().makeIterator()
@@ -161,11 +162,13 @@ struct Options {
       case "--count": fixedCount = Int(iterator.next() ?? "")
       case "--check": check = true
       case "--small-stack-check": smallStackCheck = true
+      case "--signal-export-check": signalExportPath = iterator.next()
       case "--help", "-h":
         print(
           """
           usage: ReactorKitBenchmarks [--json PATH] [--runs N] [--min-seconds S] [--filter TEXT]
                                       [--count N] [--check] [--small-stack-check]
+                                      [--signal-export-check PATH]
           Runs each workload and its in-process baseline; prints ns/op, baseline ns/op, ratio,
           heap allocations per op and bytes, then whether each target is met.
           --filter TEXT runs the workloads whose name contains TEXT (is TEXT, for TEXT$).
@@ -177,6 +180,10 @@ struct Options {
                         only dispatches a 256 KiB inline state from a thread with a 512 KiB
                         stack, with history and logging installed; exits with status 1 if
                         that fails.
+          --signal-export-check PATH
+                        only records three dispatches with a FlightRecorder set to export to
+                        PATH on a signal, then sends itself SIGTERM: the process must end by
+                        that signal, with the export written (a test runs it).
           """)
         exit(0)
       default:

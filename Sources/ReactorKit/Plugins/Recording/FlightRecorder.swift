@@ -33,8 +33,11 @@
 /// Store actions as they reached the reducer (after middleware, as replaying needs), of types
 /// in `registry` (an export with an action of another type throws
 /// ``RecordingError/unregisteredAction(type:)`` naming it). Not captured: reactors' own
-/// actions and mutations (a ``ReactorFlightRecorder`` records those), and anything after a crash: export while the process runs (from a
-/// bug-report screen, or from your crash handler before it ends the process). Secret fields
+/// actions and mutations (a ``ReactorFlightRecorder`` records those), and a crash: export
+/// while the process runs, from a bug-report screen, or when the process is asked to stop
+/// (``exportWhenSignalled(to:signals:limits:redaction:then:)`` exports on `SIGINT`, `SIGTERM`
+/// and `SIGHUP`). A crash (`SIGSEGV`, a failed `precondition`) ends the process before any
+/// Swift code can safely write a file. Secret fields
 /// (``LogRedaction``) are left out of the checkpoints; the actions and the start state are
 /// exported as they are, since replaying needs the real values, so treat an export like the
 /// data it holds, or pass a `redaction` to ``exportData(limits:redaction:)`` for a copy to
