@@ -78,4 +78,38 @@ final class TodoEditorReactorTests: ResourceTestCase {
     XCTAssertTrue(reactor.currentState.isDismissed)
     XCTAssertEqual(provider.store.currentState.todos.items, [])
   }
+
+  // MARK: - Exhaustively, with ReactorTestStore (issue 32, part 3)
+
+  func test_exhaustively_anEmptyTitleIsRejected_thenTypingClearsTheMessage() {
+    let store = ReactorTestStore(
+      reactor: TodoEditorReactor(provider: ServiceProvider(), mode: .add))
+    store.send(.updateTitle("   "))
+    store.receive(.setTitle("   ")) { $0.title = "   " }
+    store.send(.submit)
+    store.receive(.setValidationMessage("A todo needs a title.")) {
+      $0.validationMessage = "A todo needs a title."
+    }
+    store.send(.updateTitle("Milk"))
+    store.receive(.setTitle("Milk")) {
+      $0.title = "Milk"
+      $0.validationMessage = nil
+    }
+    store.finish()
+  }
+
+  func test_exhaustively_deletingTheTodo_dismissesTheEditorThroughTheStoreSlice() {
+    // given
+    let provider = ServiceProvider(state: TodoListReactorTests.state())
+    let todo = provider.store.currentState.todos.items[0]
+    let store = ReactorTestStore(reactor: TodoEditorReactor(provider: provider, mode: .edit(todo)))
+    store.send(.updateTitle("brown eggs"))
+    store.receive(.setTitle("brown eggs")) { $0.title = "brown eggs" }
+    // when: the global store deletes the todo; `transform(mutation:)` merges in `.dismiss`
+    provider.store.dispatch(TodoAction.delete(id: todo.id))
+    // then
+    store.receive(.dismiss) { $0.isDismissed = true }
+    store.send(.submit)  // a dismissed editor ignores actions: no mutation
+    store.finish()
+  }
 }
