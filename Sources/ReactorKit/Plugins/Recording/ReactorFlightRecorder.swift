@@ -28,7 +28,9 @@
 /// not be `Codable`. The mutations it reduced (those its `mutate` emitted and those
 /// `transform(mutation:)` merged in), as JSON, and a checkpoint of each resulting state (as
 /// `reduce` returned it, before `transform(state:)`). Nothing while the reactor's stub is
-/// enabled, and nothing after a crash: export while the process runs.
+/// enabled, and nothing after a crash: export while the process runs. The mutations and the
+/// start state are exported as they are, secrets included, since replaying needs them: pass
+/// a `redaction` to ``exportData(limits:redaction:)`` for a copy to share.
 ///
 /// ## Threading
 ///
