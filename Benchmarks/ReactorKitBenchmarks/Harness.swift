@@ -178,7 +178,7 @@ struct Options {
           --check       exits with status 1 when a target is not met.
           --small-stack-check
                         only dispatches a 256 KiB inline state from a thread with a 512 KiB
-                        stack, with history and logging installed; exits with status 1 if
+                        stack, with history, logging and a slice subscriber; exits 1 if
                         that fails.
           --signal-export-check PATH
                         only records three dispatches with a FlightRecorder set to export to

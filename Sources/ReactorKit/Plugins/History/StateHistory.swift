@@ -55,7 +55,9 @@ public final class StateHistory<State>: @unchecked Sendable {
   public let capacity: Int
   private let isDuplicate: (State, State) -> Bool
   private let lock = Lock()
-  private var entries: [State] = []
+  /// The entries, each in a box of its own: a large state stored inline is read straight into
+  /// its box, never onto the dispatching thread's stack (issue 29, item 5).
+  private var entries: [HeapState<State>] = []
   private var index = 0
   private var dispatch: ((any Action) -> Void)?
   /// How many reducers ``reducer(_:)`` wrapped (the deprecated two-step wiring).
@@ -95,15 +97,20 @@ public final class StateHistory<State>: @unchecked Sendable {
   /// ``HistoryAction``s by restoring a recorded state (without calling `base`).
   private func recording(_ base: Reducer<State>) -> Reducer<State> {
     Reducer { [self] state, action in
+      // No local of type `State` here: this closure runs unspecialised, where the optimizer
+      // hoists every generic stack slot to the entry, so one local would cost a slot of the
+      // state's size on every path (a 256 KiB state: 256 KiB of stack per dispatch).
       if HistoryAction.isHistoryAction(action), let navigation = action as? HistoryAction {
         if navigation.history == name {
-          if let restored = move(navigation.command) { state = restored }
+          restore(navigation.command, into: &state)
           return
         }
       }
-      let before = state
-      base.reduce(&state, action)
-      record(before: before, after: state)
+      if MemoryLayout<State>.size > StoreCore<State>.largeStateSize {
+        reduceLarge(base, &state, action)
+      } else {
+        reduceSmall(base, &state, action)
+      }
     }
   }
 
@@ -184,12 +191,12 @@ public final class StateHistory<State>: @unchecked Sendable {
   public var canStepForward: Bool { lock.withLock { index + 1 < entries.count } }
 
   /// The recorded states, oldest first.
-  public var states: [State] { lock.withLock { entries } }
+  public var states: [State] { lock.withLock { entries.map(\.value) } }
 
   // MARK: - Recording
 
   /// Applies `command`; returns the state to restore, or `nil` for no move.
-  private func move(_ command: HistoryAction.Command) -> State? {
+  private func move(_ command: HistoryAction.Command) -> HeapState<State>? {
     lock.withLock {
       guard !entries.isEmpty else { return nil }
       let target: Int
@@ -208,13 +215,55 @@ public final class StateHistory<State>: @unchecked Sendable {
     }
   }
 
+  /// Reduces a state larger than the engine's inline limit, copying the states before and
+  /// after straight into boxes: this code runs unspecialised (through the plugin protocol),
+  /// where each local or temporary state would be a stack allocation of the state's size.
+  @inline(never)
+  private func reduceLarge(_ base: Reducer<State>, _ state: inout State, _ action: any Action) {
+    let before = HeapState(copying: state)
+    base.reduce(&state, action)
+    record(before: before, after: HeapState(copying: state))
+  }
+
+  /// Reduces a small state, keeping the state before on the stack.
+  @inline(never)
+  private func reduceSmall(_ base: Reducer<State>, _ state: inout State, _ action: any Action) {
+    let before = state
+    base.reduce(&state, action)
+    record(before: before, after: state)
+  }
+
+  /// Applies a navigation `command` to `state`.
+  @inline(never)
+  private func restore(_ command: HistoryAction.Command, into state: inout State) {
+    if let restored = move(command) { state = restored.value }
+  }
+
   private func record(before: State, after: State) {
     if isDuplicate(before, after) {
-      lock.withLock {
-        if entries.isEmpty { entries = [after] }
-      }
-      return
+      recordUnchanged(HeapState(copying: after))
+    } else {
+      append(before: HeapState(copying: before), after: HeapState(copying: after))
     }
+  }
+
+  /// Records a change read into boxes (a large state, or a part of one).
+  private func record(before: HeapState<State>, after: HeapState<State>) {
+    if isDuplicate(before.value, after.value) {
+      recordUnchanged(after)
+    } else {
+      append(before: before, after: after)
+    }
+  }
+
+  /// An action left the state as it was: only the very first one records it.
+  private func recordUnchanged(_ state: @autoclosure () -> HeapState<State>) {
+    lock.withLock {
+      if entries.isEmpty { entries = [state()] }
+    }
+  }
+
+  private func append(before: HeapState<State>, after: HeapState<State>) {
     lock.withLock {
       if entries.isEmpty {
         entries = [before]
@@ -275,7 +324,15 @@ extension StateHistory {
         if HistoryAction.isHistoryAction(action), let navigation = action as? HistoryAction,
           navigation.history == name
         {
-          if let restored = move(navigation.command) { write(&root, restored) }
+          if let restored = move(navigation.command) { write(&root, restored.value) }
+          return
+        }
+        if MemoryLayout<State>.size > StoreCore<State>.largeStateSize {
+          // Read straight into boxes: a large part must not sit on the stack (see
+          // `reduceLarge`).
+          let before = HeapState<State> { read(root) }
+          base.reduce(&root, action)
+          record(before: before, after: HeapState<State> { read(root) })
           return
         }
         let before = read(root)

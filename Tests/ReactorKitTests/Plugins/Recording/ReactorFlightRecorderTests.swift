@@ -53,7 +53,7 @@ private final class FlightProfileReactor: Reactor, @unchecked Sendable {
 }
 
 /// Issue 32: a reactor's actions and mutations recorded, exported and replayed as a test.
-final class ReactorFlightRecorderTests: XCTestCase {
+final class ReactorFlightRecorderTests: ResourceTestCase {
   private func recorded(
     capacity: Int = 100,
     _ actions: [FlightProfileReactor.Action] = [
