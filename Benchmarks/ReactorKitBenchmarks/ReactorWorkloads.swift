@@ -1,3 +1,4 @@
+import Dispatch
 import ReactorKit
 
 /// The floor of the counter workloads: a struct reduced under a pthread mutex, then one
@@ -168,4 +169,87 @@ func reactorIdle() -> Workload {
       return cpu / wall * 100
     },
     targets: [.cpuPercent(1)])
+}
+
+/// `reactor_action_read_<n>threads`: `n` threads (2 cores here), each reading `reactor.action`
+/// of a reactor of its own; one op is one read. Against the same reads of a property behind a
+/// lock of each object's own: what the reads cost beyond that is contention between the
+/// threads (issue 33, item 2: every reactor's lookup takes the one lock of the reactors'
+/// storage table). Wall time per read: 57.9 ns with 1 thread, 108.9 ns with 2 (on 2 cores,
+/// where reads without contention would take about half the 1-thread time).
+func reactorActionReads(threads: Int) -> Workload {
+  Workload(
+    name: "reactor_action_read_\(threads)threads",
+    subject: Measured {
+      let reactors = (0..<threads).map { _ in SendableBox(CounterReactor()) }
+      for box in reactors { _ = box.value.state }  // wired, as a bound view's reactor is
+      return { count in
+        let perThread = max(1, count / threads)
+        let found = LockedTotal()
+        DispatchQueue.concurrentPerform(iterations: threads) { index in
+          let reactor = reactors[index].value
+          var same = 0
+          let first = reactor.action
+          for _ in 0..<perThread where reactor.action === first { same &+= 1 }
+          found.add(same)
+        }
+        return found.value
+      }
+    },
+    baseline: Measured {
+      let objects = (0..<threads).map { _ in LockedProperty() }
+      return { count in
+        let perThread = max(1, count / threads)
+        let found = LockedTotal()
+        DispatchQueue.concurrentPerform(iterations: threads) { index in
+          let object = objects[index]
+          var same = 0
+          let first = object.value
+          for _ in 0..<perThread where object.value === first { same &+= 1 }
+          found.add(same)
+        }
+        return found.value
+      }
+    },
+    targets: [])
+}
+
+/// A value handed to other threads as is (a reactor the benchmark owns, read on one thread
+/// each).
+struct SendableBox<Value>: @unchecked Sendable {
+  // Safety: each box is read by one thread at a time (one per `concurrentPerform` index).
+  let value: Value
+  init(_ value: Value) { self.value = value }
+}
+
+/// A sum several threads add to.
+final class LockedTotal: @unchecked Sendable {
+  // Safety: `total` is guarded by `lock`.
+  private let lock = BaselineLock()
+  private var total = 0
+
+  func add(_ amount: Int) {
+    lock.lock()
+    total &+= amount
+    lock.unlock()
+  }
+
+  var value: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return total
+  }
+}
+
+/// An object whose reference-typed property is read behind a lock of its own.
+final class LockedProperty: @unchecked Sendable {
+  // Safety: `stored` is guarded by `lock`.
+  private let lock = BaselineLock()
+  private let stored = BaselineLock()
+
+  var value: AnyObject {
+    lock.lock()
+    defer { lock.unlock() }
+    return stored
+  }
 }

@@ -13,6 +13,9 @@ runBenchmarks(
     reactorCreate(),
     reactorLiveBytes(),
     reactorIdle(),
+    reactorActionReads(threads: 1),
+    reactorActionReads(threads: 2),
+    reactorActionReads(threads: 8),
     storeDispatchOneSubscriber(),
     storeDispatchSlices(perField: 10, targets: [.ratio(0.5)]),
     storeDispatchSlices(
