@@ -16,26 +16,20 @@
     /// ignoring would replace, so nothing is done.
     static func divertToDispatch(_ signal: Int32) {
       #if canImport(Darwin)
-        _ = Darwin.signal(signal, SIG_IGN)
+        setDisposition(of: signal, ignored: true)
       #endif
     }
 
     /// Ignores `signal`, on every platform (before its dispatch source is registered).
     static func ignore(_ signal: Int32) {
-      #if canImport(Darwin)
-        _ = Darwin.signal(signal, SIG_IGN)
-      #elseif canImport(Glibc)
-        _ = Glibc.signal(signal, SIG_IGN)
-      #elseif canImport(Musl)
-        _ = Musl.signal(signal, SIG_IGN)
-      #endif
+      setDisposition(of: signal, ignored: true)
     }
 
     /// Undoes ``divertToDispatch(_:)``: the signal's default action applies again (on Linux
     /// the source keeps receiving it, and its handler must act as the default would).
     static func restoreDefault(_ signal: Int32) {
       #if canImport(Darwin)
-        _ = Darwin.signal(signal, SIG_DFL)
+        setDisposition(of: signal, ignored: false)
       #endif
     }
 
@@ -44,19 +38,24 @@
     /// threads) and raises it; should the process survive that (a signal whose default is to
     /// be ignored), exits with status 128 + `signal`.
     static func end(with signal: Int32) -> Never {
-      #if canImport(Darwin)
-        _ = Darwin.signal(signal, SIG_DFL)
-      #elseif canImport(Glibc)
-        _ = Glibc.signal(signal, SIG_DFL)
-      #elseif canImport(Musl)
-        _ = Musl.signal(signal, SIG_DFL)
-      #endif
+      setDisposition(of: signal, ignored: false)
       var set = sigset_t()
       unsafe sigemptyset(&set)
       unsafe sigaddset(&set, signal)
       unsafe pthread_sigmask(SIG_UNBLOCK, &set, nil)
       raise(signal)
       _exit(128 + signal)
+    }
+
+    /// Sets `signal`'s action: ignored, or the default.
+    private static func setDisposition(of signal: Int32, ignored: Bool) {
+      #if canImport(Darwin)
+        _ = Darwin.signal(signal, ignored ? SIG_IGN : SIG_DFL)
+      #elseif canImport(Glibc)
+        _ = Glibc.signal(signal, ignored ? SIG_IGN : SIG_DFL)
+      #elseif canImport(Musl)
+        _ = Musl.signal(signal, ignored ? SIG_IGN : SIG_DFL)
+      #endif
     }
   }
 #endif
