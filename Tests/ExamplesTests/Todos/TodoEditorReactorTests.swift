@@ -112,4 +112,45 @@ final class TodoEditorReactorTests: ResourceTestCase {
     store.send(.submit)  // a dismissed editor ignores actions: no mutation
     store.finish()
   }
+
+  // MARK: - A reactor's bug report (issue 32, parts 1 and 2)
+
+  func test_aRecordedEditorSession_replaysMutationByMutation_andATamperedOneFails() throws {
+    // given: an editor recorded while the user types, submits an empty title, then a real one
+    let provider = ServiceProvider()
+    let editor = TodoEditorReactor(provider: provider, mode: .add)
+    let flight = ReactorFlightRecorder(recording: editor)
+    editor.action.onNext(.updateTitle(" "))
+    editor.action.onNext(.submit)
+    editor.action.onNext(.updateTitle("Milk"))
+    editor.action.onNext(.submit)
+    let report = try flight.exportData()
+    // when
+    let recording = try ReactorRecording<TodoEditorReactor>(jsonLines: Array(report))
+    let replay = ReactorTestStore(
+      reactor: TodoEditorReactor(provider: ServiceProvider(), mode: .add))
+    var failures: [String] = []
+    replay.reportFailure = { failures.append($0.message) }
+    replay.replay(recording)
+    // then
+    XCTAssertEqual(
+      recording.mutations,
+      [.setTitle(" "), .setValidationMessage("A todo needs a title."), .setTitle("Milk"), .dismiss])
+    XCTAssertEqual(failures, [])
+    // when: the report says the second mutation led to another state
+    var tampered = recording
+    if case .mutation(let mutation, let checkpoint?) = tampered.events[3] {
+      tampered.events[3] = .mutation(
+        mutation, checkpoint: StateCheckpoint(hash: "0000000000000000", changed: checkpoint.changed)
+      )
+    }
+    replay.replay(tampered)
+    replay.finish()
+    // then
+    XCTAssertEqual(failures.count, 1)
+    XCTAssertTrue(
+      failures.first?.hasPrefix(
+        "Replaying mutation 2 of 4, Mutation.setValidationMessage(\"A todo needs a title.\") "
+          + "(after action TodoEditorReactor.Action.submit)") ?? false, "\(failures)")
+  }
 }

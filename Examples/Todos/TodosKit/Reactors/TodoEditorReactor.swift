@@ -7,7 +7,7 @@ import ReactorKit
 /// (deleted, or undone by time travel).
 public final class TodoEditorReactor: Reactor {
   /// What the editor saves.
-  public enum Mode: Equatable, Sendable {
+  public enum Mode: Codable, Equatable, Sendable {
     case add
     case edit(Todo)
   }
@@ -18,13 +18,13 @@ public final class TodoEditorReactor: Reactor {
     case cancel
   }
 
-  public enum Mutation: Equatable, Sendable {
+  public enum Mutation: Codable, Equatable, Sendable {
     case setTitle(String)
     case setValidationMessage(String)
     case dismiss
   }
 
-  public struct State: Equatable, Sendable {
+  public struct State: Codable, Equatable, Sendable {
     public let mode: Mode
     public var title: String
     /// Why the last submit failed.
