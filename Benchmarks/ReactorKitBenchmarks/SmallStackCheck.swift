@@ -36,14 +36,25 @@ func runSmallStackCheck() -> Bool {
     print("small-stack check: skipped (InlineArray needs macOS 26 or later)")
     return true
   }
+  // The history of the whole state, then of a part (a scoped history reads its part through
+  // the key path: here the part is the whole state, as large).
+  let whole = smallStackDispatch(scoped: false)
+  let part = smallStackDispatch(scoped: true)
+  return whole && part
+}
+
+@available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
+private func smallStackDispatch(scoped: Bool) -> Bool {
   let history = StateHistory<SmallStackState>(capacity: 4)
+  let historyPlugin: any StorePlugin<SmallStackState> =
+    scoped ? history.scoped(to: \SmallStackState.self) : history
   let lines = LockedCounter()
   let logger = LoggingPlugin(sink: LogSink { _ in lines.increment() })
   let store = Store(
     reducer: Reducer<SmallStackState>.on(SmallStackBump.self) { state, _ in
       state.counter += 1
       state.block[12_345] = state.counter
-    }, state: SmallStackState(), plugins: [history, logger.forStore()])
+    }, state: SmallStackState(), plugins: [historyPlugin, logger.forStore()])
   let delivered = LockedCounter()
   // A slice subscriber (the engine evaluates it on the published state, in place). A
   // subscriber of the whole state (`store.state`) needs more stack: the streams core copies
@@ -68,6 +79,7 @@ func runSmallStackCheck() -> Bool {
     && delivered.value == 4
   print(
     "small-stack check: \(worked ? "ok" : "FAILED") (256 KiB state, 512 KiB stack, "
+      + "\(scoped ? "scoped history" : "history"), "
       + "counter \(state.counter), \(lines.value) log lines, \(history.count) history entries, "
       + "\(delivered.value) slice values delivered)")
   return worked

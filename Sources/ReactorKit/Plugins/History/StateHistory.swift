@@ -311,34 +311,63 @@ extension StateHistory {
     // a key path projected there would cost a runtime walk twice per action.
     ScopedHistory(
       history: self, read: { root in root[keyPath: path] },
-      write: { root, part in root[keyPath: path] = part })
+      write: { root, part in root[keyPath: path] = part },
+      box: { root in HeapState(copying: root[keyPath: path]) })
   }
 
   /// A reducer of a larger state that records and restores the part `read` and `write` reach.
   fileprivate func recording<Root>(
     _ base: Reducer<Root>, read: @escaping (Root) -> State,
-    write: @escaping (inout Root, State) -> Void
+    write: @escaping (inout Root, State) -> Void, box: @escaping (Root) -> HeapState<State>
   ) -> Reducer<Root> {
     Reducer(
       unchecked: { [self] root, action in
+        // No local of type `State` here, as in `recording(_:)`: each path in a function of
+        // its own.
         if HistoryAction.isHistoryAction(action), let navigation = action as? HistoryAction,
           navigation.history == name
         {
-          if let restored = move(navigation.command) { write(&root, restored.value) }
+          restore(navigation.command, into: &root, write: write)
           return
         }
         if MemoryLayout<State>.size > StoreCore<State>.largeStateSize {
-          // Read straight into boxes: a large part must not sit on the stack (see
-          // `reduceLarge`).
-          let before = HeapState<State> { read(root) }
-          base.reduce(&root, action)
-          record(before: before, after: HeapState<State> { read(root) })
-          return
+          reduceLarge(base, &root, action, box: box)
+        } else {
+          reduceSmall(base, &root, action, read: read)
         }
-        let before = read(root)
-        base.reduce(&root, action)
-        record(before: before, after: read(root))
       }, ())
+  }
+
+  /// `reduceLarge(_:_:_:)` for a part: copied straight into boxes by `box`, which
+  /// ``scoped(to:)`` specialises where the key path is written (a part returned through a
+  /// closure here would take a temporary of its size on the stack).
+  @inline(never)
+  fileprivate func reduceLarge<Root>(
+    _ base: Reducer<Root>, _ root: inout Root, _ action: any Action,
+    box: (Root) -> HeapState<State>
+  ) {
+    let before = box(root)
+    base.reduce(&root, action)
+    record(before: before, after: box(root))
+  }
+
+  /// `reduceSmall(_:_:_:)` for a part.
+  @inline(never)
+  fileprivate func reduceSmall<Root>(
+    _ base: Reducer<Root>, _ root: inout Root, _ action: any Action, read: (Root) -> State
+  ) {
+    let before = read(root)
+    base.reduce(&root, action)
+    record(before: before, after: read(root))
+  }
+
+  /// Applies a navigation `command` to the part of `root` that `write` reaches.
+  @inline(never)
+  fileprivate func restore<Root>(
+    _ command: HistoryAction.Command, into root: inout Root,
+    write: (inout Root, State) -> Void
+  ) {
+    if let restored = move(command) { write(&root, restored.value) }
   }
 
   /// Connects the history to the store of `context`, so that navigation dispatches there.
@@ -355,22 +384,26 @@ public struct ScopedHistory<Root, Part>: StorePlugin {
   @usableFromInline let history: StateHistory<Part>
   @usableFromInline let read: (Root) -> Part
   @usableFromInline let write: (inout Root, Part) -> Void
+  /// The part, copied into a box (for a part larger than the engine's inline limit).
+  @usableFromInline let box: (Root) -> HeapState<Part>
 
   @inlinable
   init(
     history: StateHistory<Part>, read: @escaping (Root) -> Part,
-    write: @escaping (inout Root, Part) -> Void
+    write: @escaping (inout Root, Part) -> Void, box: @escaping (Root) -> HeapState<Part>
   ) {
     self.history = history
     self.read = read
     self.write = write
+    self.box = box
   }
 
   public func install(in setup: inout StorePluginSetup<Root>) {
     let history = self.history
     let read = self.read
     let write = self.write
-    setup.wrapReducer { base in history.recording(base, read: read, write: write) }
+    let box = self.box
+    setup.wrapReducer { base in history.recording(base, read: read, write: write, box: box) }
     setup.onStart { store in history.connect(store) }
   }
 }

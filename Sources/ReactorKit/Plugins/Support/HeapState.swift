@@ -5,13 +5,14 @@
 /// it, kept across `next(action)` and captured by a closure, would sit on the dispatching
 /// thread's stack next to the reduction's own. Reading it straight into a box keeps it there
 /// only while it is read (issue 29, item 5: a 256 KiB state on a 512 KiB stack).
+@usableFromInline
 final class HeapState<State>: @unchecked Sendable {
   // Safety: `value` is immutable, so the box may be read from any thread (the logger's queue,
   // a history's readers).
-  let value: State
+  @usableFromInline let value: State
 
   /// Boxes a copy of `state`, copied straight into the box (no temporary on the stack).
-  @inline(never)
+  @usableFromInline @inline(never)
   init(copying state: borrowing State) {
     value = copy state
   }
