@@ -65,6 +65,9 @@ public struct ActionRecording {
   public var redactedFieldNames: [String]?
   /// The state before the first action, as JSON, when the recording has it.
   var startState: JSONValue?
+  /// The version of the library that made the recording (``ReactorKitLibrary/version``); this
+  /// library's for a recording made here, `nil` for a loaded one whose header does not say.
+  public var libraryVersion: String? = ReactorKitLibrary.version
 
   /// The version of the format this library writes; it reads this one and every earlier one.
   public static var formatVersion: Int { 2 }
@@ -80,8 +83,8 @@ public struct ActionRecording {
   /// This recording's header line; members it doesn't have are left out.
   func headerLine() -> String {
     let header = Header(
-      format: Self.formatName, version: Self.formatVersion, state: stateType,
-      redacted: redactedFieldNames, start: start, startState: startState)
+      format: Self.formatName, version: Self.formatVersion, library: libraryVersion,
+      state: stateType, redacted: redactedFieldNames, start: start, startState: startState)
     // Strings, numbers and a JSON value always encode.
     return String(decoding: (try? Self.lineEncoder().encode(header)) ?? Data(), as: UTF8.self)
   }
@@ -226,6 +229,7 @@ public struct ActionRecording {
   /// Takes the header's members and the lines' checkpoints.
   private mutating func adopt(_ header: Header?, checkpoints: [StateCheckpoint?]) {
     stateType = header?.state
+    libraryVersion = header?.library
     redactedFieldNames = header?.redacted
     start = header?.start
     startState = header?.startState
@@ -235,6 +239,7 @@ public struct ActionRecording {
   private struct Header: Codable {
     var format: String?
     var version: Int?
+    var library: String?
     var state: String?
     var redacted: [String]?
     var start: StateCheckpoint?

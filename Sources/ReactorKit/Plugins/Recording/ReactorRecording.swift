@@ -36,6 +36,9 @@ public struct ReactorRecording<R: Reactor> where R.Mutation: Codable, R.State: C
   public var redactedFieldNames: [String]?
   /// The state before the first event, when the recording holds it.
   public var startState: R.State?
+  /// The version of the library that made the recording (``ReactorKitLibrary/version``); this
+  /// library's for a recording made here, `nil` for a loaded one whose header does not say.
+  public var libraryVersion: String? = ReactorKitLibrary.version
   /// Set when the recording's last line was cut off mid-write: the events before it were
   /// loaded.
   public var tornTail: RecordingError?
@@ -130,8 +133,9 @@ public struct ReactorRecording<R: Reactor> where R.Mutation: Codable, R.State: C
     let encoder = ActionRecording.lineEncoder()
     var bytes = try line(
       Header(
-        format: Self.formatName, version: Self.formatVersion, reactor: Self.reactorName,
-        redacted: redactedFieldNames, start: start, startState: startState),
+        format: Self.formatName, version: Self.formatVersion, library: libraryVersion,
+        reactor: Self.reactorName, redacted: redactedFieldNames, start: start,
+        startState: startState),
       member: "startState", encoder: encoder, limits: limits, redaction: redaction)
     for event in events {
       switch event {
@@ -173,6 +177,7 @@ public struct ReactorRecording<R: Reactor> where R.Mutation: Codable, R.State: C
   private struct Header: Codable {
     var format: String?
     var version: Int?
+    var library: String?
     var reactor: String?
     var redacted: [String]?
     var start: StateCheckpoint?
@@ -206,6 +211,7 @@ public struct ReactorRecording<R: Reactor> where R.Mutation: Codable, R.State: C
         reason: "the start state does not decode as \(String(reflecting: R.State.self)) "
           + "(\(describeDecodingError(error)))")
     }
+    libraryVersion = header.library
     redactedFieldNames = header.redacted
     start = header.start
     startState = header.startState

@@ -92,7 +92,7 @@ final class ActionRecordingTests: ResourceTestCase {
     XCTAssertEqual(
       text,
       """
-      {"format":"reactorkit.actions","state":"ReactorKitTests.DemoState","version":2}
+      {"format":"reactorkit.actions","library":"\(ReactorKitLibrary.version)","state":"ReactorKitTests.DemoState","version":2}
       {"action":{"add":{"_0":"Milk"}},"type":"DemoAction"}
       {"action":{"id":1,"title":"Oat milk"},"type":"DemoRename"}
 
@@ -281,6 +281,7 @@ final class ActionRecordingTests: ResourceTestCase {
     // then
     XCTAssertEqual(inMemory.recording.stateType, "ReactorKitTests.DemoState")
     XCTAssertEqual(loaded.stateType, "ReactorKitTests.DemoState")
+    XCTAssertEqual(loaded.libraryVersion, ReactorKitLibrary.version)
     XCTAssertEqual(loaded.actions.count, 1)
     let built = ActionRecording([DemoAction.add("Tea")], stateType: DemoState.self)
     XCTAssertEqual(built.stateType, loaded.stateType)
@@ -290,6 +291,7 @@ final class ActionRecordingTests: ResourceTestCase {
         + #"{"action":{"add":{"_0":"Milk"}},"type":"DemoAction"}"# + "\n")
     let old = try ActionRecording(contentsOf: url, registry: DemoState.registry)
     XCTAssertNil(old.stateType)
+    XCTAssertNil(old.libraryVersion, "an old file does not say which library made it")
     let replayed = Store(reducer: DemoState.reducer, state: DemoState())
     try old.replay(into: replayed)
     XCTAssertEqual(replayed.currentState.todos.count, 1)

@@ -42,6 +42,7 @@ final class FlightRecorderTests: XCTestCase {
     let (recording, _) = try recordedSession(session)
     // then
     XCTAssertEqual(recording.stateType, String(reflecting: DemoState.self))
+    XCTAssertEqual(recording.libraryVersion, ReactorKitLibrary.version)
     XCTAssertEqual(recording.actions.count, session.count)
     XCTAssertEqual(recording.checkpoints.count, session.count)
     XCTAssertEqual(try recording.startState(as: DemoState.self), DemoState())

@@ -106,6 +106,8 @@ final class ReactorFlightRecorderTests: ResourceTestCase {
     XCTAssertEqual(checkpoints.count, 6)
     XCTAssertEqual(checkpoints[1].changed, [".tags[0]"])
     XCTAssertEqual(recording.startState, FlightProfileReactor.State())
+    XCTAssertTrue(header.contains("\"library\":\"\(ReactorKitLibrary.version)\""), String(header))
+    XCTAssertEqual(recording.libraryVersion, ReactorKitLibrary.version)
   }
 
   func test_replay_ofTheSameReactor_passes() throws {

@@ -1,6 +1,6 @@
 import Foundation
-import ReactorKitTesting
 import ReactorKitStreams
+import ReactorKitTesting
 import XCTest
 
 @testable import ReactorKit
