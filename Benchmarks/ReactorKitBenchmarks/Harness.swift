@@ -148,7 +148,6 @@ struct Options {
   var filter: String?
   var fixedCount: Int?
   var check = false
-  var smallStackCheck = false
   var signalExportPath: String?
 
   init(arguments: [String]) {
@@ -161,14 +160,12 @@ struct Options {
       case "--filter": filter = iterator.next()
       case "--count": fixedCount = Int(iterator.next() ?? "")
       case "--check": check = true
-      case "--small-stack-check": smallStackCheck = true
       case "--signal-export-check": signalExportPath = iterator.next()
       case "--help", "-h":
         print(
           """
           usage: ReactorKitBenchmarks [--json PATH] [--runs N] [--min-seconds S] [--filter TEXT]
-                                      [--count N] [--check] [--small-stack-check]
-                                      [--signal-export-check PATH]
+                                      [--count N] [--check] [--signal-export-check PATH]
           Runs each workload and its in-process baseline; prints ns/op, baseline ns/op, ratio,
           heap allocations per op and bytes, then whether each target is met.
           --filter TEXT runs the workloads whose name contains TEXT (is TEXT, for TEXT$).
@@ -176,10 +173,6 @@ struct Options {
                         the library's work runs inside measuredSubject, the baseline's inside
                         measuredBaseline, for callgrind's --toggle-collect).
           --check       exits with status 1 when a target is not met.
-          --small-stack-check
-                        only dispatches a 256 KiB inline state from a thread with a 512 KiB
-                        stack, with history, logging and a slice subscriber; exits 1 if
-                        that fails.
           --signal-export-check PATH
                         only records three dispatches with a FlightRecorder set to export to
                         PATH on a signal, then sends itself SIGTERM: the process must end by

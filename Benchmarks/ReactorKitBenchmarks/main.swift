@@ -1,7 +1,6 @@
 import Foundation
 
 let options = Options(arguments: CommandLine.arguments)
-if options.smallStackCheck { exit(runSmallStackCheck() ? 0 : 1) }
 if let path = options.signalExportPath { runSignalExportCheck(exportingTo: path) }
 print("ReactorKitBenchmarks: median of \(options.runs) runs, each ≥ \(options.minimumSeconds) s")
 print("ratio = ns/op of the library ÷ ns/op of the hand-written baseline in this process")

@@ -7,7 +7,8 @@ import Foundation
 #endif
 
 /// `ReactorKitFuzz TARGET [options and corpus directories]`, where TARGET is `http` or
-/// `recording`.
+/// `recording`; `ReactorKitFuzz small-stack` runs the small-stack check instead (see
+/// `runSmallStackCheck()`).
 ///
 /// Built by `scripts/fuzz.sh` with `-sanitize=fuzzer,address -D FUZZING`, the rest of the
 /// arguments go to libFuzzer (`-max_total_time=60 Fuzz/Corpus/http`). In a plain build it
@@ -17,9 +18,13 @@ import Foundation
 enum ReactorKitFuzz {
   static func main() {
     var arguments = CommandLine.arguments
+    if arguments.count == 2 && arguments[1] == "small-stack" {
+      exit(runSmallStackCheck() ? 0 : 1)
+    }
     guard arguments.count >= 2, let target = FuzzTarget(rawValue: arguments[1]) else {
       let names = FuzzTarget.allCases.map(\.rawValue).joined(separator: "|")
-      FileHandle.standardError.write(Data("usage: ReactorKitFuzz \(names) [arguments]\n".utf8))
+      FileHandle.standardError.write(
+        Data("usage: ReactorKitFuzz \(names) [arguments] | ReactorKitFuzz small-stack\n".utf8))
       exit(2)
     }
     unsafe selected = target

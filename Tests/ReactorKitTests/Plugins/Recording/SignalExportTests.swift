@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import ReactorKit
+import ReactorKitTesting
 import XCTest
 
 #if canImport(Glibc)
@@ -11,7 +12,7 @@ import XCTest
 
 /// Issue 32, part 1: a flight recording exported when the process is asked to stop by a
 /// signal. The tests use `SIGUSR1`/`SIGUSR2` and a `then` that does not end the process.
-final class SignalExportTests: XCTestCase {
+final class SignalExportTests: ResourceTestCase {
   private func temporaryURL() -> URL {
     FileManager.default.temporaryDirectory
       .appendingPathComponent("signal-export-\(UUID().uuidString).jsonl")

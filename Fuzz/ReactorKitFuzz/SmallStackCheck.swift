@@ -25,7 +25,11 @@ struct SmallStackBump: Action {}
 /// Prints the outcome; returns whether it worked. An overflow may jump the guard page and
 /// crash another thread: any crash of this process is a failure.
 ///
-/// CI runs it after the release build. What it took: the engine's frames are small (a
+/// `ReactorKitFuzz small-stack` runs it: CI runs the plain release build's, and the one
+/// `scripts/fuzz.sh` builds with the address sanitizer (optimized, without the benchmarks'
+/// malloc counter, which that sanitizer refuses).
+///
+/// What it took: the engine's frames are small (a
 /// reduction with observers and each delivery of a state over 4 KiB copy it once, in frames
 /// of their own); the logger boxes the states it keeps; and `StateHistory`, whose reducer runs
 /// unspecialised, keeps no local state in the closure the store calls (the optimizer hoists
