@@ -314,7 +314,7 @@ public final class ReactorTestStore<R: Reactor> where R.State: Equatable {
       if !running.isEmpty {
         let one = running.count == 1
         fail(
-          "The mutations of \(counted(running.count, "action")) \(one ? "were" : "are") "
+          "The mutations of \(counted(running.count, "action")) were "
             + "still running when the test ended (\(running.joined(separator: ", "))). "
             + "Receive \(one ? "its" : "their") mutations, advance the test scheduler or "
             + "clock \(one ? "it waits" : "they wait") on until \(one ? "it completes" : "they complete"), "

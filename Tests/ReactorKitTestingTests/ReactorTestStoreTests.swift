@@ -214,6 +214,25 @@ final class ReactorTestStoreTests: ResourceTestCase {
       ])
   }
 
+  func test_finish_namesEveryActionWhoseMutationsAreStillRunning() {
+    // given
+    let store = makeStore()
+    store.send(.watch)
+    store.send(.refresh)
+    store.receive(.setLoading(true)) { $0.isLoading = true }
+    // when
+    store.finish(timeout: 0)
+    // then
+    XCTAssertEqual(
+      failures.messages,
+      [
+        "The mutations of 2 actions were still running when the test ended (Action.watch, "
+          + "Action.refresh). Receive their mutations, advance the test scheduler or clock they "
+          + "wait on until they complete, or end them with cancelInFlightMutations()."
+      ])
+    store.cancelInFlightMutations()
+  }
+
   func test_cancelInFlightMutations_endsRunningStreamsAndLaterOnesRun() {
     // given
     let store = makeStore()
