@@ -8,13 +8,16 @@ import ReactorKitInspector
 enum FuzzTarget: String, CaseIterable {
   /// The inspector's HTTP/1.x request parser (bytes from any local process).
   case http
-  /// `ActionRecording(jsonLines:)`, the loader of recordings (files and `/api/import` bodies).
+  /// `ActionRecording(jsonLines:)`, the loader of recordings (files and `/api/import` bodies),
+  /// and `ReactorRecording(jsonLines:)`, the loader of reactors' recordings.
   case recording
 
   func check(_ bytes: [UInt8]) {
     switch self {
     case .http: HTTPParserProperties.check(bytes)
-    case .recording: RecordingProperties.check(bytes)
+    case .recording:
+      RecordingProperties.check(bytes)
+      RecordingProperties.checkAsReactorRecording(bytes)
     }
   }
 }
@@ -136,6 +139,17 @@ enum ResponseProperties {
   }
 }
 
+/// A reactor whose mutations are ``FuzzAction``s, for the reactor recording loader.
+final class FuzzReactor: Reactor {
+  typealias Action = Int
+  typealias Mutation = FuzzAction
+  typealias State = FuzzAction
+
+  let initialState = FuzzAction(name: "", count: 0, ratio: nil, tags: [], child: [])
+
+  func mutate(action: Int) -> Observable<FuzzAction> { .empty() }
+}
+
 /// An action with nesting, optionals and numbers, for the recording loader to decode.
 struct FuzzAction: Action, Codable, Equatable {
   var name: String
@@ -185,6 +199,35 @@ enum RecordingProperties {
       preconditionFailure("a written recording does not load: \(error)")
     }
     checkReplay(recording)
+  }
+
+  /// The same bytes as a reactor's recording (`ReactorRecording`, the format of a
+  /// `ReactorFlightRecorder`'s export): a typed error or a recording that writes back to
+  /// lines that load to the same events.
+  static func checkAsReactorRecording(_ bytes: [UInt8]) {
+    let recording: ReactorRecording<FuzzReactor>
+    do {
+      recording = try ReactorRecording(jsonLines: bytes, limits: limits)
+    } catch {
+      return  // a typed `RecordingError`
+    }
+    let written: [UInt8]
+    do {
+      written = try recording.jsonLines(limits: limits)
+    } catch {
+      guard case .unreplayable = error else { preconditionFailure("writing failed: \(error)") }
+      return
+    }
+    do {
+      let reloaded = try ReactorRecording<FuzzReactor>(jsonLines: written, limits: limits)
+      precondition(
+        reloaded.mutations == recording.mutations, "the written recording loads other mutations")
+      precondition(
+        reloaded.events.count == recording.events.count, "the written recording loses events")
+      precondition(reloaded.startState == recording.startState, "another start state")
+    } catch {
+      preconditionFailure("a written reactor recording does not load: \(error)")
+    }
   }
 
   /// Replays `recording` into a store whose state is the sum of the counts, with a small
