@@ -54,11 +54,6 @@ private final class FlightProfileReactor: Reactor, @unchecked Sendable {
 
 /// Issue 32: a reactor's actions and mutations recorded, exported and replayed as a test.
 final class ReactorFlightRecorderTests: ResourceTestCase {
-  /// A reactor's streams are released when the storage table finds the reactor gone: on Linux
-  /// by sweeps up to about 3 s after its last use, and the thread test's reactor is used until
-  /// its last moment (slower still under the thread sanitizer, where 2 s did not suffice).
-  override var resourceSettleTimeout: TimeInterval { 10 }
-
   private func recorded(
     capacity: Int = 100,
     _ actions: [FlightProfileReactor.Action] = [

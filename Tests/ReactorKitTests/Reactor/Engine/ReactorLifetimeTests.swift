@@ -68,6 +68,27 @@ final class ReactorLifetimeTests: ResourceTestCase {
     XCTAssertNil(weakState)
   }
 
+  func test_releaseFreedReactors_releasesAFreedReactorsStreamsAtOnce() {
+    // given: a reactor with a state subscriber, used, then freed
+    let start = Resources.total
+    weak var weakAction: ActionSubject<Int>?
+    weak var weakState: Observable<Int>?
+    do {
+      let reactor = CountingReactor()
+      let subscription = reactor.state.subscribe()
+      reactor.action.onNext(1)
+      weakAction = reactor.action
+      weakState = reactor.state
+      subscription.dispose()
+    }
+    // when: before any Linux sweep could run (the first is 50 ms after the last use)
+    ReactorKitLibrary.releaseFreedReactors()
+    // then
+    XCTAssertNil(weakAction)
+    XCTAssertNil(weakState)
+    XCTAssertEqual(Resources.total, start)
+  }
+
   func test_actionAndState_areReleasedSoonAfterReactorWithoutExplicitCleanup() {
     // given
     weak var weakAction: ActionSubject<Int>?
