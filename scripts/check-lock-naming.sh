@@ -25,7 +25,7 @@ import re, sys
 sys.path.insert(0, "scripts/lib")
 from swift_source import code_only, functions, line_of, own_code, swift_files
 
-RELEASE = re.compile(r"(?<![A-Za-z0-9_])unlock\(\)|[A-Za-z0-9_]AndUnlock\s*\(")
+RELEASE = re.compile(r"(?<![A-Za-z0-9_])unlock\([^()]*\)|[A-Za-z0-9_]AndUnlock\s*\(")
 ACQUIRE = re.compile(r"(?<![A-Za-z0-9_.])(?:[A-Za-z_][A-Za-z0-9_]*\.)*lock(?:[A-Z][A-Za-z0-9]*)?\s*\(")
 ACQUIRE_ANY = re.compile(ACQUIRE.pattern + r"|(?<![A-Za-z0-9_])withLock\b")
 LOCKED_CALL = re.compile(r"(?<![A-Za-z0-9_])([a-z][A-Za-z0-9]*(?<!Un)Locked)\s*\(")
@@ -217,6 +217,9 @@ def self_test():
         # …AndUnlock
         "func sendAndUnlock() {\n  let x = take()\n  lock.unlock()\n  deliver(x)\n}": [],
         "func sendAndUnlock() {\n  let x = take()\n  lock.unlock()\n}": [],
+        # a lock taken and released with an argument (a striped table's `lock(stripe)`)
+        "func touch() {\n  stripes.lock(i)\n  if x { return }\n  stripes.unlock(i)\n}": [3],
+        "func touch() {\n  stripes.lock(i)\n  work()\n  stripes.unlock(i)\n}": [],
         "func sendAndUnlock() {\n  guard ready else {\n    lock.unlock()\n    return\n  }\n"
         "  drainAndUnlock(then: nil)\n}": [],
         "func sendAndUnlock() {\n  guard ready else { return }\n  lock.unlock()\n}": [2],

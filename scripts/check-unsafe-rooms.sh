@@ -26,7 +26,7 @@ rooms=(
   '^Sources/ReactorKitInspector/Server/System/'
   # Engines' storage files: the one place an engine lays out and reaches its memory.
   '^Sources/ReactorKit/Reactor/Engine/ReactorCore\+Storage\.swift$'
-  '^Sources/ReactorKit/Reactor/Engine/WeakObjectTable\.swift$'
+  '^Sources/ReactorKit/Reactor/Engine/WeakObjectTableStorage\.swift$'
   '^Sources/ReactorKit/Reactor/Engine/OwnedStorage\.swift$'
   '^Sources/ReactorKit/Reactor/Engine/ViewStorage\.swift$'
   '^Sources/ReactorKit/Store/Engine/StoreStateStorage\.swift$'

@@ -20,7 +20,7 @@ class OwnedStorage: @unchecked Sendable {
   @exclusivity(unchecked) @usableFromInline final var storageKey: UInt = 0
   /// `0` while the table does not watch the owner; otherwise one more than the number of times
   /// the Linux sweeps found the owner alive since the table last saw it used (see
-  /// ``WeakObjectTable``). Changed under the table's lock; read without it only to skip a
+  /// ``WeakObjectTable``). Changed under its stripe's mutex; read without it only to skip a
   /// needless ``WeakObjectTable/touch(_:)``.
   @usableFromInline enum Slots: Int, AtomicSlotIndex { case sweepMark = 2 }
   @usableFromInline final var sweepMarkSlot = AtomicSlot(UInt8(0))

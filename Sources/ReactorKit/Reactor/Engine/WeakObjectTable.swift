@@ -1,10 +1,6 @@
 import Dispatch
 import ReactorKitStreams
 
-#if canImport(ObjectiveC)
-  import ObjectiveC
-#endif
-
 /// A map from objects to storage that does not retain the objects: the library's replacement
 /// for associated objects.
 ///
@@ -15,7 +11,7 @@ import ReactorKitStreams
 ///   deinitialisation;
 /// - when an object that owns a sentinel the table handed out (``DeinitSentinel``) goes away;
 /// - when an insertion reuses the key of a dead owner, and by a scan for dead owners that
-///   insertions run after the table has grown by half since the last scan (amortised O(1));
+///   insertions run after a stripe has grown by half since its last scan (amortised O(1));
 /// - by ``purge()``;
 /// - on Linux, which offers no deinitialisation hook for arbitrary classes, by sweeps that look
 ///   only at the owners *used* lately: inserted, looked up, or reported by ``touch(_:)``. Each
@@ -26,153 +22,138 @@ import ReactorKitStreams
 ///   within 50 ms to 1.6 s; one freed later, by the next insertion scan or ``purge()``.
 ///
 /// All methods are thread-safe. The table never calls back into owners, and it releases
-/// storage (``OwnedStorage/ownerDidDeinitialize()``) outside its lock.
+/// storage (``OwnedStorage/ownerDidDeinitialize()``) outside its locks.
 ///
-/// The entries live in an open-addressing hash table (linear probing, backward-shift
-/// deletion) behind a pointer: a lookup hashes the address with one multiplication and pays
-/// no dynamic exclusivity check, and dead entries are collected on the stack, not in an array.
-@safe
+/// The table is striped: the top bits of an owner's hash pick one of ``stripeCount`` stripes,
+/// each with its own mutex, slots, scans and sweeps, so that threads using different owners
+/// (views reading `reactor.action` of their reactors) rarely wait for one another. A stripe's
+/// entries live in an open-addressing hash table (Fibonacci hashing, linear probing,
+/// backward-shift deletion); its memory, the stripes' and the scans' are in
+/// WeakObjectTableStorage.swift, so this file is safe Swift.
 @usableFromInline
 final class WeakObjectTable: @unchecked Sendable {
-  // Safety: everything behind `state` is guarded by `lock`.
+  // Safety: each stripe's state is read and written only with the stripe's mutex held.
 
-  /// One slot: the owner's address and its storage (retained), or `nil` when the slot is free.
-  @safe
-  private struct Slot {
-    var key: UInt
-    var value: Unmanaged<OwnedStorage>?
-  }
-
-  @safe
-  private struct State {
-    var slots: UnsafeMutablePointer<Slot>?
-    /// A power of two, or 0 before the first insertion.
-    var capacity = 0
-    /// `64 - log2(capacity)`: the hash is the top bits of the key times a constant.
-    var shift = 64
-    var count = 0
-    var insertionsSinceScan = 0
-    /// The keys of the owners the sweeps watch (``OwnedStorage/sweepMark`` is not 0); a key
-    /// may appear twice.
-    var watched: [UInt] = []
-    /// The timer of the Linux sweeps, made on first use.
-    var sweeper: DispatchSourceTimer?
-    /// When the next sweep is due (`DispatchTime.uptimeNanoseconds`), or 0 when none is.
-    var nextSweep: UInt64 = 0
-    /// Whether the next sweep is due within the shortest delay: a newly watched owner needs
-    /// no earlier one (spares it reading the clock).
-    var isSweepSoon = false
-    /// Whether a sweep is running.
-    var isSweeping = false
-    /// The number of Linux sweeps run so far (for tests).
-    var sweepCount = 0
-    #if DEBUG
-      /// Called by scans with each owner found alive, the lock held (for tests).
-      var scanFoundLiveOwner: ((AnyObject) -> Void)?
-    #endif
-  }
-
-  /// How many dead entries one pass under the lock collects before releasing them.
-  private static var batch: Int { 16 }
-
-  /// How many live owners one pass under the lock holds before releasing them (see
-  /// `removeDeadAndUnlock(plus:skipping:)`). 960 bytes: `withUnsafeTemporaryAllocation` takes
-  /// them from the stack (up to 1,024 bytes; more would cost a heap allocation per scan).
-  private static var liveBatch: Int { 120 }
-
-  /// The fewest insertions between two scans for dead owners started by an insertion.
+  /// The fewest insertions into a stripe between two scans for dead owners started by an
+  /// insertion.
   static var minimumInsertionsPerScan: Int { 8 }
 
   /// The delays, in milliseconds, between the last use of an owner and the Linux sweeps that
   /// look at it: after the last one, the owner is no longer watched.
   let sweepDelays: [UInt64]
 
-  private let lock = Lock()
-  private let state: UnsafeMutablePointer<State>
+  private let stripes: WeakTableStripes
+  /// `log2(stripes.count)`: how many top bits of the hash pick the stripe.
+  private let stripeBits: Int
+
+  /// The number of stripes.
+  var stripeCount: Int { stripes.count }
 
   /// Creates an empty table.
   ///
-  /// - Parameter sweepDelays: The delays between the last use of an owner and the Linux
-  ///   sweeps that look at it, in milliseconds.
-  init(sweepDelays: [UInt64] = [50, 100, 200, 400, 800, 1_600]) {
+  /// - Parameters:
+  ///   - stripes: The number of stripes, a power of two.
+  ///   - sweepDelays: The delays between the last use of an owner and the Linux sweeps that
+  ///     look at it, in milliseconds.
+  init(stripes: Int = 32, sweepDelays: [UInt64] = [50, 100, 200, 400, 800, 1_600]) {
     precondition(!sweepDelays.isEmpty && sweepDelays.count < Int(UInt8.max))
     self.sweepDelays = sweepDelays
-    unsafe state = .allocate(capacity: 1)
-    unsafe state.initialize(to: State())
+    self.stripes = WeakTableStripes(count: stripes)
+    stripeBits = stripes.trailingZeroBitCount
   }
 
   deinit {
-    if let slots = unsafe state.pointee.slots {
-      for index in unsafe 0..<state.pointee.capacity {
-        unsafe slots[index].value?.release()
-      }
-      unsafe slots.deallocate()
+    for index in 0..<stripes.count {
+      let slots = stripes[index].slots
+      for position in 0..<slots.capacity { slots[position].entry?.release() }
+      slots.deallocate()
+      stripes[index].sweeper?.cancel()
     }
-    unsafe state.pointee.sweeper?.cancel()
-    unsafe state.deinitialize(count: 1)
-    unsafe state.deallocate()
+    stripes.deallocate()
   }
 
   /// The number of entries, dead or alive (for tests).
-  var count: Int { lock.withLock { unsafe state.pointee.count } }
+  var count: Int { total { $0.count } }
+
+  /// Whether a Linux sweep is scheduled or running (for tests).
+  var isSweepScheduled: Bool { total { $0.nextSweep != 0 || $0.isSweeping ? 1 : 0 } > 0 }
+
+  /// The number of Linux sweeps run so far (for tests).
+  var sweepCount: Int { total { $0.sweepCount } }
+
+  /// The sum of `value` over the stripes, each read with its mutex held.
+  private func total(_ value: (WeakTableStripe) -> Int) -> Int {
+    var sum = 0
+    for index in 0..<stripes.count {
+      stripes.lock(index)
+      sum += value(stripes[index])
+      stripes.unlock(index)
+    }
+    return sum
+  }
+
+  // MARK: - Lookup and insertion
 
   /// The storage of `owner`, or `nil` when none was created.
   @usableFromInline
   func value(for owner: AnyObject) -> OwnedStorage? {
     let key = Self.key(of: owner)
-    lock.lock()
-    guard let index = indexLocked(of: key) else {
-      lock.unlock()
+    let stripe = stripeIndex(of: key)
+    stripes.lock(stripe)
+    guard let index = indexLocked(of: key, in: stripe),
+      let entry = stripes[stripe].slots[index].entry,
+      entry.belongs(to: owner)
+    else {
+      stripes.unlock(stripe)
       return nil
     }
-    let value = unsafe state.pointee.slots![index].value!.takeUnretainedValue()
-    let isOwners = unsafe value.storageOwner === owner
-    if isOwners { watchLocked(value) }
-    lock.unlock()
-    return isOwners ? value : nil
+    let value = entry.storage
+    watchLocked(value, in: stripe)
+    stripes.unlock(stripe)
+    return value
   }
 
   /// The storage of `owner`, created with `make` if it has none.
   ///
-  /// - Parameter make: Builds the storage. Runs with the table locked, so it must not call
-  ///   user code or touch the table.
+  /// - Parameter make: Builds the storage. Runs with a stripe locked, so it must not call user
+  ///   code or touch the table.
   @usableFromInline
   func value(for owner: AnyObject, orInsert make: () -> OwnedStorage) -> OwnedStorage {
     let key = Self.key(of: owner)
-    lock.lock()
-    var stale: Unmanaged<OwnedStorage>?
-    if let index = indexLocked(of: key) {
-      let existing = unsafe state.pointee.slots![index].value!
-      if unsafe existing._withUnsafeGuaranteedRef({ unsafe $0.storageOwner === owner }) {
-        let value = unsafe existing.takeUnretainedValue()
-        watchLocked(value)
-        lock.unlock()
+    let stripe = stripeIndex(of: key)
+    stripes.lock(stripe)
+    var stale: WeakTableEntry?
+    if let index = indexLocked(of: key, in: stripe) {
+      let existing = stripes[stripe].slots[index].entry!
+      if existing.belongs(to: owner) {
+        let value = existing.storage
+        watchLocked(value, in: stripe)
+        stripes.unlock(stripe)
         return value
       }
       // It belonged to a dead object at the same address.
-      unsafe stale = unsafe existing
-      removeLocked(at: index)
+      stale = existing
+      removeLocked(at: index, in: stripe)
     }
     let value = make()
-    unsafe value.storageOwner = owner
-    unsafe value.storageKey = key
-    insertLocked(key: key, value: value)
-    watchLocked(value)
-    unsafe state.pointee.insertionsSinceScan += 1
-    // Amortised: a scan visits every entry, so it runs after as many insertions as half the
-    // entries, and not before `minimumInsertionsPerScan` (a small table would otherwise be
-    // scanned on every insertion).
+    value.assign(to: owner, key: key)
+    insertLocked(key: key, value: value, in: stripe)
+    watchLocked(value, in: stripe)
+    stripes[stripe].insertionsSinceScan += 1
+    // Amortised: a scan visits every entry of the stripe, so it runs after as many insertions
+    // as half its entries, and not before `minimumInsertionsPerScan` (a small stripe would
+    // otherwise be scanned on every insertion).
+    let insertions = stripes[stripe].insertionsSinceScan
     let scan =
-      unsafe state.pointee.insertionsSinceScan * 2 >= state.pointee.count
-      && state.pointee.insertionsSinceScan >= Self.minimumInsertionsPerScan
+      insertions * 2 >= stripes[stripe].count && insertions >= Self.minimumInsertionsPerScan
     if !scan {
-      lock.unlock()
+      stripes.unlock(stripe)
       attachSentinel(to: owner, value: value)
-      if let stale = unsafe stale { unsafe Self.release(stale) }
+      stale?.releaseDead()
       return value
     }
     // `removeDeadAndUnlock` unlocks.
-    unsafe removeDeadAndUnlock(plus: stale, skipping: key)
+    removeDeadAndUnlock(stripe, plus: stale, skipping: key)
     attachSentinel(to: owner, value: value)
     return value
   }
@@ -183,14 +164,15 @@ final class WeakObjectTable: @unchecked Sendable {
   func touch(_ storage: OwnedStorage) {
     #if !canImport(ObjectiveC)
       if storage.sweepMark.load(ordering: .relaxed) == 1 { return }
-      lock.lock()
-      if let index = unsafe indexLocked(of: storage.storageKey),
-        unsafe state.pointee.slots![index].value!.toOpaque()
-          == Unmanaged.passUnretained(storage).toOpaque()
+      let key = storage.tableKey
+      let stripe = stripeIndex(of: key)
+      stripes.lock(stripe)
+      if let index = indexLocked(of: key, in: stripe),
+        stripes[stripe].slots[index].entry!.holds(storage)
       {
-        watchLocked(storage)
+        watchLocked(storage, in: stripe)
       }
-      lock.unlock()
+      stripes.unlock(stripe)
     #endif
   }
 
@@ -199,109 +181,198 @@ final class WeakObjectTable: @unchecked Sendable {
   /// Used when the owner of `value` is known to be gone.
   func remove(_ value: OwnedStorage, forKey key: ObjectIdentifier) {
     let key = UInt(bitPattern: key)
-    lock.lock()
-    var removed: Unmanaged<OwnedStorage>?
-    if let index = indexLocked(of: key),
-      unsafe state.pointee.slots![index].value!.toOpaque()
-        == Unmanaged.passUnretained(value).toOpaque()
+    let stripe = stripeIndex(of: key)
+    stripes.lock(stripe)
+    var removed: WeakTableEntry?
+    if let index = indexLocked(of: key, in: stripe),
+      let entry = stripes[stripe].slots[index].entry, entry.holds(value)
     {
-      unsafe removed = unsafe state.pointee.slots![index].value
-      removeLocked(at: index)
+      removed = entry
+      removeLocked(at: index, in: stripe)
     }
-    lock.unlock()
-    if let removed = unsafe removed { unsafe Self.release(removed) }
+    stripes.unlock(stripe)
+    removed?.releaseDead()
   }
 
   /// Releases the storage of every owner that has been deinitialised.
   @usableFromInline
   func purge() {
-    lock.lock()
-    unsafe removeDeadAndUnlock(plus: nil, skipping: nil)
+    for stripe in 0..<stripes.count {
+      stripes.lock(stripe)
+      removeDeadAndUnlock(stripe, plus: nil, skipping: nil)
+    }
   }
 
-  // MARK: - Releasing
+  // MARK: - Scanning
 
-  /// Calls `ownerDidDeinitialize` on a storage taken out of the table and drops the table's
-  /// reference. Call without the lock.
-  private static func release(_ storage: Unmanaged<OwnedStorage>) {
-    unsafe storage.takeRetainedValue().ownerDidDeinitialize()
-  }
-
-  /// Removes the entries of dead owners and releases them, with `extra` (a dead entry
-  /// already removed). Call with the lock held; the lock is released on return.
+  /// Removes the entries of dead owners in `stripe` and releases them, with `extra` (a dead
+  /// entry already removed). Call with the stripe locked; it is unlocked on return.
   ///
   /// Dead entries are collected on the stack, a batch at a time, and released outside the
-  /// lock. So are the owners found alive: telling whether an owner is alive takes a strong
+  /// mutex. So are the owners found alive: telling whether an owner is alive takes a strong
   /// reference to it, and if another thread lets go of the owner meanwhile, dropping that
-  /// reference runs the owner's deinitialiser, which may use this table (a view's dispose
-  /// bag does), so it must not run with the lock held.
+  /// reference runs the owner's deinitialiser, which may use this table (a view's dispose bag
+  /// does), so it must not run with the mutex held.
   ///
   /// - Parameter skipped: The key of an owner known to be alive (the caller's), not looked at.
-  private func removeDeadAndUnlock(plus extra: Unmanaged<OwnedStorage>?, skipping skipped: UInt?) {
-    unsafe withUnsafeTemporaryAllocation(of: Unmanaged<OwnedStorage>.self, capacity: Self.batch) {
-      dead in
-      unsafe withUnsafeTemporaryAllocation(of: Unmanaged<AnyObject>.self, capacity: Self.liveBatch)
-      {
-        live in
-        unsafe removeDeadAndUnlock(plus: extra, skipping: skipped, dead: dead, live: live)
-      }
+  private func removeDeadAndUnlock(
+    _ stripe: Int, plus extra: WeakTableEntry?, skipping skipped: UInt?
+  ) {
+    WeakTableScanBatch.withBatch { batch in
+      if let extra { batch.appendDead(extra) }
+      removeDeadAndUnlock(stripe, skipping: skipped, batch: &batch)
     }
   }
 
   private func removeDeadAndUnlock(
-    plus extra: Unmanaged<OwnedStorage>?, skipping skipped: UInt?,
-    dead: UnsafeMutableBufferPointer<Unmanaged<OwnedStorage>>,
-    live: UnsafeMutableBufferPointer<Unmanaged<AnyObject>>
+    _ stripe: Int, skipping skipped: UInt?, batch: inout WeakTableScanBatch
   ) {
-    var found = 0
-    var alive = 0
-    if let extra = unsafe extra {
-      unsafe dead[0] = unsafe extra
-      found = 1
-    }
     var index = 0
-    var capacity = unsafe state.pointee.capacity
+    var capacity = stripes[stripe].slots.capacity
     while true {
       var complete = true
-      if unsafe capacity != state.pointee.capacity {
-        // The table grew while the lock was released: start again.
+      if capacity != stripes[stripe].slots.capacity {
+        // The stripe grew while its mutex was released: start again.
         index = 0
-        capacity = unsafe state.pointee.capacity
+        capacity = stripes[stripe].slots.capacity
       }
-      unsafe state.pointee.insertionsSinceScan = 0
-      if let slots = unsafe state.pointee.slots {
-        while unsafe index < state.pointee.capacity {
-          guard let value = unsafe slots[index].value, unsafe slots[index].key != skipped else {
-            index += 1
-            continue
-          }
-          if found == dead.count || alive == live.count {
-            complete = false
-            break
-          }
-          if let owner = unsafe value._withUnsafeGuaranteedRef({ unsafe $0.storageOwner }) {
-            // Released after the lock (see above).
-            unsafe live[alive] = unsafe Unmanaged.passRetained(owner)
-            alive += 1
-            index += 1
-            #if DEBUG
-              unsafe state.pointee.scanFoundLiveOwner?(owner)
-            #endif
-          } else {
-            unsafe dead[found] = unsafe value
-            found += 1
-            // The next entry may move into this slot: look at it again.
-            removeLocked(at: index)
-          }
+      stripes[stripe].insertionsSinceScan = 0
+      let slots = stripes[stripe].slots
+      while index < slots.capacity {
+        let slot = slots[index]
+        guard let entry = slot.entry, slot.key != skipped else {
+          index += 1
+          continue
+        }
+        if batch.isFull {
+          complete = false
+          break
+        }
+        if let owner = entry.owner {
+          batch.appendLive(owner)
+          index += 1
+          #if DEBUG
+            stripes[stripe].scanFoundLiveOwner?(owner)
+          #endif
+        } else {
+          batch.appendDead(entry)
+          // The next entry may move into this slot: look at it again.
+          removeLocked(at: index, in: stripe)
         }
       }
-      lock.unlock()
-      for position in 0..<alive { unsafe live[position].release() }
-      alive = 0
-      for position in 0..<found { unsafe Self.release(dead[position]) }
-      found = 0
+      stripes.unlock(stripe)
+      batch.releaseAll()
       if complete { return }
-      lock.lock()
+      stripes.lock(stripe)
+    }
+  }
+
+  #if DEBUG
+    /// Sets the closure that scans call with each owner they find alive, with its stripe
+    /// locked (for tests).
+    func onScanFindingLiveOwner(_ body: ((AnyObject) -> Void)?) {
+      for stripe in 0..<stripes.count {
+        stripes.lock(stripe)
+        stripes[stripe].scanFoundLiveOwner = body
+        stripes.unlock(stripe)
+      }
+    }
+  #endif
+
+  // MARK: - Sweeping (Linux)
+
+  /// Watches the owner of `storage`, which was just used, from now on: it is looked at by the
+  /// next sweeps of its stripe (see ``WeakObjectTable``). Call with the stripe locked.
+  @inline(__always)
+  private func watchLocked(_ storage: OwnedStorage, in stripe: Int) {
+    #if !canImport(ObjectiveC)
+      let mark = storage.sweepMark.load(ordering: .relaxed)
+      if mark == 1 { return }
+      storage.sweepMark.store(1, ordering: .relaxed)
+      if mark == 0 { stripes[stripe].watched.append(storage.tableKey) }
+      if !stripes[stripe].isSweepSoon {
+        scheduleSweepLocked(stripe, afterMilliseconds: sweepDelays[0])
+        stripes[stripe].isSweepSoon = true
+      }
+    #endif
+  }
+
+  /// Makes sure a sweep of `stripe` runs within `delay` milliseconds. Call with the stripe
+  /// locked.
+  private func scheduleSweepLocked(_ stripe: Int, afterMilliseconds delay: UInt64) {
+    let due = DispatchTime.now().uptimeNanoseconds + delay * 1_000_000
+    let next = stripes[stripe].nextSweep
+    if next != 0 && next <= due { return }
+    stripes[stripe].nextSweep = due
+    let deadline = DispatchTime(uptimeNanoseconds: due)
+    let leeway = DispatchTimeInterval.milliseconds(Int(delay / 4))
+    if let sweeper = stripes[stripe].sweeper {
+      sweeper.schedule(deadline: deadline, repeating: .never, leeway: leeway)
+      return
+    }
+    let sweeper = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+    sweeper.setEventHandler { [weak self] in self?.sweep(stripe) }
+    sweeper.schedule(deadline: deadline, repeating: .never, leeway: leeway)
+    sweeper.resume()
+    stripes[stripe].sweeper = sweeper
+  }
+
+  /// Looks at the watched owners of `stripe`: releases the storage of those that are gone, and
+  /// stops watching those found alive ``sweepDelays``-many times. Schedules the stripe's next
+  /// sweep if any owner is still watched.
+  private func sweep(_ stripe: Int) {
+    let delays = sweepDelays
+    WeakTableScanBatch.withBatch { batch in
+      stripes.lock(stripe)
+      stripes[stripe].nextSweep = 0
+      stripes[stripe].isSweepSoon = false
+      stripes[stripe].isSweeping = true
+      stripes[stripe].sweepCount += 1
+      // Owners used from now on are added to a new list.
+      let pending = stripes[stripe].watched
+      stripes[stripe].watched = []
+      var kept: [UInt] = []
+      // The fewest sweeps any kept owner has seen: the next sweep is due after its delay.
+      var fewestLooks = delays.count
+      var position = 0
+      while true {
+        while position < pending.count, !batch.isFull {
+          let key = pending[position]
+          position += 1
+          guard let index = indexLocked(of: key, in: stripe) else { continue }
+          let entry = stripes[stripe].slots[index].entry!
+          let mark = entry.sweepMark
+          // 0: no longer watched (a duplicate key, or a new owner at the same address).
+          guard mark != 0 else { continue }
+          if let owner = entry.owner {
+            // Released after the mutex, like the scans' (see `removeDeadAndUnlock`).
+            batch.appendLive(owner)
+            if Int(mark) >= delays.count {
+              entry.storage.sweepMark.store(0, ordering: .relaxed)
+            } else {
+              entry.storage.sweepMark.store(mark + 1, ordering: .relaxed)
+              kept.append(key)
+              fewestLooks = min(fewestLooks, Int(mark))
+            }
+          } else {
+            batch.appendDead(entry)
+            removeLocked(at: index, in: stripe)
+          }
+        }
+        let complete = position == pending.count
+        if complete {
+          stripes[stripe].isSweeping = false
+          stripes[stripe].watched.append(contentsOf: kept)
+          if !stripes[stripe].watched.isEmpty {
+            scheduleSweepLocked(
+              stripe, afterMilliseconds: delays[min(fewestLooks, delays.count - 1)])
+          }
+        }
+        stripes.unlock(stripe)
+        batch.releaseAll()
+        if complete { break }
+        stripes.lock(stripe)
+      }
     }
   }
 
@@ -309,220 +380,98 @@ final class WeakObjectTable: @unchecked Sendable {
 
   /// The key of `owner`: its address.
   private static func key(of owner: AnyObject) -> UInt {
-    unsafe UInt(bitPattern: Unmanaged.passUnretained(owner).toOpaque())
+    UInt(bitPattern: ObjectIdentifier(owner))
   }
 
   /// 2^64 divided by the golden ratio, the multiplier of Fibonacci hashing.
   private static var fibonacciMultiplier: UInt { 0x9E37_79B9_7F4A_7C15 }
 
-  /// The slot where the search for `key` starts.
-  private func homeLocked(of key: UInt) -> Int {
+  /// The stripe of `owner` (for tests).
+  func stripe(of owner: AnyObject) -> Int { stripeIndex(of: Self.key(of: owner)) }
+
+  /// The stripe of `key`: the top bits of its hash.
+  @inline(__always)
+  private func stripeIndex(of key: UInt) -> Int {
     // Fibonacci hashing: the top bits of the product mix every bit of the address.
-    unsafe Int(truncatingIfNeeded: (key &* Self.fibonacciMultiplier) >> UInt(state.pointee.shift))
+    Int(truncatingIfNeeded: (key &* Self.fibonacciMultiplier) >> UInt(64 - stripeBits))
   }
 
-  /// The slot holding `key`, if any. Call with the lock held.
-  private func indexLocked(of key: UInt) -> Int? {
-    guard let slots = unsafe state.pointee.slots else { return nil }
-    let mask = unsafe state.pointee.capacity - 1
-    var index = homeLocked(of: key)
-    while unsafe slots[index].value != nil {
-      if unsafe slots[index].key == key { return index }
+  /// The slot of `stripe` where the search for `key` starts: the hash's next bits.
+  @inline(__always)
+  private func homeLocked(of key: UInt, in stripe: Int) -> Int {
+    let hash = (key &* Self.fibonacciMultiplier) << UInt(stripeBits)
+    return Int(truncatingIfNeeded: hash >> UInt(stripes[stripe].shift))
+  }
+
+  /// The slot of `stripe` holding `key`, if any. Call with the stripe locked.
+  private func indexLocked(of key: UInt, in stripe: Int) -> Int? {
+    let slots = stripes[stripe].slots
+    guard slots.capacity > 0 else { return nil }
+    let mask = slots.capacity - 1
+    var index = homeLocked(of: key, in: stripe)
+    while true {
+      let slot = slots[index]
+      guard slot.entry != nil else { return nil }
+      if slot.key == key { return index }
       index = (index + 1) & mask
     }
-    return nil
   }
 
-  /// Adds an entry for `key`, which must not be in the table, retaining `value`. Call with
-  /// the lock held.
-  private func insertLocked(key: UInt, value: OwnedStorage) {
-    if unsafe (state.pointee.count + 1) * 4 > state.pointee.capacity * 3 {
-      growLocked()
+  /// Adds an entry for `key`, which must not be in `stripe`, retaining `value`. Call with the
+  /// stripe locked.
+  private func insertLocked(key: UInt, value: OwnedStorage, in stripe: Int) {
+    if (stripes[stripe].count + 1) * 4 > stripes[stripe].slots.capacity * 3 {
+      growLocked(stripe)
     }
-    unsafe placeLocked(Slot(key: key, value: .passRetained(value)))
-    unsafe state.pointee.count += 1
+    placeLocked(WeakTableSlot(key: key, entry: WeakTableEntry(retaining: value)), in: stripe)
+    stripes[stripe].count += 1
   }
 
-  /// Puts `slot` in the first free slot of its probe sequence. Call with the lock held.
-  private func placeLocked(_ slot: Slot) {
-    let slots = unsafe state.pointee.slots!
-    let mask = unsafe state.pointee.capacity - 1
-    var index = homeLocked(of: slot.key)
-    while unsafe slots[index].value != nil { index = (index + 1) & mask }
-    unsafe slots[index] = slot
+  /// Puts `slot` in the first free slot of its probe sequence. Call with the stripe locked.
+  private func placeLocked(_ slot: WeakTableSlot, in stripe: Int) {
+    let slots = stripes[stripe].slots
+    let mask = slots.capacity - 1
+    var index = homeLocked(of: slot.key, in: stripe)
+    while slots[index].entry != nil { index = (index + 1) & mask }
+    slots[index] = slot
   }
 
-  /// Doubles the capacity (16 slots at first). Call with the lock held.
-  private func growLocked() {
-    let old = unsafe state.pointee.slots
-    let oldCapacity = unsafe state.pointee.capacity
-    let capacity = max(16, oldCapacity * 2)
-    let slots = UnsafeMutablePointer<Slot>.allocate(capacity: capacity)
-    unsafe slots.initialize(repeating: Slot(key: 0, value: nil), count: capacity)
-    unsafe state.pointee.slots = unsafe slots
-    unsafe state.pointee.capacity = capacity
-    unsafe state.pointee.shift = 64 - capacity.trailingZeroBitCount
-    guard let old = unsafe old else { return }
-    for index in 0..<oldCapacity where unsafe old[index].value != nil {
-      unsafe placeLocked(old[index])
+  /// Doubles the capacity of `stripe` (16 slots at first). Call with the stripe locked.
+  private func growLocked(_ stripe: Int) {
+    let old = stripes[stripe].slots
+    let capacity = max(16, old.capacity * 2)
+    stripes[stripe].slots = WeakTableSlots(capacity: capacity)
+    stripes[stripe].shift = 64 - capacity.trailingZeroBitCount
+    for index in 0..<old.capacity where old[index].entry != nil {
+      placeLocked(old[index], in: stripe)
     }
-    unsafe old.deallocate()
+    old.deallocate()
   }
 
-  /// Empties the slot at `index`, moving later entries of its cluster back so that every
-  /// probe sequence stays unbroken. Does not release the entry's value. Call with the lock
-  /// held.
-  private func removeLocked(at index: Int) {
-    let slots = unsafe state.pointee.slots!
-    let mask = unsafe state.pointee.capacity - 1
+  /// Empties the slot at `index` of `stripe`, moving later entries of its cluster back so
+  /// that every probe sequence stays unbroken. Does not release the entry. Call with the
+  /// stripe locked.
+  private func removeLocked(at index: Int, in stripe: Int) {
+    let slots = stripes[stripe].slots
+    let mask = slots.capacity - 1
     var hole = index
     var next = index
     while true {
       next = (next + 1) & mask
-      guard unsafe slots[next].value != nil else { break }
-      let home = unsafe homeLocked(of: slots[next].key)
+      guard slots[next].entry != nil else { break }
+      let home = homeLocked(of: slots[next].key, in: stripe)
       // The entry at `next` may move to `hole` unless its home lies cyclically in
       // (hole, next].
       let homeIsBetween =
         hole <= next ? (hole < home && home <= next) : (hole < home || home <= next)
       if !homeIsBetween {
-        unsafe slots[hole] = unsafe slots[next]
+        slots[hole] = slots[next]
         hole = next
       }
     }
-    unsafe slots[hole] = unsafe Slot(key: 0, value: nil)
-    unsafe state.pointee.count -= 1
+    slots[hole] = WeakTableSlot(key: 0, entry: nil)
+    stripes[stripe].count -= 1
   }
-
-  // MARK: - Sweeping (Linux)
-
-  /// Watches the owner of `storage`, which was just used, from now on: it is looked at by the
-  /// next sweeps (see ``WeakObjectTable``). Call with the lock held.
-  @inline(__always)
-  private func watchLocked(_ storage: OwnedStorage) {
-    #if !canImport(ObjectiveC)
-      let mark = storage.sweepMark.load(ordering: .relaxed)
-      if mark == 1 { return }
-      storage.sweepMark.store(1, ordering: .relaxed)
-      if mark == 0 { unsafe state.pointee.watched.append(storage.storageKey) }
-      if unsafe !state.pointee.isSweepSoon {
-        scheduleSweepLocked(afterMilliseconds: sweepDelays[0])
-        unsafe state.pointee.isSweepSoon = true
-      }
-    #endif
-  }
-
-  /// Makes sure a sweep runs within `delay` milliseconds. Call with the lock held.
-  private func scheduleSweepLocked(afterMilliseconds delay: UInt64) {
-    let due = DispatchTime.now().uptimeNanoseconds + delay * 1_000_000
-    let next = unsafe state.pointee.nextSweep
-    if next != 0 && next <= due { return }
-    unsafe state.pointee.nextSweep = due
-    let deadline = DispatchTime(uptimeNanoseconds: due)
-    let leeway = DispatchTimeInterval.milliseconds(Int(delay / 4))
-    if let sweeper = unsafe state.pointee.sweeper {
-      sweeper.schedule(deadline: deadline, repeating: .never, leeway: leeway)
-      return
-    }
-    let sweeper = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
-    sweeper.setEventHandler { [weak self] in self?.sweep() }
-    sweeper.schedule(deadline: deadline, repeating: .never, leeway: leeway)
-    sweeper.resume()
-    unsafe state.pointee.sweeper = sweeper
-  }
-
-  /// Looks at the watched owners: releases the storage of those that are gone, and stops
-  /// watching those found alive ``sweepDelays``-many times. Schedules the next sweep if any
-  /// owner is still watched.
-  private func sweep() {
-    unsafe withUnsafeTemporaryAllocation(of: Unmanaged<OwnedStorage>.self, capacity: Self.batch) {
-      dead in
-      unsafe withUnsafeTemporaryAllocation(of: Unmanaged<AnyObject>.self, capacity: Self.liveBatch)
-      {
-        live in
-        unsafe sweep(dead: dead, live: live)
-      }
-    }
-  }
-
-  private func sweep(
-    dead: UnsafeMutableBufferPointer<Unmanaged<OwnedStorage>>,
-    live: UnsafeMutableBufferPointer<Unmanaged<AnyObject>>
-  ) {
-    let delays = sweepDelays
-    lock.lock()
-    unsafe state.pointee.nextSweep = 0
-    unsafe state.pointee.isSweepSoon = false
-    unsafe state.pointee.isSweeping = true
-    unsafe state.pointee.sweepCount += 1
-    // Owners used from now on are added to a new list.
-    var pending = unsafe state.pointee.watched
-    unsafe state.pointee.watched = []
-    var kept: [UInt] = []
-    /// The fewest sweeps any kept owner has seen: the next sweep is due after its delay.
-    var fewestLooks = delays.count
-    var position = 0
-    while true {
-      var found = 0
-      var alive = 0
-      while position < pending.count, found < dead.count, alive < live.count {
-        let key = pending[position]
-        position += 1
-        guard let index = indexLocked(of: key) else { continue }
-        let value = unsafe state.pointee.slots![index].value!
-        let storage = unsafe value.takeUnretainedValue()
-        let mark = storage.sweepMark.load(ordering: .relaxed)
-        // 0: no longer watched (a duplicate key, or a new owner at the same address).
-        guard mark != 0 else { continue }
-        if let owner = unsafe storage.storageOwner {
-          // Released after the lock, like the scans' (see `removeDeadAndUnlock`).
-          unsafe live[alive] = unsafe Unmanaged.passRetained(owner)
-          alive += 1
-          if Int(mark) >= delays.count {
-            storage.sweepMark.store(0, ordering: .relaxed)
-          } else {
-            storage.sweepMark.store(mark + 1, ordering: .relaxed)
-            kept.append(key)
-            fewestLooks = min(fewestLooks, Int(mark))
-          }
-        } else {
-          unsafe dead[found] = unsafe value
-          found += 1
-          removeLocked(at: index)
-        }
-      }
-      let complete = position == pending.count
-      if complete {
-        unsafe state.pointee.isSweeping = false
-        unsafe state.pointee.watched.append(contentsOf: kept)
-        if unsafe !state.pointee.watched.isEmpty {
-          scheduleSweepLocked(afterMilliseconds: delays[min(fewestLooks, delays.count - 1)])
-        }
-      }
-      lock.unlock()
-      for index in 0..<alive { unsafe live[index].release() }
-      for index in 0..<found { unsafe Self.release(dead[index]) }
-      if complete { break }
-      lock.lock()
-    }
-    pending = []
-  }
-
-  /// Whether a Linux sweep is scheduled or running (for tests).
-  var isSweepScheduled: Bool {
-    lock.withLock { unsafe state.pointee.nextSweep != 0 || state.pointee.isSweeping }
-  }
-
-  /// The number of Linux sweeps run so far (for tests).
-  var sweepCount: Int { lock.withLock { unsafe state.pointee.sweepCount } }
-
-  #if DEBUG
-    /// Sets the closure that scans call with each owner they find alive, with the lock held
-    /// (for tests).
-    func onScanFindingLiveOwner(_ body: ((AnyObject) -> Void)?) {
-      lock.withLock { unsafe state.pointee.scanFoundLiveOwner = body }
-    }
-  #endif
 
   private func attachSentinel(to owner: AnyObject, value: OwnedStorage) {
     #if canImport(ObjectiveC)
@@ -531,8 +480,7 @@ final class WeakObjectTable: @unchecked Sendable {
         guard let self, let value else { return }
         self.remove(value, forKey: key)
       }
-      unsafe objc_setAssociatedObject(
-        owner, Unmanaged.passUnretained(self).toOpaque(), sentinel, .OBJC_ASSOCIATION_RETAIN)
+      associate(sentinel, with: owner, for: self)
     #endif
   }
 }

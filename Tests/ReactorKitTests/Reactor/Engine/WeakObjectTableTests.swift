@@ -64,8 +64,8 @@ final class WeakObjectTableTests: ResourceTestCase {
   }
 
   func test_insertions_releaseStorageOfDeadOwners() {
-    // given
-    let table = WeakObjectTable()
+    // given: one stripe, whose insertions start its scans
+    let table = WeakObjectTable(stripes: 1)
     var storage: Storage?
     do {
       let owner = Owner()
@@ -154,8 +154,9 @@ final class WeakObjectTableTests: ResourceTestCase {
     // given: an owner whose deinitialiser uses the table. A scan takes a strong reference to
     // each owner it finds alive; the test lets go of its own reference exactly while the scan
     // holds that one (a barrier inside the scan), so the scan's is the last, and the owner's
-    // deinitialiser runs on the scanning thread. It used to run with the table locked.
-    let table = WeakObjectTable()
+    // deinitialiser runs on the scanning thread. It used to run with the table locked. One
+    // stripe: the other thread's lookup of the anchor then needs the scanned stripe's mutex.
+    let table = WeakObjectTable(stripes: 1)
     let anchor = Owner()
     _ = table.storage(for: anchor)
     let rounds = StressConfiguration.iterations(20)
@@ -204,6 +205,52 @@ final class WeakObjectTableTests: ResourceTestCase {
     XCTAssertEqual(underLock.load(ordering: .relaxed), 0, "an owner deinitialised under the lock")
     table.purge()
     XCTAssertEqual(table.count, 1)
+  }
+
+  func test_lookupInAnotherStripe_doesNotWaitForAStripeThatIsLocked() {
+    // given: two owners in different stripes, and a scan that holds the first one's stripe
+    // locked (it waits inside the scan's hook) until the second one's lookup is done
+    let table = WeakObjectTable(stripes: 4)
+    var owners = [Owner()]
+    while owners.allSatisfy({ table.stripe(of: $0) == table.stripe(of: owners[0]) }) {
+      owners.append(Owner())
+    }
+    let held = owners[0]
+    let other = owners.first { table.stripe(of: $0) != table.stripe(of: held) }!
+    let otherStorage = table.storage(for: other)
+    _ = table.storage(for: held)
+    let target = ObjectIdentifier(held)
+    let scanHolds = DispatchSemaphore(value: 0)
+    let scanMayEnd = DispatchSemaphore(value: 0)
+    let scanEnded = DispatchSemaphore(value: 0)
+    let lookedUp = DispatchSemaphore(value: 0)
+    table.onScanFindingLiveOwner { found in
+      guard ObjectIdentifier(found) == target else { return }
+      scanHolds.signal()
+      _ = scanMayEnd.wait(timeout: .now() + 10)
+    }
+    let sendableTable = UncheckedSendableBox(table)
+    let sendableOther = UncheckedSendableBox(other)
+    let found = Locked<OwnedStorage?>(nil)
+    Thread {
+      sendableTable.value.purge()
+      scanEnded.signal()
+    }.start()
+    XCTAssertEqual(scanHolds.wait(timeout: .now() + 10), .success, "the scan never held it")
+    // when: another thread looks the other owner up while the held stripe is locked
+    Thread {
+      let storage = sendableTable.value.value(for: sendableOther.value)
+      found.withLock { $0 = storage }
+      lookedUp.signal()
+    }.start()
+    // then: it does not wait for the scan (with one lock for the table, it would)
+    XCTAssertEqual(lookedUp.wait(timeout: .now() + 5), .success, "the lookup waited")
+    scanMayEnd.signal()
+    XCTAssertEqual(scanEnded.wait(timeout: .now() + 10), .success, "the scan did not end")
+    XCTAssertTrue(found.current === otherStorage)
+    table.onScanFindingLiveOwner(nil)
+    XCTAssertEqual(table.stripeCount, 4)
+    XCTAssertEqual(table.count, 2)
   }
 
   func test_ownersFreedWhileScansRun_leaveOnlyTheLiveOnes() {
