@@ -13,6 +13,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+// The runtime's reference-count entry points (`UnownedAddress`).
+#include "CReactorKitRuntime.h"
+
 /// The C11 memory orders, as Swift sees them.
 typedef enum __attribute__((enum_extensibility(closed))) {
   RKAtomicOrderRelaxed = memory_order_relaxed,

@@ -4,9 +4,13 @@ import ReactorKitStreams
 /// A map from objects to storage that does not retain the objects: the library's replacement
 /// for associated objects.
 ///
-/// Entries are keyed by the owner's address; each storage remembers its owner weakly
-/// (``OwnedStorage/storageOwner``), so an entry whose owner has died is recognised even if a new
-/// object later reuses the address. Dead entries are released
+/// Entries are keyed by the owner's address; each storage remembers its owner
+/// (``OwnedStorage/storageOwner``) without keeping it alive: on Linux by an unowned count that
+/// keeps the owner's memory allocated until the storage goes, so no other object can take the
+/// address meanwhile and a lookup compares addresses only (a weak reference would give every
+/// owner a side table, slowing each of its retains and releases); on Apple platforms, where an
+/// owner may be an Objective-C object, weakly, so an entry whose owner has died is recognised
+/// even if a new object reuses the address. Dead entries are released
 /// - at once on Apple platforms, where a sentinel associated with the owner reports its
 ///   deinitialisation;
 /// - when an object that owns a sentinel the table handed out (``DeinitSentinel``) goes away;

@@ -38,9 +38,10 @@ struct WeakTableEntry {
     unsafe reference.toOpaque() == Unmanaged.passUnretained(storage).toOpaque()
   }
 
-  /// Whether the storage belongs to `owner` (retains neither).
+  /// Whether the storage belongs to `owner`, which the caller holds (retains neither on
+  /// Linux).
   func belongs(to owner: AnyObject) -> Bool {
-    unsafe reference._withUnsafeGuaranteedRef { $0.ownerObject === owner }
+    unsafe reference._withUnsafeGuaranteedRef { $0.isOwned(by: owner) }
   }
 
   /// The storage's owner, or `nil` once it has been deinitialised (a weak load).
@@ -280,7 +281,12 @@ extension OwnedStorage {
   /// Makes the storage `owner`'s, under `key`; the table calls it, under the stripe's mutex,
   /// before handing the storage out.
   final func assign(to owner: AnyObject, key: UInt) {
-    unsafe storageOwner = owner
+    #if canImport(ObjectiveC)
+      unsafe storageOwner = owner
+    #else
+      assert(unsafe storageOwner == nil, "a storage belongs to one owner")
+      unsafe storageOwner = UnownedAddress(retainingMemoryOf: owner)
+    #endif
     unsafe storageKey = key
   }
 }
