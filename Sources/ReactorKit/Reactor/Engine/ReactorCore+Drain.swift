@@ -50,14 +50,10 @@ extension ReactorCore {
       return
     }
     lock.lock()
-    guard !shared.lifecycle.isDisposed else {
-      lock.unlock()
-      return
-    }
-    shared.actionQueue.append(.action(action))
-    let schedule = scheduleDrainIfNeededLocked()
+    let submission = shared.drain.submitLocked(
+      .action(action), urgent: false, inline: false, lifecycle: shared.lifecycle, gate: gate)
     lock.unlock()
-    if schedule { scheduleDrain() }
+    if submission == .queuedAndClaimed { scheduleDrain() }
   }
 
   @inlinable
@@ -98,48 +94,26 @@ extension ReactorCore {
   @inlinable
   func enqueueUnlessInline(_ item: Item, urgent: Bool, allowInline: Bool = true) -> Bool {
     lock.lock()
-    guard !shared.lifecycle.isDisposed else {
-      lock.unlock()
-      return false
-    }
     // `isDelivering` belongs to the owner, so it is read only once the caller is known to be
     // the owner.
-    if allowInline, owner.load(ordering: .relaxed) == currentThreadIdentity(),
-      !owned.isDelivering
-    {
-      lock.unlock()
-      return true
-    }
-    if urgent {
-      shared.mutationQueue.append(item)
-    } else {
-      shared.actionQueue.append(item)
-    }
-    let schedule = scheduleDrainIfNeededLocked()
+    let submission = shared.drain.submitLocked(
+      item, urgent: urgent,
+      inline: allowInline && owner.load(ordering: .relaxed) == currentThreadIdentity()
+        && !owned.isDelivering,
+      lifecycle: shared.lifecycle, gate: gate)
     lock.unlock()
-    if schedule { scheduleDrain() }
-    return false
+    if submission == .queuedAndClaimed { scheduleDrain() }
+    return submission == .runInline
   }
 
-  /// Makes sure queued work will be drained: claims an idle ``gate`` (the caller then
-  /// schedules the drain) or announces the work to the drain in progress. Opens the gate once
-  /// the pipeline is wired. Call with the lock held.
+  /// Makes sure queued work will be drained (see ``ReactorDrainMachine/wakeLocked(lifecycle:gate:)``).
+  /// Call with the lock held.
   ///
   /// - Returns: Whether the caller must schedule a drain.
-  @inlinable
+  @inlinable @inline(__always)
   func scheduleDrainIfNeededLocked() -> Bool {
-    guard shared.lifecycle.isWired else { return false }
-    let hasWork = !shared.actionQueue.isEmpty || !shared.mutationQueue.isEmpty
-    if gate.state.isClosed {
-      // Closed and not disposed: wired just now (with the lock held nothing else opens it).
-      // A subscriber still being sent the current state since the wiring opens it when done.
-      if let rare = shared.rareStorage, rare.wiringDeliveries > 0 { return false }
-      // Opening publishes `config`.
-      gate.openLocked(claiming: hasWork)
-      return hasWork
-    }
-    guard hasWork else { return false }
-    return gate.claimOrAnnounceLocked() == .claimed
+    shared.drain.wakeLocked(
+      lifecycle: shared.lifecycle, gate: gate)
   }
 
   @inlinable
@@ -194,18 +168,17 @@ extension ReactorCore {
         if gate.tryRelease() { break }
       }
       lock.lock()
-      if shared.lifecycle.isDisposed {
+      // Everything queued so far is taken from here on; later work announces itself again.
+      guard shared.drain.beginPassLocked(lifecycle: shared.lifecycle, gate: gate) else {
+        // Disposed: the gate was released (it stays closed).
         owner.store(0, ordering: .relaxed)
         owned.pinned = nil
-        gate.releaseLocked()
         lock.unlock()
         break
       }
-      // Everything queued so far is taken from here on; later work announces itself again.
-      gate.clearAnnouncementLocked()
       owner.store(currentThreadIdentity(), ordering: .relaxed)
       owned.pinned = pinned
-      while !shared.lifecycle.isDisposed, let item = nextLocked() {
+      while let item = shared.drain.nextLocked(lifecycle: shared.lifecycle) {
         lock.unlock()
         process(item)
         lock.lock()
@@ -215,12 +188,6 @@ extension ReactorCore {
     }
     // Released last: the reactor's deinitialiser may run here.
     extendLifetime(reactor)
-  }
-
-  @inlinable
-  func nextLocked() -> Item? {
-    if let item = shared.mutationQueue.popFirst() { return item }
-    return shared.actionQueue.popFirst()
   }
 
   @inlinable

@@ -42,10 +42,10 @@ extension ReactorCore {
     let id = rare.nextHookID
     rare.nextHookID += 1
     rare.installedHooks.append((id, hook))
-    shared.mutationQueue.append(.reconfigure)
-    let schedule = scheduleDrainIfNeededLocked()
+    let submission = shared.drain.submitLocked(
+      .reconfigure, urgent: true, inline: false, lifecycle: shared.lifecycle, gate: gate)
     lock.unlock()
-    if schedule { scheduleDrain() }
+    if submission == .queuedAndClaimed { scheduleDrain() }
     return Disposables.create { [weak self] in self?.removeHook(id) }
   }
 
@@ -59,11 +59,11 @@ extension ReactorCore {
       return
     }
     let removed = rare.installedHooks.remove(at: index)
-    shared.mutationQueue.append(.reconfigure)
-    let schedule = scheduleDrainIfNeededLocked()
+    let submission = shared.drain.submitLocked(
+      .reconfigure, urgent: true, inline: false, lifecycle: shared.lifecycle, gate: gate)
     lock.unlock()
     withExtendedLifetime(removed) {}
-    if schedule { scheduleDrain() }
+    if submission == .queuedAndClaimed { scheduleDrain() }
   }
 
   /// Rebuilds `config.hooks` from the installed hooks (owner thread).

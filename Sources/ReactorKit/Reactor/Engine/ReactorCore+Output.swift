@@ -50,7 +50,7 @@ extension ReactorCore {
       // Closed and not disposed: still wiring. The wiring may end on another thread while the
       // state is delivered: the gate stays closed until this delivery is done (see
       // `scheduleDrainIfNeededLocked()`), so nothing published overlaps or overtakes it.
-      shared.rare.wiringDeliveries += 1
+      shared.drain.beginWiringDeliveryLocked()
       deliversWhileWiring = true
     } else if owner.load(ordering: .relaxed) == currentThreadIdentity() {
       // `isDelivering` belongs to the owner, read only once the caller is known to be it.
@@ -82,8 +82,7 @@ extension ReactorCore {
   @inlinable
   func endWiringDelivery() {
     lock.lock()
-    shared.rareStorage?.wiringDeliveries -= 1
-    let schedule = scheduleDrainIfNeededLocked()
+    let schedule = shared.drain.endWiringDeliveryLocked(lifecycle: shared.lifecycle, gate: gate)
     lock.unlock()
     if schedule { scheduleDrain() }
   }
@@ -92,10 +91,10 @@ extension ReactorCore {
   /// held; releases it.
   @inlinable
   func queueObserverAndUnlock(_ entry: OutputObserver) -> Disposable {
-    shared.mutationQueue.append(.addObserver(entry))
-    let schedule = scheduleDrainIfNeededLocked()
+    let submission = shared.drain.submitLocked(
+      .addObserver(entry), urgent: true, inline: false, lifecycle: shared.lifecycle, gate: gate)
     lock.unlock()
-    if schedule { scheduleDrain() }
+    if submission == .queuedAndClaimed { scheduleDrain() }
     return entry.subscription
   }
 
@@ -104,15 +103,10 @@ extension ReactorCore {
   func releaseClaimedGate() {
     if gate.tryRelease() { return }
     lock.lock()
-    if shared.lifecycle.isDisposed {
-      gate.releaseLocked()
-      lock.unlock()
-      return
-    }
-    // Work was announced: hand the gate, still busy, to a drain.
-    gate.clearAnnouncementLocked()
+    // Work was announced: hand the gate, still busy, to a drain (unless disposed meanwhile).
+    let drains = shared.drain.beginPassLocked(lifecycle: shared.lifecycle, gate: gate)
     lock.unlock()
-    scheduleDrain()
+    if drains { scheduleDrain() }
   }
 
   /// Registers a subscriber of the state stream. Call with the lock held.
@@ -188,18 +182,11 @@ extension ReactorCore {
   /// there for the owner. Call with the lock held.
   @usableFromInline
   func removeQueuedObserverLocked(_ subscription: ExternalSubscription) -> OutputObserver? {
-    var found: OutputObserver?
-    var kept = Queue<Item>()
-    while let item = shared.mutationQueue.popFirst() {
-      if found == nil, case .addObserver(let queued) = item,
-        queued.isSubscription(subscription)
-      {
-        found = queued
-      } else {
-        kept.append(item)
-      }
+    let item = shared.drain.removeFirstUrgentLocked { item in
+      if case .addObserver(let queued) = item { return queued.isSubscription(subscription) }
+      return false
     }
-    shared.mutationQueue = kept
+    guard case .addObserver(let found) = item else { return nil }
     return found
   }
 

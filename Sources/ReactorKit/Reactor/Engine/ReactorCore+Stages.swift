@@ -143,16 +143,10 @@ extension ReactorCore {
       lock.unlock()
       return
     }
-    gate.close()
+    var (mutationQueue, actionQueue) = shared.drain.disposeLocked(gate: gate)
     // Taken whole: what it holds is released or disposed after the lock.
     let rare = shared.rareStorage.take()
-    var mutationQueue = shared.mutationQueue
-    let dropped = (
-      shared.actionQueue, shared.firstObserver.take(),
-      shared.otherObservers
-    )
-    shared.actionQueue = Queue()
-    shared.mutationQueue = Queue()
+    let dropped = (actionQueue, shared.firstObserver.take(), shared.otherObservers)
     shared.otherObservers = []
     // Subscribers of the state stream still waiting for the owner get the last state.
     let current = shared.lifecycle.hasEnded(.output) ? nil : shared.current

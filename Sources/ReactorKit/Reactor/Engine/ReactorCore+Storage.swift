@@ -112,10 +112,17 @@ extension ReactorCore {
 
   @usableFromInline
   struct Shared {
-    // Word-sized fields first and the flags last: Swift lays fields out in order, so this
-    // keeps padding out of the engine's state block.
-    @usableFromInline var actionQueue = Queue<Item>()
-    @usableFromInline var mutationQueue = Queue<Item>()
+    // Swift lays fields out in order, each at the next offset its alignment allows (a struct
+    // field takes its size, not its stride): the drain machine ends in 32 bits, which the
+    // lifecycle and the flag fill, and the word-sized fields follow, so the engine's state
+    // block has no padding.
+    /// The queued work and the rules for draining it (see ``ReactorDrainMachine``).
+    @usableFromInline var drain = ReactorDrainMachine<Item>()
+    /// Where the core is in its life, and which streams have ended (see ``ReactorLifecycle``).
+    @usableFromInline var lifecycle = ReactorLifecycle()
+    /// Whether the core delivers states to the subscribers of the state stream itself: the
+    /// usual case, `transform(state:)` is the identity. Set once, by the wiring.
+    @usableFromInline var ownsOutput = false
     /// What most reactors never use, allocated on first use (see ``rare``).
     @usableFromInline var rareStorage: Rare?
     /// The subject behind the state stream when the core does not publish states itself
@@ -128,11 +135,6 @@ extension ReactorCore {
     @usableFromInline var otherObservers: ContiguousArray<OutputObserver> = []
     /// The latest published state (``currentState``); `nil` before the first one.
     @usableFromInline var current: State?
-    /// Where the core is in its life, and which streams have ended (see ``ReactorLifecycle``).
-    @usableFromInline var lifecycle = ReactorLifecycle()
-    /// Whether the core delivers states to the subscribers of the state stream itself: the
-    /// usual case, `transform(state:)` is the identity. Set once, by the wiring.
-    @usableFromInline var ownsOutput = false
 
     @inlinable init() {}
 
@@ -163,7 +165,6 @@ extension ReactorCore {
     @exclusivity(unchecked) @usableFromInline var installedHooksStorage:
       [(id: UInt64, hook: ReactorHook<Action, Mutation, State>)] = []
     @exclusivity(unchecked) @usableFromInline var nextHookIDStorage: UInt64 = 0
-    @exclusivity(unchecked) @usableFromInline var wiringDeliveriesStorage = 0
 
     @inlinable init() {}
 
@@ -188,12 +189,6 @@ extension ReactorCore {
     @inlinable @inline(__always) var nextHookID: UInt64 {
       _read { yield unsafe nextHookIDStorage }
       _modify { yield unsafe &nextHookIDStorage }
-    }
-    /// Subscribers of the state stream being sent the current state since the pipeline was
-    /// being wired: the gate stays closed until they are done.
-    @inlinable @inline(__always) var wiringDeliveries: Int {
-      _read { yield unsafe wiringDeliveriesStorage }
-      _modify { yield unsafe &wiringDeliveriesStorage }
     }
   }
 

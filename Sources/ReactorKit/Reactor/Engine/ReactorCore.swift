@@ -31,6 +31,9 @@ import ReactorKitStreams
 ///
 /// - ``Shared/lifecycle`` (under ``lock``, a ``ReactorLifecycle``): unwired, wired or
 ///   disposed, and which streams have ended. The one record of where the core is in its life.
+/// - ``Shared/drain`` (under ``lock``, a ``ReactorDrainMachine``): what is queued, and the
+///   rules that decide, with the lifecycle and the gate, whether a submission is dropped, run
+///   inline or queued, and whether its submitter must schedule a drain.
 /// - ``gate``: *whether* a drain holds the core (idle, busy, busy with work announced; closed
 ///   until wired and once disposed). ``owner``: *which thread* that drain runs on.
 /// - ``wiring``: a lock-free latch that lets exactly one caller run the transforms; the
@@ -42,7 +45,7 @@ import ReactorKitStreams
 ///
 /// `reactor.action.onNext` (ActionSubject.swift) → ``receive(_:)`` (ReactorCore+Drain.swift):
 /// an idle core on the trampoline is claimed and drained at once, otherwise the action is
-/// queued and a drain scheduled → `drain()` → `process(_:)` → ``run(_:)``
+/// queued (``ReactorDrainMachine``) and a drain scheduled → `drain()` → `process(_:)` → ``run(_:)``
 /// (ReactorCore+Stages.swift): `mutate`, whose synchronous results are consumed in place →
 /// ``emit(_:)`` → ``apply(_:)``: `reduce` → ``publish(_:)``: `currentState`, then the state
 /// stream's subscribers (ReactorCore+Output.swift).
