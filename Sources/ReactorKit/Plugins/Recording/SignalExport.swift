@@ -53,10 +53,13 @@ import Dispatch
     private static let queue = DispatchQueue(label: "ReactorKit.FlightRecorder.signals")
 
     /// Runs `export` then `then` on each of `signals`, in place of the signal's default
-    /// action, until the returned disposable is disposed.
+    /// action, until the returned disposable is disposed. `nil` signals are
+    /// ``terminationSignals``; a `nil` `then` ends the process as the signal would have.
     static func install(
-      signals: [Int32], export: Export, then: @escaping @Sendable (Int32) -> Void
+      signals: [Int32]?, export: Export, then: (@Sendable (Int32) -> Void)?
     ) -> Disposable {
+      let signals = signals ?? terminationSignals
+      let then = then ?? endProcess
       let registered = DispatchGroup()
       let ids = watched.withLock { watched in
         signals.map { signalNumber -> (Int32, UInt64) in
@@ -148,10 +151,10 @@ import Dispatch
       then: (@Sendable (_ signal: Int32) -> Void)? = nil
     ) -> Disposable {
       SignalExport.install(
-        signals: signals ?? SignalExport.terminationSignals,
+        signals: signals,
         export: SignalExport.Export { [self] () throws(RecordingError) in
           try export(to: url, limits: limits, redaction: redaction)
-        }, then: then ?? SignalExport.endProcess)
+        }, then: then)
     }
   }
 
@@ -176,10 +179,10 @@ import Dispatch
       then: (@Sendable (_ signal: Int32) -> Void)? = nil
     ) -> Disposable {
       SignalExport.install(
-        signals: signals ?? SignalExport.terminationSignals,
+        signals: signals,
         export: SignalExport.Export { [self] () throws(RecordingError) in
           try export(to: url, limits: limits, redaction: redaction)
-        }, then: then ?? SignalExport.endProcess)
+        }, then: then)
     }
   }
 #endif

@@ -106,14 +106,13 @@ extension ReactorCore {
     return submission == .runInline
   }
 
-  /// Makes sure queued work will be drained (see ``ReactorDrainMachine/wakeLocked(lifecycle:gate:)``).
-  /// Call with the lock held.
+  /// Makes sure queued work will be drained (see
+  /// ``ReactorDrainMachine/wakeLocked(lifecycle:gate:)``). Call with the lock held.
   ///
   /// - Returns: Whether the caller must schedule a drain.
   @inlinable @inline(__always)
   func scheduleDrainIfNeededLocked() -> Bool {
-    shared.drain.wakeLocked(
-      lifecycle: shared.lifecycle, gate: gate)
+    shared.drain.wakeLocked(lifecycle: shared.lifecycle, gate: gate)
   }
 
   @inlinable

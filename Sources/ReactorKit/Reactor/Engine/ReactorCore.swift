@@ -45,8 +45,8 @@ import ReactorKitStreams
 ///
 /// `reactor.action.onNext` (ActionSubject.swift) → ``receive(_:)`` (ReactorCore+Drain.swift):
 /// an idle core on the trampoline is claimed and drained at once, otherwise the action is
-/// queued (``ReactorDrainMachine``) and a drain scheduled → `drain()` → `process(_:)` → ``run(_:)``
-/// (ReactorCore+Stages.swift): `mutate`, whose synchronous results are consumed in place →
+/// queued (``ReactorDrainMachine``) and a drain scheduled → `drain()` → `process(_:)` →
+/// ``run(_:)`` (ReactorCore+Stages.swift): `mutate`, whose synchronous results are consumed in place →
 /// ``emit(_:)`` → ``apply(_:)``: `reduce` → ``publish(_:)``: `currentState`, then the state
 /// stream's subscribers (ReactorCore+Output.swift).
 ///
@@ -62,8 +62,8 @@ import ReactorKitStreams
 ///
 /// ## Lifetime
 ///
-/// The core keeps its reactor weakly (``OwnedStorage/storageOwner``). ``dispose()`` (called
-/// once the reactor is gone) stops the queue, disposes every subscription it holds and lets
+/// The core does not keep its reactor alive (``OwnedStorage/storageOwner``). ``dispose()``
+/// (called once the reactor is gone) stops the queue, disposes every subscription it holds and lets
 /// go of the state stream's subscribers (``OutputObserver``: the observer, which only the core
 /// holds, and the subscriber's disposable), telling the links that hold the disposables, so
 /// that the observers are freed even when nobody kept a disposable, or when one is kept in the
