@@ -50,10 +50,7 @@ extension ReactorCore {
       return
     }
     lock.lock()
-    let submission = shared.drain.submitLocked(
-      .action(action), urgent: false, inline: false, lifecycle: shared.lifecycle, gate: gate)
-    lock.unlock()
-    if submission == .queuedAndClaimed { scheduleDrain() }
+    _ = submitAndUnlock(.action(action), urgent: false)
   }
 
   @inlinable
@@ -96,23 +93,26 @@ extension ReactorCore {
     lock.lock()
     // `isDelivering` belongs to the owner, so it is read only once the caller is known to be
     // the owner.
-    let submission = shared.drain.submitLocked(
+    let submission = submitAndUnlock(
       item, urgent: urgent,
       inline: allowInline && owner.load(ordering: .relaxed) == currentThreadIdentity()
-        && !owned.isDelivering,
-      lifecycle: shared.lifecycle, gate: gate)
-    lock.unlock()
-    if submission == .queuedAndClaimed { scheduleDrain() }
+        && !owned.isDelivering)
     return submission == .runInline
   }
 
-  /// Makes sure queued work will be drained (see
-  /// ``ReactorDrainMachine/wakeLocked(lifecycle:gate:)``). Call with the lock held.
-  ///
-  /// - Returns: Whether the caller must schedule a drain.
+  /// Hands `item` to the drain machine (see
+  /// ``ReactorDrainMachine/submitLocked(_:urgent:inline:lifecycle:gate:)``), releases the
+  /// lock, and schedules a drain when the submission claimed the gate. Call with the lock
+  /// held.
   @inlinable @inline(__always)
-  func scheduleDrainIfNeededLocked() -> Bool {
-    shared.drain.wakeLocked(lifecycle: shared.lifecycle, gate: gate)
+  func submitAndUnlock(
+    _ item: Item, urgent: Bool, inline: @autoclosure () -> Bool = false
+  ) -> ReactorDrainMachine<Item>.Submission {
+    let submission = shared.drain.submitLocked(
+      item, urgent: urgent, inline: inline(), lifecycle: shared.lifecycle, gate: gate)
+    lock.unlock()
+    if submission == .queuedAndClaimed { scheduleDrain() }
+    return submission
   }
 
   @inlinable

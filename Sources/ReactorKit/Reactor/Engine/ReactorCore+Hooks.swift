@@ -42,10 +42,7 @@ extension ReactorCore {
     let id = rare.nextHookID
     rare.nextHookID += 1
     rare.installedHooks.append((id, hook))
-    let submission = shared.drain.submitLocked(
-      .reconfigure, urgent: true, inline: false, lifecycle: shared.lifecycle, gate: gate)
-    lock.unlock()
-    if submission == .queuedAndClaimed { scheduleDrain() }
+    _ = submitAndUnlock(.reconfigure, urgent: true)
     return Disposables.create { [weak self] in self?.removeHook(id) }
   }
 
@@ -59,6 +56,7 @@ extension ReactorCore {
       return
     }
     let removed = rare.installedHooks.remove(at: index)
+    // Not `submitAndUnlock`: the removed hook (user code) is released before a drain runs.
     let submission = shared.drain.submitLocked(
       .reconfigure, urgent: true, inline: false, lifecycle: shared.lifecycle, gate: gate)
     lock.unlock()

@@ -49,7 +49,7 @@ extension ReactorCore {
     if gateState.isClosed {
       // Closed and not disposed: still wiring. The wiring may end on another thread while the
       // state is delivered: the gate stays closed until this delivery is done (see
-      // `scheduleDrainIfNeededLocked()`), so nothing published overlaps or overtakes it.
+      // `ReactorDrainMachine`), so nothing published overlaps or overtakes it.
       shared.drain.beginWiringDeliveryLocked()
       deliversWhileWiring = true
     } else if owner.load(ordering: .relaxed) == currentThreadIdentity() {
@@ -91,10 +91,7 @@ extension ReactorCore {
   /// held; releases it.
   @inlinable
   func queueObserverAndUnlock(_ entry: OutputObserver) -> Disposable {
-    let submission = shared.drain.submitLocked(
-      .addObserver(entry), urgent: true, inline: false, lifecycle: shared.lifecycle, gate: gate)
-    lock.unlock()
-    if submission == .queuedAndClaimed { scheduleDrain() }
+    _ = submitAndUnlock(.addObserver(entry), urgent: true)
     return entry.subscription
   }
 

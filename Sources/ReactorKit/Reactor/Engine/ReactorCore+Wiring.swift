@@ -136,7 +136,7 @@ extension ReactorCore {
     lock.lock()
     // Disposed meanwhile: it stays so, and nothing is scheduled.
     _ = shared.lifecycle.wire()
-    let schedule = scheduleDrainIfNeededLocked()
+    let schedule = shared.drain.wakeLocked(lifecycle: shared.lifecycle, gate: gate)
     lock.unlock()
     if schedule { scheduleDrain() }
   }
