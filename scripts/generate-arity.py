@@ -4,11 +4,15 @@ overload is made once, here, for every arity.
 
 Generated files (each starts with a line naming this script; do not edit them by hand):
   Sources/ReactorKitStreams/Observables/CombineLatest/Combine+Arity.swift   (2 to 8 sources)
-  Sources/ReactorKitStreams/Traits/SharedSequence+Arity.swift              (2 or 3 to 8 sources)
-  Sources/ReactorKitStreams/Traits/Infallible+CombineLatest.swift          (3 to 8 sources)
+  Sources/ReactorKitStreams/Traits/SharedSequence+Arity.swift              (2 to 8, collections)
+  Sources/ReactorKitStreams/Traits/Infallible+CombineLatest.swift          (2 to 8; zip of 2)
   Sources/ReactorKitStreams/Observables/CombineLatest/Combine+PublicArity.swift (3 to 8)
+  Sources/ReactorKitStreams/Observables/CombineLatest/CombineLatest.swift and Zip.swift (2, and
+    collections: one template for both operators)
   Sources/ReactorKitStreams/Traits/Single+Zip.swift                         (4 to 8 sources)
   Sources/ReactorKitStreams/Traits/Maybe+Zip.swift                          (2 to 8 sources)
+  Sources/ReactorKitStreams/Internal/Synchronization/Atomics+Operations.swift (not arities:
+    the per-operation and per-type families of Atomics.swift)
 
 A template is a Python function of the arity `n` that returns Swift; `each(text, n)` repeats
 `text` for i = 1...n with `{i}` (1-based) and `{j}` (0-based) filled in. The output goes
@@ -75,7 +79,8 @@ COMBINE_ARITY = ("""// The fixed arities of `combineLatest` and `zip` (2 to 8 so
 extension ObservableType {""" + "".join(combine(n) for n in range(2, 9)) + "}\n")
 
 
-# MARK: - SharedSequence+Arity.swift: Driver/Signal zip and combineLatest, 4 to 8 sources.
+# MARK: - SharedSequence+Arity.swift: Driver/Signal zip and combineLatest, 2 to 8 sources and
+# collections.
 
 SHARED_DOC = {
     "zip": ("Pairs the elements of {n} sequences by position and combines them with "
@@ -86,9 +91,28 @@ SHARED_DOC = {
 }
 
 
+# The two-source forms link to the operators' documentation.
+SHARED_TWO_DOC = {
+    "zip": ("Pairs the elements of two sequences by position and combines them with "
+            "`resultSelector`; see ``ObservableType/zip(_:_:resultSelector:)``."),
+    "combineLatest": ("Combines the latest elements of two sequences with `resultSelector` "
+                      "each time either emits; see "
+                      "``ObservableType/combineLatest(_:_:resultSelector:)``."),
+}
+SHARED_COLLECTION_DOC = {
+    "zip": ("Pairs the elements of every sequence in `sources` by position and combines them "
+            "with `resultSelector`.", "Pairs the elements of every sequence in `sources` by "
+            "position into arrays."),
+    "combineLatest": ("Combines the latest elements of every sequence in `sources` with "
+                      "`resultSelector`.", "Combines the latest elements of every sequence in "
+                      "`sources` into arrays."),
+}
+
+
 def shared_selecting(operator, n):
+    text = SHARED_TWO_DOC[operator] if n == 2 else SHARED_DOC[operator][0].format(n=n)
     return f"""
-  /// {SHARED_DOC[operator][0].format(n=n)}
+{doc(text)}
   public static func {operator}<
     {each("O{i}: SharedSequenceConvertibleType", n)}
   >(
@@ -100,6 +124,28 @@ def shared_selecting(operator, n):
   {{
     SharedSequence(
       Observable.{operator}({each("source{i}", n)}, resultSelector: resultSelector))
+  }}
+"""
+
+
+def shared_collection(operator):
+    return f"""
+{doc(SHARED_COLLECTION_DOC[operator][0])}
+  public static func {operator}<Sources: Collection>(
+    _ sources: Sources, resultSelector: @escaping ([Sources.Element.Element]) -> Element
+  ) -> SharedSequence<SharingStrategy, Element>
+  where
+    Sources.Element: SharedSequenceConvertibleType,
+    Sources.Element.SharingStrategy == SharingStrategy
+  {{
+    SharedSequence(Observable.{operator}(sources, resultSelector: resultSelector))
+  }}
+
+{doc(SHARED_COLLECTION_DOC[operator][1])}
+  public static func {operator}<Sources: Collection>(_ sources: Sources)
+    -> SharedSequence<SharingStrategy, [Element]>
+  where Sources.Element == SharedSequence<SharingStrategy, Element> {{
+    SharedSequence<SharingStrategy, [Element]>(Observable.{operator}(sources))
   }}
 """
 
@@ -123,21 +169,20 @@ def shared_tupling(operator, n):
 
 
 SHARED_ARITY = (
-    """// The fixed arities of `Driver`/`Signal` `zip` and `combineLatest`, as RxCocoa's
-// `SharedSequence.zip(_:_:...)`: thin wrappers over the observable arities, which share one
-// core (`Combine+Arity.swift`). The two-source forms with a result selector, which link to the
-// operators' documentation, and the collection forms are in `SharedSequence+Combining.swift`.
+    """// `Driver`/`Signal` `zip` and `combineLatest` of 2 to 8 sources and of collections, as
+// RxCocoa's `SharedSequence.zip(_:_:...)`: thin wrappers over the observable forms, which share
+// one core (`Combine+Arity.swift`).
 
 extension SharedSequence {"""
-    + "".join(shared_selecting(operator, n) for operator in ("zip", "combineLatest")
-              for n in range(3, 9))
+    + "".join("".join(shared_selecting(operator, n) for n in range(2, 9))
+              + shared_collection(operator) for operator in ("zip", "combineLatest"))
     + "}\n\nextension SharedSequence where Element == Any {"
     + "".join(shared_tupling(operator, n) for operator in ("zip", "combineLatest")
               for n in range(2, 9))
     + "}\n")
 
 
-# MARK: - Infallible+CombineLatest.swift: combineLatest of 3 to 8 infallibles.
+# MARK: - Infallible+CombineLatest.swift: combineLatest of 2 to 8 infallibles, zip of two.
 
 def infallible(n):
     generics = each("I{i}: InfallibleType", n)
@@ -167,9 +212,38 @@ def infallible(n):
 """
 
 
+# The two-source forms take `Infallible`s, as RxSwift's.
+INFALLIBLE_TWO_DOC = {
+    "combineLatest": ("The latest elements of both sources, combined each time either emits.",
+                      "The latest elements of both sources, as pairs."),
+    "zip": ("The elements of both sources paired by position.",
+            "The elements of both sources paired by position, as pairs."),
+}
+
+
+def infallible_two(operator):
+    return f"""
+  /// {INFALLIBLE_TWO_DOC[operator][0]}
+  public static func {operator}<E1, E2>(
+    _ source1: Infallible<E1>, _ source2: Infallible<E2>,
+    resultSelector: @escaping (E1, E2) -> Element
+  ) -> Infallible<Element> {{
+    Infallible(.{operator}(source1.source, source2.source, resultSelector: resultSelector))
+  }}
+
+  /// {INFALLIBLE_TWO_DOC[operator][1]}
+  public static func {operator}<E1, E2>(_ source1: Infallible<E1>, _ source2: Infallible<E2>)
+    -> Infallible<Element>
+  where Element == (E1, E2) {{
+    Infallible(Observable.{operator}(source1.source, source2.source))
+  }}
+"""
+
+
 INFALLIBLE_ARITY = (
-    "// `combineLatest` of 3 to 8 infallibles (the two-source forms are in `Infallible.swift`).\n"
-    "\nextension Infallible {" + "".join(infallible(n) for n in range(3, 9)) + "}\n")
+    "// `combineLatest` of 2 to 8 infallibles and `zip` of two.\n"
+    "\nextension Infallible {" + infallible_two("combineLatest")
+    + "".join(infallible(n) for n in range(3, 9)) + infallible_two("zip") + "}\n")
 
 # MARK: - Combine+PublicArity.swift: `combineLatest` and `zip` on ObservableType, 3 to 8.
 
@@ -228,6 +302,128 @@ OBSERVABLE_ARITY = (
     + "}\n")
 
 
+# MARK: - CombineLatest.swift and Zip.swift: the documented two-source and collection forms.
+
+# Per operator: the two-source form's documentation (which the other forms link to), the
+# collection forms' documentation, the collection mode, and the tuple form's documentation.
+OPERATOR_FILE = {
+    "combineLatest": {
+        "doc": """\
+  /// Combines the latest elements of the sources with `resultSelector` whenever one emits,
+  /// once each has emitted at least once (2 to 8 sources, as in RxSwift).
+  ///
+  /// Elements are delivered serially even when the sources emit from different threads, and
+  /// `resultSelector` runs in that order. The result completes when every source completed,
+  /// or when a source emits after all the others completed while one of them never emitted.
+  /// An error from any source, or thrown by `resultSelector`, ends it.
+  ///
+  /// - Parameters:
+  ///   - source1: The first source.
+  ///   - source2: The second source.
+  ///   - resultSelector: Combines the latest elements.
+  /// - Returns: The combined elements.""",
+        "collection": """\
+  /// Combines the latest elements of every source in `sources` with `resultSelector`; see
+  /// ``combineLatest(_:_:resultSelector:)``. An empty collection emits `resultSelector([])`
+  /// and completes, as in RxSwift.""",
+        "mode": "CombineLatestMode",
+        "collectionMode": "CombineLatestMode",
+        "array": """\
+  /// Combines the latest elements of every source in `sources` into arrays; see
+  /// ``combineLatest(_:_:resultSelector:)``. An empty collection emits `[]` and completes.""",
+        "tuple": """\
+  /// Combines the latest elements of two sources into tuples; see
+  /// ``ObservableType/combineLatest(_:_:resultSelector:)``.""",
+    },
+    "zip": {
+        "doc": """\
+  /// Pairs the elements of the sources by position: the n-th result combines the n-th
+  /// element of each source with `resultSelector` (2 to 8 sources, as in RxSwift).
+  ///
+  /// Elements wait in a buffer per source until every source has one. Delivery is serial
+  /// even when the sources emit from different threads. The result completes when every
+  /// source completed; an error from any source, or thrown by `resultSelector`, ends it.
+  ///
+  /// - Parameters:
+  ///   - source1: The first source.
+  ///   - source2: The second source.
+  ///   - resultSelector: Combines elements at the same position.
+  /// - Returns: The combined elements.
+  /// - Complexity: Memory grows with how far one source runs ahead of another.""",
+        "collection": """\
+  /// Pairs the elements of every source in `sources` by position and combines them with
+  /// `resultSelector`; see ``zip(_:_:resultSelector:)``.
+  ///
+  /// Unlike the fixed arities, and as in RxSwift, the result also completes when an element
+  /// arrives while every other source has completed and one of them has nothing buffered: it
+  /// could never be paired. An empty collection completes at once.""",
+        "mode": "ZipMode",
+        "collectionMode": "ZipCollectionMode",
+        "array": """\
+  /// Pairs the elements of every source in `sources` by position into arrays; see
+  /// ``zip(_:resultSelector:)``.""",
+        "tuple": """\
+  /// Pairs the elements of two sources by position into tuples; see
+  /// ``ObservableType/zip(_:_:resultSelector:)``.""",
+    },
+}
+
+
+def operator_file(operator):
+    docs = OPERATOR_FILE[operator]
+    return f"""// `{operator}` of two sources, which carries the operator's documentation, and of a
+// collection of sources (the fixed arities 3 to 8 are in `Combine+PublicArity.swift`).
+
+extension ObservableType {{
+{docs["doc"]}
+  @inlinable
+  public static func {operator}<O1: ObservableConvertibleType, O2: ObservableConvertibleType>(
+    _ source1: O1, _ source2: O2,
+    resultSelector: @escaping (O1.Element, O2.Element) throws -> Element
+  ) -> Observable<Element> {{
+    combine({docs["mode"]}.self, source1, source2, select: resultSelector)
+  }}
+
+{docs["collection"]}
+  @inlinable
+  public static func {operator}<Sources: Collection>(
+    _ sources: Sources,
+    resultSelector: @escaping ([Sources.Element.Element]) throws -> Element
+  ) -> Observable<Element> where Sources.Element: ObservableConvertibleType {{
+    Observable {{ observer in
+      let mode = {docs["collectionMode"]}.self
+      let sink = CombineSink(
+        observer, mode, arity: sources.count,
+        slots: Array(repeating: CombineSlot<Sources.Element.Element>(), count: sources.count),
+        take: {{ slots in slots.indices.map {{ slots[$0].take(mode) }} }},
+        select: resultSelector)
+      for (index, source) in sources.enumerated() {{
+        sink.subscribe(source, at: index) {{ sink.on($0, at: index) {{ $0[index].put($1, mode) }} }}
+      }}
+      return sink.finishSubscribingCombined()
+    }}
+  }}
+
+{docs["array"]}
+  @inlinable
+  public static func {operator}<Sources: Collection>(_ sources: Sources) -> Observable<[Element]>
+  where Sources.Element: ObservableConvertibleType, Sources.Element.Element == Element {{
+    Observable<[Element]>.{operator}(sources) {{ $0 }}
+  }}
+}}
+
+extension ObservableType where Element == Any {{
+{docs["tuple"]}
+  @inlinable
+  public static func {operator}<O1: ObservableConvertibleType, O2: ObservableConvertibleType>(
+    _ source1: O1, _ source2: O2
+  ) -> Observable<(O1.Element, O2.Element)> {{
+    Observable<(O1.Element, O2.Element)>.{operator}(source1, source2) {{ ($0, $1) }}
+  }}
+}}
+"""
+
+
 # MARK: - Single+Zip.swift and Maybe+Zip.swift: the traits' zip.
 
 TRAIT_DOC = {
@@ -270,14 +466,223 @@ MAYBE_ZIP = (
     "\nextension PrimitiveSequenceType where Trait == MaybeTrait {"
     + "".join(trait_zip("Maybe", n) for n in range(2, 9)) + "}\n")
 
+# MARK: - Atomics+Operations.swift: the families of Atomics.swift, one template each.
+#
+# Not arities, but the same kind of repetition: one shape per atomic operation (the integer
+# operations of `UnsafeAtomic`, their `AtomicBox` forwarders, the storage integers' C calls) or
+# per type (the orderings, the values' encodings). The generated code is what was written out
+# by hand before, so every call still inlines to the one C function it names.
+
+# name, C function (after `fetch_`), the operator giving the new value, doc
+ATOMIC_INTEGER_OPERATIONS = [
+    ("wrappingAdd", "Add", "&+", "Adds `operand`, wrapping around on overflow."),
+    ("wrappingSubtract", "Subtract", "&-", "Subtracts `operand`, wrapping around on overflow."),
+    ("bitwiseOr", "Or", "|", "Sets the bits set in `operand`."),
+    ("bitwiseAnd", "And", "&", "Keeps only the bits set in `operand`."),
+    ("bitwiseXor", "Xor", "^", "Flips the bits set in `operand`."),
+]
+# The `AtomicBox` forwarders of the integer operations (`add` traps on overflow).
+ATOMIC_BOX_OPERATIONS = [
+    ("wrappingAdd", "Adds `operand`, wrapping around on overflow."),
+    ("wrappingSubtract", "Subtracts `operand`, wrapping around on overflow."),
+    ("add", "Adds `operand`; traps on overflow."),
+    ("bitwiseOr", "Sets the bits set in `operand`."),
+    ("bitwiseAnd", "Keeps only the bits set in `operand`."),
+]
+
+
+def atomic_integer_operation(name, storage, operator, text):
+    return f"""
+  /// {text}
+  ///
+  /// - Returns: The values before and after.
+  @inlinable @inline(__always)
+  @discardableResult
+  package func {name}(
+    _ operand: Value, ordering: AtomicUpdateOrdering
+  ) -> (oldValue: Value, newValue: Value) {{
+    let old = unsafe Value.decodeAtomic(
+      Value.AtomicStorage.atomicFetch{storage}(address, Value.encodeAtomic(operand), ordering.order))
+    return (old, old {operator} operand)
+  }}
+"""
+
+
+ATOMIC_CHECKED_ADD = """
+  /// Adds `operand`; traps if the result overflows `Value` (after changing the value).
+  ///
+  /// - Returns: The values before and after.
+  @inlinable
+  @discardableResult
+  package func add(
+    _ operand: Value, ordering: AtomicUpdateOrdering
+  ) -> (oldValue: Value, newValue: Value) {
+    let (old, new) = wrappingAdd(operand, ordering: ordering)
+    precondition(!old.addingReportingOverflow(operand).overflow, "atomic add overflowed")
+    return (old, new)
+  }
+"""
+
+
+def atomic_box_operation(name, text):
+    return f"""
+  /// {text}
+  @inlinable
+  @discardableResult
+  package func {name}(
+    _ operand: Value, ordering: AtomicUpdateOrdering
+  ) -> (oldValue: Value, newValue: Value) {{
+    atomic.{name}(operand, ordering: ordering)
+  }}
+"""
+
+
+# type, doc, [(name, C order, doc)]
+ATOMIC_ORDERINGS = [
+    ("AtomicLoadOrdering", "The ordering of an atomic read.", [
+        ("relaxed", "relaxed", "Only the read itself is atomic."),
+        ("acquiring", "acquire", "Sees every write made before the releasing write it reads."),
+        ("sequentiallyConsistent", "sequentiallyConsistent",
+         "Acquiring, and in one total order with every sequentially consistent operation."),
+    ]),
+    ("AtomicStoreOrdering", "The ordering of an atomic write.", [
+        ("relaxed", "relaxed", "Only the write itself is atomic."),
+        ("releasing", "release", "Publishes this thread's earlier writes to whoever acquires "
+         "this one."),
+        ("sequentiallyConsistent", "sequentiallyConsistent",
+         "Releasing, and in one total order with every sequentially consistent operation."),
+    ]),
+    ("AtomicUpdateOrdering", "The ordering of an atomic read-modify-write.", [
+        ("relaxed", "relaxed", "Only the update itself is atomic."),
+        ("acquiring", "acquire", "The read acquires."),
+        ("releasing", "release", "The write releases."),
+        ("acquiringAndReleasing", "acquireRelease", "The read acquires and the write releases."),
+        ("sequentiallyConsistent", "sequentiallyConsistent",
+         "Acquiring and releasing, and in one total order with every sequentially consistent "
+         "operation."),
+    ]),
+]
+
+
+def atomic_ordering(name, text, cases):
+    members = "".join(f"""
+{doc(case_doc)}
+  @inlinable package static var {case}: Self {{ Self(.{order}) }}""" for case, order, case_doc in cases)
+    return f"""
+/// {text}
+@frozen
+@usableFromInline
+package struct {name}: Sendable {{
+  @usableFromInline let order: RKAtomicOrder
+  @inlinable @inline(__always) init(_ order: RKAtomicOrder) {{ self.order = order }}
+{members}
+}}
+"""
+
+
+# Swift name, C name (after `rk_atomic_<width>_`), kind of signature
+ATOMIC_STORAGE_FUNCTIONS = [
+    ("atomicLoad", "load", "load"),
+    ("atomicStore", "store", "store"),
+    ("atomicExchange", "exchange", "update"),
+    ("atomicCompareExchange", "compare_exchange", "compare"),
+    ("atomicFetchAdd", "fetch_add", "update"),
+    ("atomicFetchSubtract", "fetch_sub", "update"),
+    ("atomicFetchOr", "fetch_or", "update"),
+    ("atomicFetchAnd", "fetch_and", "update"),
+    ("atomicFetchXor", "fetch_xor", "update"),
+]
+ATOMIC_STORAGE_ARGUMENTS = {
+    "load": "address, order",
+    "store": "address, value, order",
+    "update": "address, value, order",
+    "compare": "address, expected, desired, success, failure",
+}
+
+
+def atomic_storage_signature(name, kind, storage):
+    parameters = {
+        "load": f"_ address: UnsafeMutablePointer<{storage}>, _ order: RKAtomicOrder",
+        "store": f"_ address: UnsafeMutablePointer<{storage}>, _ value: {storage}, "
+                 "_ order: RKAtomicOrder",
+        "compare": f"_ address: UnsafeMutablePointer<{storage}>, _ expected: {storage}, "
+                   f"_ desired: {storage}, _ success: RKAtomicOrder, _ failure: RKAtomicOrder",
+    }
+    parameters["update"] = parameters["store"]
+    result = "" if kind == "store" else f" -> {storage}"
+    return f"static func {name}({parameters[kind]}){result}"
+
+
+def atomic_storage_requirement(name, c_name, kind):
+    comment = ("  /// Returns the value found; it exchanged if and only if that is `expected`.\n"
+               if kind == "compare" else "")
+    return f"{comment}  {atomic_storage_signature(name, kind, 'Self')}\n"
+
+
+def atomic_storage_conformance(storage, width):
+    functions = "".join(f"""
+  @inlinable @inline(__always)
+  package {atomic_storage_signature(name, kind, storage)} {{
+    unsafe rk_atomic_{width}_{c_name}({ATOMIC_STORAGE_ARGUMENTS[kind]})
+  }}""" for name, c_name, kind in ATOMIC_STORAGE_FUNCTIONS)
+    return f"\nextension {storage}: AtomicStorageInteger {{{functions}\n}}\n"
+
+
+# type, storage, encoding of `value`, decoding of `storage`
+ATOMIC_VALUES = [
+    ("Int", "Int", "value", "storage"),
+    ("UInt", "Int", "Int(bitPattern: value)", "UInt(bitPattern: storage)"),
+    ("Bool", "Int", "value ? 1 : 0", "storage != 0"),
+    ("UInt8", "Int", "Int(value)", "UInt8(truncatingIfNeeded: storage)"),
+    ("Int64", "Int64", "value", "storage"),
+    ("UInt64", "Int64", "Int64(bitPattern: value)", "UInt64(bitPattern: storage)"),
+]
+
+
+def atomic_value(value, storage, encode, decode):
+    return f"""
+extension {value}: AtomicValue {{
+  @inlinable @inline(__always)
+  package static func encodeAtomic(_ value: {value}) -> {storage} {{ {encode} }}
+  @inlinable @inline(__always)
+  package static func decodeAtomic(_ storage: {storage}) -> {value} {{ {decode} }}
+}}
+"""
+
+
+ATOMIC_OPERATIONS = (
+    "// The families of `Atomics.swift` that repeat one shape per operation or per type: the\n"
+    "// integer operations of `UnsafeAtomic` and their `AtomicBox` forwarders, the orderings,\n"
+    "// the storage integers' calls of the C functions, and the values' encodings.\n\n"
+    "import CReactorKitAtomics\n\n"
+    "extension UnsafeAtomic where Value: AtomicInteger {"
+    + "".join(atomic_integer_operation(*operation) for operation in ATOMIC_INTEGER_OPERATIONS)
+    + ATOMIC_CHECKED_ADD + "}\n\nextension AtomicBox where Value: AtomicInteger {"
+    + "".join(atomic_box_operation(*operation) for operation in ATOMIC_BOX_OPERATIONS)
+    + "}\n\n// MARK: - Orderings\n"
+    + "".join(atomic_ordering(*ordering) for ordering in ATOMIC_ORDERINGS)
+    + "\n// MARK: - Storage\n\n"
+    "/// An integer type with atomic operations: `Int` (a word) or `Int64`.\n"
+    "@usableFromInline\npackage protocol AtomicStorageInteger: FixedWidthInteger {\n"
+    + "".join(atomic_storage_requirement(*function) for function in ATOMIC_STORAGE_FUNCTIONS)
+    + "}\n"
+    + atomic_storage_conformance("Int", "word") + atomic_storage_conformance("Int64", "int64")
+    + "\n// MARK: - Values\n"
+    + "".join(atomic_value(*value) for value in ATOMIC_VALUES))
+
 FILES = {
     "Sources/ReactorKitStreams/Observables/CombineLatest/Combine+Arity.swift": COMBINE_ARITY,
     "Sources/ReactorKitStreams/Traits/SharedSequence+Arity.swift": SHARED_ARITY,
     "Sources/ReactorKitStreams/Traits/Infallible+CombineLatest.swift": INFALLIBLE_ARITY,
     "Sources/ReactorKitStreams/Observables/CombineLatest/Combine+PublicArity.swift":
         OBSERVABLE_ARITY,
+    "Sources/ReactorKitStreams/Observables/CombineLatest/CombineLatest.swift":
+        operator_file("combineLatest"),
+    "Sources/ReactorKitStreams/Observables/CombineLatest/Zip.swift": operator_file("zip"),
     "Sources/ReactorKitStreams/Traits/Single+Zip.swift": SINGLE_ZIP,
     "Sources/ReactorKitStreams/Traits/Maybe+Zip.swift": MAYBE_ZIP,
+    "Sources/ReactorKitStreams/Internal/Synchronization/Atomics+Operations.swift":
+        ATOMIC_OPERATIONS,
 }
 
 

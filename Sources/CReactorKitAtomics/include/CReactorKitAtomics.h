@@ -27,6 +27,14 @@ typedef enum __attribute__((enum_extensibility(closed))) {
 
 #define RK_ATOMIC_INLINE static inline __attribute__((always_inline))
 
+// A read-modify-write `operation` of C11 (`exchange`, `fetch_add`, …) as
+// `rk_atomic_<name>_<operation>`: returns the value it replaced.
+#define RK_ATOMIC_UPDATE(name, type, operation)                                               \
+  RK_ATOMIC_INLINE type rk_atomic_##name##_##operation(                                       \
+    type *_Nonnull address, type value, RKAtomicOrder order) {                                \
+    return atomic_##operation##_explicit((_Atomic(type) *)address, value, (memory_order)order); \
+  }
+
 #define RK_ATOMIC_OPERATIONS(name, type)                                                      \
   RK_ATOMIC_INLINE type rk_atomic_##name##_load(type *_Nonnull address, RKAtomicOrder order) { \
     return atomic_load_explicit((_Atomic(type) *)address, (memory_order)order);               \
@@ -34,10 +42,6 @@ typedef enum __attribute__((enum_extensibility(closed))) {
   RK_ATOMIC_INLINE void rk_atomic_##name##_store(                                             \
     type *_Nonnull address, type value, RKAtomicOrder order) {                                \
     atomic_store_explicit((_Atomic(type) *)address, value, (memory_order)order);              \
-  }                                                                                           \
-  RK_ATOMIC_INLINE type rk_atomic_##name##_exchange(                                          \
-    type *_Nonnull address, type value, RKAtomicOrder order) {                                \
-    return atomic_exchange_explicit((_Atomic(type) *)address, value, (memory_order)order);    \
   }                                                                                           \
   /* Returns the value found: it exchanged if and only if that is `expected`. (Returning */ \
   /* it, rather than writing through a pointer, keeps Swift's stack protector out.) */        \
@@ -49,26 +53,12 @@ typedef enum __attribute__((enum_extensibility(closed))) {
       (memory_order)failure);                                                                 \
     return expected;                                                                          \
   }                                                                                           \
-  RK_ATOMIC_INLINE type rk_atomic_##name##_fetch_add(                                         \
-    type *_Nonnull address, type value, RKAtomicOrder order) {                                \
-    return atomic_fetch_add_explicit((_Atomic(type) *)address, value, (memory_order)order);   \
-  }                                                                                           \
-  RK_ATOMIC_INLINE type rk_atomic_##name##_fetch_sub(                                         \
-    type *_Nonnull address, type value, RKAtomicOrder order) {                                \
-    return atomic_fetch_sub_explicit((_Atomic(type) *)address, value, (memory_order)order);   \
-  }                                                                                           \
-  RK_ATOMIC_INLINE type rk_atomic_##name##_fetch_or(                                          \
-    type *_Nonnull address, type value, RKAtomicOrder order) {                                \
-    return atomic_fetch_or_explicit((_Atomic(type) *)address, value, (memory_order)order);    \
-  }                                                                                           \
-  RK_ATOMIC_INLINE type rk_atomic_##name##_fetch_and(                                         \
-    type *_Nonnull address, type value, RKAtomicOrder order) {                                \
-    return atomic_fetch_and_explicit((_Atomic(type) *)address, value, (memory_order)order);   \
-  }                                                                                           \
-  RK_ATOMIC_INLINE type rk_atomic_##name##_fetch_xor(                                         \
-    type *_Nonnull address, type value, RKAtomicOrder order) {                                \
-    return atomic_fetch_xor_explicit((_Atomic(type) *)address, value, (memory_order)order);   \
-  }
+  RK_ATOMIC_UPDATE(name, type, exchange)                                                      \
+  RK_ATOMIC_UPDATE(name, type, fetch_add)                                                     \
+  RK_ATOMIC_UPDATE(name, type, fetch_sub)                                                     \
+  RK_ATOMIC_UPDATE(name, type, fetch_or)                                                      \
+  RK_ATOMIC_UPDATE(name, type, fetch_and)                                                     \
+  RK_ATOMIC_UPDATE(name, type, fetch_xor)
 
 // Words (intptr_t: Swift's Int, and UInt, Bool, UInt8 stored in a word) and 64-bit integers
 // (int64_t, 64 bits on every platform, including watchOS's arm64_32).
@@ -87,6 +77,7 @@ RK_ATOMIC_INLINE intptr_t *_Nonnull rk_atomic_global_word(int index) {
 }
 
 #undef RK_ATOMIC_OPERATIONS
+#undef RK_ATOMIC_UPDATE
 #undef RK_ATOMIC_INLINE
 
 #endif

@@ -135,35 +135,7 @@ extension Infallible {
     Infallible(.concat(sources.map(\.source)))
   }
 
-  /// The latest elements of both sources, combined each time either emits.
-  public static func combineLatest<E1, E2>(
-    _ source1: Infallible<E1>, _ source2: Infallible<E2>,
-    resultSelector: @escaping (E1, E2) -> Element
-  ) -> Infallible<Element> {
-    Infallible(.combineLatest(source1.source, source2.source, resultSelector: resultSelector))
-  }
-
-  /// The latest elements of both sources, as pairs.
-  public static func combineLatest<E1, E2>(_ source1: Infallible<E1>, _ source2: Infallible<E2>)
-    -> Infallible<Element>
-  where Element == (E1, E2) {
-    Infallible(Observable.combineLatest(source1.source, source2.source))
-  }
-
-  /// The elements of both sources paired by position.
-  public static func zip<E1, E2>(
-    _ source1: Infallible<E1>, _ source2: Infallible<E2>,
-    resultSelector: @escaping (E1, E2) -> Element
-  ) -> Infallible<Element> {
-    Infallible(.zip(source1.source, source2.source, resultSelector: resultSelector))
-  }
-
-  /// The elements of both sources paired by position, as pairs.
-  public static func zip<E1, E2>(_ source1: Infallible<E1>, _ source2: Infallible<E2>)
-    -> Infallible<Element>
-  where Element == (E1, E2) {
-    Infallible(Observable.zip(source1.source, source2.source))
-  }
+  // `combineLatest` and `zip` are generated, in `Infallible+CombineLatest.swift`.
 }
 
 extension Infallible where Element: RxAbstractInteger {

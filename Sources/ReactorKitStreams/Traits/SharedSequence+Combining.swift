@@ -1,54 +1,10 @@
 import Foundation
 
 // Combining and timing operators of `Driver` and `Signal`, as in RxCocoa: every timed
-// operator runs on the strategy's scheduler, and every result is shared again.
+// operator runs on the strategy's scheduler, and every result is shared again. `zip` and
+// `combineLatest` are generated, in `SharedSequence+Arity.swift`.
 
 extension SharedSequence {
-  /// Pairs the elements of two sequences by position and combines them with
-  /// `resultSelector`; see ``ObservableType/zip(_:_:resultSelector:)``.
-  public static func zip<O1: SharedSequenceConvertibleType, O2: SharedSequenceConvertibleType>(
-    _ source1: O1, _ source2: O2,
-    resultSelector: @escaping (O1.Element, O2.Element) -> Element
-  ) -> SharedSequence<SharingStrategy, Element>
-  where O1.SharingStrategy == SharingStrategy, O2.SharingStrategy == SharingStrategy {
-    SharedSequence(Observable.zip(source1, source2, resultSelector: resultSelector))
-  }
-
-  /// Pairs the elements of every sequence in `sources` by position and combines them with
-  /// `resultSelector`.
-  public static func zip<Sources: Collection>(
-    _ sources: Sources, resultSelector: @escaping ([Sources.Element.Element]) -> Element
-  ) -> SharedSequence<SharingStrategy, Element>
-  where
-    Sources.Element: SharedSequenceConvertibleType,
-    Sources.Element.SharingStrategy == SharingStrategy
-  {
-    SharedSequence(Observable.zip(sources, resultSelector: resultSelector))
-  }
-
-  /// Combines the latest elements of two sequences with `resultSelector` each time either
-  /// emits; see ``ObservableType/combineLatest(_:_:resultSelector:)``.
-  public static func combineLatest<
-    O1: SharedSequenceConvertibleType, O2: SharedSequenceConvertibleType
-  >(
-    _ source1: O1, _ source2: O2,
-    resultSelector: @escaping (O1.Element, O2.Element) -> Element
-  ) -> SharedSequence<SharingStrategy, Element>
-  where O1.SharingStrategy == SharingStrategy, O2.SharingStrategy == SharingStrategy {
-    SharedSequence(Observable.combineLatest(source1, source2, resultSelector: resultSelector))
-  }
-
-  /// Combines the latest elements of every sequence in `sources` with `resultSelector`.
-  public static func combineLatest<Sources: Collection>(
-    _ sources: Sources, resultSelector: @escaping ([Sources.Element.Element]) -> Element
-  ) -> SharedSequence<SharingStrategy, Element>
-  where
-    Sources.Element: SharedSequenceConvertibleType,
-    Sources.Element.SharingStrategy == SharingStrategy
-  {
-    SharedSequence(Observable.combineLatest(sources, resultSelector: resultSelector))
-  }
-
   /// Subscribes to the sequences one after another.
   public static func concat<Sources: Sequence>(_ sources: Sources)
     -> SharedSequence<SharingStrategy, Element>
@@ -61,22 +17,6 @@ extension SharedSequence {
     -> SharedSequence<SharingStrategy, Element>
   where Sources.Element == SharedSequence<SharingStrategy, Element> {
     SharedSequence(Observable.merge(sources.map { $0.asObservable() }))
-  }
-}
-
-extension SharedSequence {
-  /// Pairs the elements of every sequence in `sources` by position into arrays.
-  public static func zip<Sources: Collection>(_ sources: Sources)
-    -> SharedSequence<SharingStrategy, [Element]>
-  where Sources.Element == SharedSequence<SharingStrategy, Element> {
-    SharedSequence<SharingStrategy, [Element]>(Observable.zip(sources))
-  }
-
-  /// Combines the latest elements of every sequence in `sources` into arrays.
-  public static func combineLatest<Sources: Collection>(_ sources: Sources)
-    -> SharedSequence<SharingStrategy, [Element]>
-  where Sources.Element == SharedSequence<SharingStrategy, Element> {
-    SharedSequence<SharingStrategy, [Element]>(Observable.combineLatest(sources))
   }
 }
 
