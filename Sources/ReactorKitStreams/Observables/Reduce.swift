@@ -60,25 +60,17 @@ extension ObservableType {
     sinking { sink in
       let accumulate = OperatorState(seed)
       return { event in
-        switch event {
-        case .next(let element):
-          guard sink.isOpen else { return }
-          do {
-            try accumulator(&accumulate.value, element)
-          } catch {
-            sink.fail(error)
-          }
-        case .error(let error):
-          sink.forwardTerminal(.error(error))
-        case .completed:
-          do {
-            sink.forwardNext(try mapResult(accumulate.value))
-          } catch {
-            sink.fail(error)
-            return
-          }
-          sink.forwardTerminal(.completed)
+        guard case .completed = event else {
+          sink.receive(event) { try accumulator(&accumulate.value, $0) }
+          return
         }
+        do {
+          sink.forwardNext(try mapResult(accumulate.value))
+        } catch {
+          sink.fail(error)
+          return
+        }
+        sink.forwardTerminal(.completed)
       }
     }
   }

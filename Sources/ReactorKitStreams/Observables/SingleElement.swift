@@ -25,26 +25,19 @@ extension ObservableType {
     sinking { sink in
       let seen = OperatorState(false)
       return { event in
-        switch event {
-        case .next(let element):
-          guard sink.isOpen else { return }
-          do {
+        guard case .completed = event else {
+          sink.receive(event) { element in
             guard try predicate(element) else { return }
-          } catch {
-            sink.fail(error)
-            return
+            guard !seen.value else {
+              sink.forwardTerminal(.error(RxError.moreThanOneElement))
+              return
+            }
+            seen.value = true
+            sink.forwardNext(element)
           }
-          guard !seen.value else {
-            sink.forwardTerminal(.error(RxError.moreThanOneElement))
-            return
-          }
-          seen.value = true
-          sink.forwardNext(element)
-        case .error:
-          sink.forwardTerminal(event)
-        case .completed:
-          sink.forwardTerminal(seen.value ? .completed : .error(RxError.noElements))
+          return
         }
+        sink.forwardTerminal(seen.value ? .completed : .error(RxError.noElements))
       }
     }
   }
