@@ -70,9 +70,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
   public func drive<Observer: ObserverType>(_ observers: Observer...) -> Disposable
   where Observer.Element == Element {
     MainScheduler.ensureRunningOnMainThread(message: driveOnMainThreadMessage)
-    return asObservable().subscribe { event in
-      for observer in observers { observer.on(event) }
-    }
+    return fanOut(to: observers)
   }
 
   /// Sends the elements, as optionals, and the completion to `observers`. Call on the main
@@ -80,9 +78,7 @@ extension SharedSequenceConvertibleType where SharingStrategy == DriverSharingSt
   public func drive<Observer: ObserverType>(_ observers: Observer...) -> Disposable
   where Observer.Element == Element? {
     MainScheduler.ensureRunningOnMainThread(message: driveOnMainThreadMessage)
-    return asObservable().map { $0 as Element? }.subscribe { event in
-      for observer in observers { observer.on(event) }
-    }
+    return fanOut(toOptionals: observers)
   }
 
   /// Accepts each element into `relays`. Call on the main thread.

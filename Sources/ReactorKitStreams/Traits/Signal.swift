@@ -57,17 +57,13 @@ extension SharedSequenceConvertibleType where SharingStrategy == SignalSharingSt
   /// - Returns: A disposable that ends the subscription.
   public func emit<Observer: ObserverType>(to observers: Observer...) -> Disposable
   where Observer.Element == Element {
-    asObservable().subscribe { event in
-      for observer in observers { observer.on(event) }
-    }
+    fanOut(to: observers)
   }
 
   /// Sends the elements, as optionals, and the completion to `observers`.
   public func emit<Observer: ObserverType>(to observers: Observer...) -> Disposable
   where Observer.Element == Element? {
-    asObservable().map { $0 as Element? }.subscribe { event in
-      for observer in observers { observer.on(event) }
-    }
+    fanOut(toOptionals: observers)
   }
 
   /// Accepts each element into `relays`.
