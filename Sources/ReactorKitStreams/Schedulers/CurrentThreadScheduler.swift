@@ -12,24 +12,20 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType {
   /// `true` when no trampoline is running on this thread, so scheduled work would run at once.
   public static var isScheduleRequired: Bool { !Trampoline.current.isRunning }
 
-  /// Runs `body` at once as this thread's trampolined work (work scheduled meanwhile is queued
-  /// and runs after `body`, before this returns), if no trampoline is running on this thread
-  /// and `condition` then returns `true`.
+  /// Starts this thread's trampolined work if no trampoline is running here, and returns the
+  /// trampoline: work scheduled on this thread from now on is queued, and runs when the caller
+  /// ends its work with ``TrampolineState/leave()``. Returns `nil`, starting nothing, when a
+  /// trampoline is already running.
   ///
-  /// What ``schedule(_:action:)`` does on an idle thread, without its generic state and
-  /// escaping closure, for callers inside the package; `condition` lets them claim their own
-  /// state only once the trampoline is known to be idle.
-  ///
-  /// - Returns: Whether `body` ran.
+  /// What ``schedule(_:action:)`` does on an idle thread, as two calls around work the caller
+  /// runs inline, for callers inside the package: no closure, no generic state, one
+  /// thread-local lookup.
   @usableFromInline
-  package static func runTrampolined(if condition: () -> Bool, _ body: () -> Void) -> Bool {
+  package static func enterIdleTrampoline() -> TrampolineState? {
     let trampoline = Trampoline.current
-    guard !trampoline.isRunning, condition() else { return false }
+    guard !trampoline.isRunning else { return nil }
     trampoline.isRunning = true
-    body()
-    trampoline.drain()
-    trampoline.isRunning = false
-    return true
+    return trampoline
   }
 
   /// Runs `subscribe` as this thread's trampolined work when no trampoline is running here,
@@ -119,6 +115,14 @@ extension TrampolineState {
         work()
         return Disposables.create()
       })
+  }
+
+  /// Ends the trampolined work that ``CurrentThreadScheduler/enterIdleTrampoline()`` started:
+  /// runs what was queued meanwhile, then lets the next scheduled work run at once.
+  @usableFromInline
+  package func leave() {
+    drain()
+    isRunning = false
   }
 
   /// Runs the queued items, including those they enqueue, in order.

@@ -49,7 +49,7 @@ final class Trampoline {
 @safe
 @frozen
 @usableFromInline
-struct TrampolineState {
+package struct TrampolineState {
   @usableFromInline let address: UnsafeMutablePointer<Trampoline.State>
 
   @inlinable @inline(__always)

@@ -1,7 +1,7 @@
 import ReactorKitStreams
 
-// Who processes the queue, and the queue itself: the gate, the entry points that queue work
-// or run it inline, and the drain.
+// The queue's items and the ways into the queue other than an action (ReactorCore+Path.swift):
+// the transformed streams, `mutate` results that run on, and scheduling a drain.
 
 extension ReactorCore {
   @usableFromInline
@@ -25,32 +25,6 @@ extension ReactorCore {
     case addObserver(OutputObserver)
     /// The state stream ends (see ``endStates()``).
     case endOfStates
-  }
-
-  /// Queues an action from the action subject. Thread-safe; returns at once when another
-  /// thread (or an outer frame of this one) is processing.
-  ///
-  /// The common case, an idle reactor on `CurrentThreadScheduler` sent an action from a thread
-  /// that is not inside a trampoline, skips the queue and the lock: the calling thread claims
-  /// the idle ``gate`` and becomes the owner, and the drain, which runs at once, starts with
-  /// the action.
-  @inlinable
-  func receive(_ action: Action) {
-    // An idle gate was opened by the wiring (releasing), so `config` is readable here.
-    if gate.isIdle, config.usesCurrentThreadScheduler,
-      CurrentThreadScheduler.runTrampolined(
-        if: {
-          guard gate.tryClaim() else { return false }
-          owner.store(currentThreadIdentity(), ordering: .relaxed)
-          // No drain runs (the gate was idle), so this thread may write the owner's state.
-          owned.firstAction = action
-          return true
-        }, { drain() })
-    {
-      return
-    }
-    lock.lock()
-    _ = submitAndUnlock(.action(action), urgent: false)
   }
 
   @inlinable
@@ -119,105 +93,15 @@ extension ReactorCore {
   func scheduleDrain() {
     if let other = config.otherScheduler {
       _ = other.scheduler.schedule(self) { core in
-        core.drain()
+        core.drain(startingWith: nil)
         return Disposables.create()
       }
     } else {
       _ = CurrentThreadScheduler.instance.schedule(self) { core in
-        core.drain()
+        core.drain(startingWith: nil)
         return Disposables.create()
       }
     }
   }
 
-  /// Processes queued work until the queue is empty. Runs on the scheduler, one drain at a
-  /// time (the ``gate`` is `busy` meanwhile); the draining thread is the owner.
-  ///
-  /// The reactor is loaded once, here, and kept alive (pinned) until the drain ends; when it
-  /// is gone the core is disposed instead.
-  @inlinable
-  func drain() {
-    let first = owned.firstAction.take()
-    guard let reactor = ownerObject else {
-      reactorGone()
-      lock.lock()
-      owner.store(0, ordering: .relaxed)
-      // Closed by the disposal: released, it stays closed.
-      gate.releaseLocked()
-      lock.unlock()
-      return
-    }
-    // `reactor` keeps it alive until the end of this function; the hooks borrow it.
-    let pinned = UnretainedReference(reactor)
-    // Whether the gate may still be released without looking at the queue: true after the
-    // first action, which `receive` handed over after claiming the idle gate (nothing was
-    // queued then); a drain that was scheduled has queued work to look at first.
-    var mayRelease = false
-    if let first {
-      owned.pinned = pinned
-      process(.action(first))
-      mayRelease = true
-    }
-    while true {
-      if mayRelease {
-        // Nothing was queued since the queue was last found empty unless it was announced:
-        // release the core without the lock.
-        owner.store(0, ordering: .relaxed)
-        owned.pinned = nil
-        if gate.tryRelease() { break }
-      }
-      lock.lock()
-      // Everything queued so far is taken from here on; later work announces itself again.
-      guard shared.drain.beginPassLocked(lifecycle: shared.lifecycle, gate: gate) else {
-        // Disposed: the gate was released (it stays closed).
-        owner.store(0, ordering: .relaxed)
-        owned.pinned = nil
-        lock.unlock()
-        break
-      }
-      owner.store(currentThreadIdentity(), ordering: .relaxed)
-      owned.pinned = pinned
-      while let item = shared.drain.nextLocked(lifecycle: shared.lifecycle) {
-        lock.unlock()
-        process(item)
-        lock.lock()
-      }
-      lock.unlock()
-      mayRelease = true
-    }
-    // Released last: the reactor's deinitialiser may run here.
-    extendLifetime(reactor)
-  }
-
-  @inlinable
-  func process(_ item: Item) {
-    switch item {
-    case .action(let action):
-      if let actionInput = config.actionInput {
-        actionInput.on(.next(action))
-      } else {
-        run(action)
-      }
-    case .transformedAction(let action):
-      run(action)
-    case .endOfActions:
-      lock.lock()
-      _ = shared.lifecycle.end(.actions)
-      let ended = shared.rareStorage?.inners.isEmpty ?? true
-      lock.unlock()
-      if ended { endMutations() }
-    case .innerMutation(let mutation):
-      emit(mutation)
-    case .mutation(let mutation):
-      apply(mutation)
-    case .endOfMutations:
-      endStates()
-    case .reconfigure:
-      reconfigure()
-    case .addObserver(let entry):
-      addQueuedObserver(entry)
-    case .endOfStates:
-      completeOwnOutput()
-    }
-  }
 }

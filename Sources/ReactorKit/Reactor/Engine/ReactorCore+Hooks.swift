@@ -4,19 +4,14 @@ import ReactorKitStreams
 // `reduce`.
 
 extension ReactorCore {
-  /// What the core calls on its reactor while ``ReactorHook``s are installed: its `mutate`
-  /// and `reduce` wrapped in the hooks (without hooks, ``baseMutate`` and ``baseReduce``).
+  /// The reactor's `mutate` and `reduce` as the core calls them: closures that capture
+  /// nothing of the reactor and receive it, loaded by the drain.
   ///
-  /// The core loads the reactor from ``OwnedStorage/storageOwner`` once per drain (a weak
-  /// load, `nil` once the reactor is gone) and keeps it alive until the drain ends; ``mutate``
-  /// and ``reduce`` receive it, so a drain pays one weak load however many actions and
-  /// mutations it runs.
-  ///
-  /// A class with constant closures: the drain borrows it (``Config/hooksReference``) and
-  /// calls the closures without retaining their contexts.
+  /// The core loads the reactor from ``OwnedStorage/storageOwner`` once per drain (`nil` once
+  /// the reactor is gone) and keeps it alive until the drain ends; ``mutate`` and ``reduce``
+  /// receive it, so a drain pays one load however many actions and mutations it runs.
   @usableFromInline
-  final class Hooks: @unchecked Sendable {
-    // Safety: immutable; the closures are called only by the core's owner thread.
+  struct Stages {
     @usableFromInline let mutate: (AnyObject, Action) -> Observable<Mutation>
     @usableFromInline let reduce: (AnyObject, State, Mutation) -> State
 
@@ -27,6 +22,22 @@ extension ReactorCore {
     ) {
       self.mutate = mutate
       self.reduce = reduce
+    }
+  }
+
+  /// What the core calls on its reactor while ``ReactorHook``s are installed: its
+  /// ``ReactorCore/base`` stages wrapped in the hooks.
+  ///
+  /// A class with constant closures: the drain borrows it (``Config/hooksReference``) and
+  /// calls the closures without retaining their contexts.
+  @usableFromInline
+  final class Hooks: @unchecked Sendable {
+    // Safety: immutable; the closures are called only by the core's owner thread.
+    @usableFromInline let stages: Stages
+
+    @inlinable
+    init(_ stages: Stages) {
+      self.stages = stages
     }
   }
 
@@ -76,8 +87,8 @@ extension ReactorCore {
   /// The reactor's own `mutate` and `reduce` wrapped in `installed`, the first one outermost.
   @usableFromInline
   func composedHooks(_ installed: [ReactorHook<Action, Mutation, State>]) -> Hooks {
-    var mutate = baseMutate
-    var reduce = baseReduce
+    var mutate = base.mutate
+    var reduce = base.reduce
     for hook in installed.reversed() {
       if let wrap = hook.mutate {
         let inner = mutate
@@ -90,6 +101,6 @@ extension ReactorCore {
         }
       }
     }
-    return Hooks(mutate: mutate, reduce: reduce)
+    return Hooks(Stages(mutate: mutate, reduce: reduce))
   }
 }

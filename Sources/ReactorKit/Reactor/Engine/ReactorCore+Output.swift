@@ -187,17 +187,6 @@ extension ReactorCore {
     return found
   }
 
-  /// Delivers `event` to every registered subscriber of the state stream (owner thread);
-  /// the subscribers are taken under the lock, with the new current state for `.next`.
-  @inlinable
-  func deliverToObservers(
-    _ event: Event<State>,
-    _ first: OutputObserver?, _ others: ContiguousArray<OutputObserver>?
-  ) {
-    first?.deliver(event)
-    if let others { forEachObserver(in: others) { $0.deliver(event) } }
-  }
-
   /// Completes the state stream the core publishes itself (owner thread).
   @inlinable
   func completeOwnOutput() {

@@ -4,43 +4,6 @@ import ReactorKitStreams
 // the `mutate` results that run on, and disposal.
 
 extension ReactorCore {
-  /// Runs `mutate` for `action` and feeds what it returns into the mutation stage.
-  @inlinable
-  func run(_ action: Action) {
-    guard let pinned = owned.pinned else { return reactorGone() }
-    let mutations = mutate(pinned, action)
-    if mutations.forEachSynchronousElement({ emit($0) }) { return }
-    let inner = InnerMutationObserver(core: self)
-    lock.lock()
-    guard !shared.lifecycle.isDisposed else {
-      lock.unlock()
-      return
-    }
-    shared.rare.inners[ObjectIdentifier(inner)] = inner
-    lock.unlock()
-    inner.subscription.setDisposable(mutations.subscribe(inner))
-  }
-
-  /// Calls `mutate`, through the hooks when any is installed (owner thread).
-  @inlinable
-  func mutate(_ pinned: UnretainedReference<AnyObject>, _ action: Action) -> Observable<Mutation> {
-    if let hooks = config.hooksReference {
-      return hooks.withObject { hooks in pinned.withObject { hooks.mutate($0, action) } }
-    }
-    return pinned.withObject { baseMutate($0, action) }
-  }
-
-  /// Calls `reduce`, through the hooks when any is installed (owner thread).
-  @inlinable
-  func reduce(
-    _ pinned: UnretainedReference<AnyObject>, _ state: State, _ mutation: Mutation
-  ) -> State {
-    if let hooks = config.hooksReference {
-      return hooks.withObject { hooks in pinned.withObject { hooks.reduce($0, state, mutation) } }
-    }
-    return pinned.withObject { baseReduce($0, state, mutation) }
-  }
-
   @inlinable
   func innerFinished(_ inner: InnerMutationObserver) {
     lock.lock()
@@ -50,53 +13,6 @@ extension ReactorCore {
     lock.unlock()
     inner.subscription.dispose()
     if ended { endMutations() }
-  }
-
-  /// Feeds a mutation into `transform(mutation:)`, or straight into `reduce`.
-  @inlinable
-  func emit(_ mutation: Mutation) {
-    if let mutationInput = config.mutationInput {
-      mutationInput.on(.next(mutation))
-    } else {
-      apply(mutation)
-    }
-  }
-
-  /// Reduces a mutation and sends the new state on (on the owner thread).
-  @inlinable
-  func apply(_ mutation: Mutation) {
-    guard let state = owned.accumulator else { return }
-    owned.isDelivering = true
-    defer { owned.isDelivering = false }
-    guard let pinned = owned.pinned else { return reactorGone() }
-    let next = reduce(pinned, state, mutation)
-    owned.accumulator = next
-    if let stateInput = config.stateInput {
-      stateInput.on(.next(next))
-    } else {
-      publish(next)
-    }
-  }
-
-  /// Records `state` as the current state, then delivers it to subscribers (owner thread).
-  @inlinable
-  func publish(_ state: State) {
-    lock.lock()
-    let previous = shared.current.take()
-    shared.current = state
-    guard config.ownsOutput else {
-      lock.unlock()
-      // The previous state is released after the lock: its deinitialisers are user code.
-      withExtendedLifetime(previous) {}
-      config.replayOutput?.on(.next(state))
-      return
-    }
-    let first = shared.firstObserver
-    // Not copied when empty (most reactors): retaining even the empty array costs.
-    let others = shared.otherObservers.isEmpty ? nil : shared.otherObservers
-    lock.unlock()
-    withExtendedLifetime(previous) {}
-    deliverToObservers(.next(state), first, others)
   }
 
   @inlinable

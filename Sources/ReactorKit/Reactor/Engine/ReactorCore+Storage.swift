@@ -197,8 +197,7 @@ extension ReactorCore {
   struct Config {
     /// The reactor's `mutate` and `reduce` wrapped in the installed ``ReactorHook``s, kept in
     /// ``hooksReference``; `nil` while no hook is installed: the core then calls its own
-    /// ``ReactorCore/baseMutate`` and ``ReactorCore/baseReduce``. Set it to `nil` before the
-    /// config is deinitialised.
+    /// ``ReactorCore/base`` stages. Set it to `nil` before the config is deinitialised.
     @inlinable @inline(__always) var hooks: Hooks? {
       get { hooksReference?.object }
       set {
@@ -233,11 +232,9 @@ extension ReactorCore {
   @usableFromInline
   struct Owned {
     /// The reactor, loaded at the start of the drain and released at its end: the drain
-    /// keeps it alive while this is set (see ``ReactorCore/drain()``).
+    /// keeps it alive while this is set (see ``ReactorCore/drain(startingWith:)``).
     @usableFromInline var pinned: UnretainedReference<AnyObject>?
     @usableFromInline var accumulator: State?
-    /// An action handed straight to the drain by ``receive(_:)`` (see there).
-    @usableFromInline var firstAction: Action?
     @usableFromInline var isDelivering = false
 
     @inlinable init() {}

@@ -43,12 +43,15 @@ import ReactorKitStreams
 ///
 /// ## The path of one action
 ///
-/// `reactor.action.onNext` (ActionSubject.swift) → ``receive(_:)`` (ReactorCore+Drain.swift):
-/// an idle core on the trampoline is claimed and drained at once, otherwise the action is
-/// queued (``ReactorDrainMachine``) and a drain scheduled → `drain()` → `process(_:)` →
-/// ``run(_:)`` (ReactorCore+Stages.swift): `mutate`, whose synchronous results are consumed in place →
-/// ``emit(_:)`` → ``apply(_:)``: `reduce` → ``publish(_:)``: `currentState`, then the state
-/// stream's subscribers (ReactorCore+Output.swift).
+/// All in ReactorCore+Path.swift, top to bottom: `reactor.action.onNext` (ActionSubject.swift)
+/// → ``receive(_:)``: an idle core on the trampoline is claimed and drained at once, otherwise
+/// the action is queued (``ReactorDrainMachine``) and a drain scheduled →
+/// ``drain(startingWith:)`` → ``process(_:)`` → ``run(_:)``: `mutate`, whose synchronous
+/// results are consumed in place → ``emit(_:)`` → ``apply(_:)``: `reduce` → ``publish(_:)``:
+/// `currentState`, then ``deliverToObservers(_:_:_:)``, the state stream's subscribers. Every
+/// step returns to that file: the calls it makes elsewhere (``gate``, ``lock``, the trampoline's
+/// `enterIdleTrampoline`/`leave`, the drain machine, the field views of
+/// ReactorCore+Storage.swift) do one thing and come back.
 ///
 /// ## Performance
 ///
@@ -78,7 +81,7 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   // `config.hooks` (when it processes `.reconfigure`). `owned` belongs to the owner thread;
   // ownership passes between threads through `gate` (acquiring claims, releasing releases)
   // and `lock`. `gate`, `owner` and the other atomic words are atomic; `memory` (the body and
-  // the pointers to its parts), `teardown`, `baseMutate` and `baseReduce` are immutable.
+  // the pointers to its parts), `teardown` and `base` are immutable.
 
   // The storage of the atomic words below: `AtomicSlot`s, the first stored properties after
   // `OwnedStorage`'s three words (`storageOwner`, `storageKey`, `sweepMarkSlot`), in the
@@ -133,8 +136,7 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
   /// The reactor's own `mutate` and `reduce`, before any hook: constants of the core, so a
   /// reactor without hooks needs no ``Hooks`` object and calls them without reference
   /// counting.
-  @usableFromInline let baseMutate: (AnyObject, Action) -> Observable<Mutation>
-  @usableFromInline let baseReduce: (AnyObject, State, Mutation) -> State
+  @usableFromInline let base: Stages
 
   /// Creates the engine of a reactor whose `mutate` and `reduce` are `mutate` and `reduce`
   /// (closures that capture nothing: they receive the reactor).
@@ -143,8 +145,7 @@ final class ReactorCore<Action, Mutation, State>: OwnedStorage, @unchecked Senda
     mutate: @escaping (AnyObject, Action) -> Observable<Mutation>,
     reduce: @escaping (AnyObject, State, Mutation) -> State
   ) {
-    baseMutate = mutate
-    baseReduce = reduce
+    base = Stages(mutate: mutate, reduce: reduce)
     memory = Memory()
     teardown = { core, step in
       switch step {
