@@ -119,9 +119,9 @@ extension TrampolineState {
 
   /// Ends the trampolined work that ``CurrentThreadScheduler/enterIdleTrampoline()`` started:
   /// runs what was queued meanwhile, then lets the next scheduled work run at once.
-  @usableFromInline
+  @inlinable
   package func leave() {
-    drain()
+    if hasQueuedWork { drain() }
     isRunning = false
   }
 
