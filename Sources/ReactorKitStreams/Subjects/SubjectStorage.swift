@@ -1,11 +1,3 @@
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 // The storage of the subjects' engine: how ``SubjectCore`` lays out and reaches its memory
 // (one allocation holding the mutex and the lock-guarded ``SubjectCore/State``), and the
 // unretained walks over observer lists (delivery to each entry). The behaviour is in
@@ -44,7 +36,7 @@
 final class SubjectCore<Element>: @unchecked Sendable {
   // Safety: `state` is only read or written with `lock` held, except `state.published`, which
   // only the holder of the gate reads or writes; `gate` is atomic (see above); `body`,
-  // `mutex`, `state` and `operations` are immutable.
+  // `lock`, `state` and `operations` are immutable.
 
   /// The lock-guarded state. Kept behind a pointer so the hot path pays no dynamic
   /// exclusivity checks (the lock already gives exclusive access).
@@ -78,7 +70,8 @@ final class SubjectCore<Element>: @unchecked Sendable {
   @usableFromInline var gateSlot = AtomicSlot(Gate.idle)
   /// One allocation holding the mutex, then the ``State``.
   @usableFromInline let body: UnsafeMutableRawPointer
-  @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  /// The lock guarding ``state``: the mutex at the start of ``body``.
+  @usableFromInline let lock: EmbeddedLock
   @usableFromInline let state: UnsafeMutablePointer<State>
   /// Who delivers: ``Gate/busy`` while someone does, ``Gate/announced`` once work or an
   /// observer-list change was queued for that deliverer (see ``Gate``).
@@ -93,11 +86,11 @@ final class SubjectCore<Element>: @unchecked Sendable {
   init(lockFreeNext: Bool = false) {
     self.lockFreeNext = lockFreeNext
     let stateAlignment = MemoryLayout<State>.alignment
-    let stateOffset = unsafe aligned(MemoryLayout<pthread_mutex_t>.stride, to: stateAlignment)
-    let body = unsafe UnsafeMutableRawPointer.allocate(
+    let stateOffset = aligned(EmbeddedLock.byteCount, to: stateAlignment)
+    let body = UnsafeMutableRawPointer.allocate(
       byteCount: stateOffset + MemoryLayout<State>.stride,
-      alignment: Swift.max(MemoryLayout<pthread_mutex_t>.alignment, stateAlignment))
-    unsafe mutex = unsafe EmbeddedLock.initialize(at: body).mutex
+      alignment: Swift.max(EmbeddedLock.alignment, stateAlignment))
+    lock = unsafe EmbeddedLock.initialize(at: body)
     unsafe state = unsafe (body + stateOffset).initializeMemory(as: State.self, to: State())
     unsafe self.body = unsafe body
     operations = { core, operation, entry in
@@ -112,9 +105,6 @@ final class SubjectCore<Element>: @unchecked Sendable {
   deinit {
     operations(self, .destroy, nil)
   }
-
-  /// The lock guarding ``state``.
-  @inlinable var lock: EmbeddedLock { unsafe EmbeddedLock(mutex) }
 
   /// Deinitialises and frees ``body``: the mutex and the state. Only the deinitialiser calls
   /// this (through ``operations``, so that it runs specialised).
