@@ -54,23 +54,13 @@
 /// Copies of a view refer to the same gate.
 @frozen
 @usableFromInline
-package struct Gate: Sendable {
+package struct Gate: AtomicWordView, Sendable {
   /// The word.
   @usableFromInline package let word: UnsafeAtomic<UInt>
 
-  /// A gate over `word`.
+  /// A gate over `word`; ``AtomicWordView`` finds the word in a slot or at an address.
   @inlinable @inline(__always)
   package init(_ word: UnsafeAtomic<UInt>) { self.word = word }
-
-  /// The gate kept in the ``AtomicSlot`` `slot` of `object`.
-  @inlinable @inline(__always)
-  package init<Index: AtomicSlotIndex>(_ slot: Index, of object: AnyObject) {
-    word = UnsafeAtomic(slot, of: object)
-  }
-
-  /// The gate kept in the word at `address`.
-  @inlinable @inline(__always)
-  package init(at address: UnsafeMutableRawPointer) { word = unsafe UnsafeAtomic(at: address) }
 
   /// Initialises a gate in the word at `address`: idle, or closed.
   @inlinable

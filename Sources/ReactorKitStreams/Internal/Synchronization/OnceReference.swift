@@ -14,21 +14,16 @@
 /// A view of a word stored elsewhere (see ``UnsafeAtomic``); copies refer to the same word.
 @frozen
 @usableFromInline
-package struct OnceReference<Object: AnyObject>: @unchecked Sendable {
+package struct OnceReference<Object: AnyObject>: AtomicWordView, @unchecked Sendable {
   // Safety: the word is only accessed atomically; the object it refers to is retained by the
   // word until taken or released.
   /// The word: `0`, or the retained object's address.
   @usableFromInline package let word: UnsafeAtomic<UInt>
 
-  /// A view of the reference kept in `word`.
+  /// A view of the reference kept in `word`; ``AtomicWordView`` finds the word in a slot or
+  /// at an address.
   @inlinable @inline(__always)
   package init(_ word: UnsafeAtomic<UInt>) { self.word = word }
-
-  /// The reference kept in the ``AtomicSlot`` `slot` of `owner`.
-  @inlinable @inline(__always)
-  package init<Index: AtomicSlotIndex>(_ slot: Index, of owner: AnyObject) {
-    word = UnsafeAtomic(slot, of: owner)
-  }
 
   /// The word that holds `object`, retained: the initial value of a reference set at once
   /// (`AtomicSlot(OnceReference.retaining(object))`).
