@@ -90,14 +90,8 @@ final class SubscriptionHandle: SubscriptionLink, Cancelable, @unchecked Sendabl
   /// ended (a terminal event during `subscribe`, or a disposal from another thread).
   @usableFromInline
   func setUpstream(_ disposable: Disposable) {
-    upstream.value = disposable
-    let previous = state.bitwiseOr(Self.assigned, ordering: .acquiringAndReleasing).oldValue
-    if previous & Self.disposed != 0 {
-      upstream.value = nil
-      disposable.dispose()
-      return
-    }
-    SubscriptionLink.register(self, asHolderOf: disposable)
+    _ = assignUpstream(
+      disposable, to: upstream, state: state, assigned: Self.assigned, disposed: Self.disposed)
   }
 
   /// The source let go of the upstream subscription: drops it, so the sink and `onNext` are

@@ -159,16 +159,10 @@ final class Sink<Element>: SubscriptionLink, Cancelable, @unchecked Sendable {
   /// (or ``dispose()``) came first.
   @inlinable
   func setUpstream(_ disposable: Disposable) {
-    upstream.value = disposable
-    let previous = state.bitwiseOr(Self.upstreamAssigned, ordering: .acquiringAndReleasing)
-      .oldValue
+    let previous = assignUpstream(
+      disposable, to: upstream, state: state, assigned: Self.upstreamAssigned,
+      disposed: Self.upstreamDisposed)
     precondition(previous & Self.upstreamAssigned == 0, "Sink: upstream assigned twice.")
-    if previous & Self.upstreamDisposed != 0 {
-      upstream.value = nil
-      disposable.dispose()
-      return
-    }
-    SubscriptionLink.register(self, asHolderOf: disposable)
   }
 
   /// Disposes the upstream subscription (now, or when it is assigned) without closing the
