@@ -67,38 +67,17 @@ class FanInSink<Item, Element, State>: Cancelable, @unchecked Sendable {
     _modify { yield &storage.value.state }
   }
 
-  @inlinable final var pending: Queue<Event<Item>> {
-    get { storage.value.pending }
-    _modify { yield &storage.value.pending }
-  }
-  @inlinable final var delivering: Bool {
-    get { storage.value.delivering }
-    set { storage.value.delivering = newValue }
-  }
-  @inlinable final var stopped: Bool {
-    get { storage.value.stopped }
-    set { storage.value.stopped = newValue }
-  }
-  @inlinable final var disposed: Bool {
-    get { storage.value.disposed }
-    set { storage.value.disposed = newValue }
-  }
-  @inlinable final var released: Bool {
-    get { storage.value.released }
-    set { storage.value.released = newValue }
-  }
-
   /// Whether a terminal event was accepted or the sink was disposed. Call with the lock held.
   @inlinable
-  final var isStoppedLocked: Bool { stopped || disposed }
+  final var isStoppedLocked: Bool { storage.value.stopped || storage.value.disposed }
 
   /// Whether ``dispose()`` was called.
   @inlinable
-  final var isDisposed: Bool { lock.withLock { disposed } }
+  final var isDisposed: Bool { lock.withLock { storage.value.disposed } }
 
   /// Whether a terminal event was accepted or the sink was disposed.
   @inlinable
-  final var isStopped: Bool { lock.withLock { stopped || disposed } }
+  final var isStopped: Bool { lock.withLock { storage.value.stopped || storage.value.disposed } }
 
   /// Releases the operator's sources. Called once, outside the lock, on the first terminal
   /// event or on disposal. Subclasses override it; the default does nothing.
@@ -109,19 +88,19 @@ class FanInSink<Item, Element, State>: Cancelable, @unchecked Sendable {
   /// lock is released on return.
   @inlinable
   final func onAndUnlock(_ event: Event<Item>) {
-    if stopped || disposed {
+    if storage.value.stopped || storage.value.disposed {
       lock.unlock()
       return
     }
     let isTerminal = event.isStopEvent
-    if isTerminal { stopped = true }
-    if delivering {
-      pending.append(event)
+    if isTerminal { storage.value.stopped = true }
+    if storage.value.delivering {
+      storage.value.pending.append(event)
       lock.unlock()
       if isTerminal { release() }
       return
     }
-    delivering = true
+    storage.value.delivering = true
     lock.unlock()
     if isTerminal { release() }
     deliverAndDrain(event)
@@ -157,12 +136,12 @@ class FanInSink<Item, Element, State>: Cancelable, @unchecked Sendable {
         return
       }
       lock.lock()
-      if disposed {
+      if storage.value.disposed {
         lock.unlock()
         return
       }
-      guard let next = pending.popFirst() else {
-        delivering = false
+      guard let next = storage.value.pending.popFirst() else {
+        storage.value.delivering = false
         lock.unlock()
         return
       }
@@ -174,27 +153,18 @@ class FanInSink<Item, Element, State>: Cancelable, @unchecked Sendable {
   /// Ends the sequence with an error thrown by `transform`, ahead of anything still queued.
   @usableFromInline
   final func fail(_ error: Swift.Error) {
-    lock.lock()
-    if disposed {
-      lock.unlock()
-      return
-    }
-    stopped = true
-    pending.removeAll()
-    lock.unlock()
-    release()
-    observer.on(.error(error))
+    if stopUnlessDisposed(disposing: false) { observer.on(.error(error)) }
   }
 
   /// Calls ``releaseSources()`` the first time only.
   @usableFromInline
   final func release() {
     lock.lock()
-    if released {
+    if storage.value.released {
       lock.unlock()
       return
     }
-    released = true
+    storage.value.released = true
     lock.unlock()
     releaseSources()
   }
@@ -202,14 +172,27 @@ class FanInSink<Item, Element, State>: Cancelable, @unchecked Sendable {
   /// Stops delivery, drops queued events and releases the sources.
   @usableFromInline
   final func dispose() {
+    stopUnlessDisposed(disposing: true)
+  }
+
+  /// Unless the sink was disposed: marks it disposed (`disposing`) or stopped, drops the queued
+  /// events and releases the sources. Returns whether it did, so a failure is then delivered.
+  @usableFromInline
+  @discardableResult
+  final func stopUnlessDisposed(disposing: Bool) -> Bool {
     lock.lock()
-    if disposed {
+    if storage.value.disposed {
       lock.unlock()
-      return
+      return false
     }
-    disposed = true
-    pending.removeAll()
+    if disposing {
+      storage.value.disposed = true
+    } else {
+      storage.value.stopped = true
+    }
+    storage.value.pending.removeAll()
     lock.unlock()
     release()
+    return true
   }
 }
