@@ -92,7 +92,7 @@ extension ReactorCore {
   @inlinable
   func scheduleDrain() {
     if let other = config.otherScheduler {
-      _ = other.scheduler.schedule(self) { core in
+      _ = other.value.schedule(self) { core in
         core.drain(startingWith: nil)
         return Disposables.create()
       }

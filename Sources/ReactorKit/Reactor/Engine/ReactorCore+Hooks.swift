@@ -29,17 +29,9 @@ extension ReactorCore {
   /// ``ReactorCore/base`` stages wrapped in the hooks.
   ///
   /// A class with constant closures: the drain borrows it (``Config/hooksReference``) and
-  /// calls the closures without retaining their contexts.
-  @usableFromInline
-  final class Hooks: @unchecked Sendable {
-    // Safety: immutable; the closures are called only by the core's owner thread.
-    @usableFromInline let stages: Stages
-
-    @inlinable
-    init(_ stages: Stages) {
-      self.stages = stages
-    }
-  }
+  /// calls the closures without retaining their contexts. Only the core's owner thread calls
+  /// them.
+  @usableFromInline typealias Hooks = ConstantBox<Stages>
 
   /// Installs `hook`; it takes effect when the owner processes the queued `.reconfigure`.
   @usableFromInline

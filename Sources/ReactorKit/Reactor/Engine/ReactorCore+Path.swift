@@ -150,7 +150,7 @@ extension ReactorCore {
   @inlinable
   func mutate(_ pinned: UnretainedReference<AnyObject>, _ action: Action) -> Observable<Mutation> {
     if let hooks = config.hooksReference {
-      return hooks.withObject { hooks in pinned.withObject { hooks.stages.mutate($0, action) } }
+      return hooks.withObject { hooks in pinned.withObject { hooks.value.mutate($0, action) } }
     }
     return pinned.withObject { base.mutate($0, action) }
   }
@@ -162,7 +162,7 @@ extension ReactorCore {
   ) -> State {
     if let hooks = config.hooksReference {
       return hooks.withObject { hooks in
-        pinned.withObject { hooks.stages.reduce($0, state, mutation) }
+        pinned.withObject { hooks.value.reduce($0, state, mutation) }
       }
     }
     return pinned.withObject { base.reduce($0, state, mutation) }

@@ -214,7 +214,7 @@ extension ReactorCore {
     @usableFromInline private(set) var hooksReference: UnretainedReference<Hooks>?
     /// The reactor's scheduler unless it is the trampoline (most reactors): boxed, so the
     /// common case stores one word instead of an existential.
-    @usableFromInline var otherScheduler: SchedulerBox?
+    @usableFromInline var otherScheduler: ConstantBox<ImmediateSchedulerType>?
     @usableFromInline var actionInput: PublishSubject<Action>?
     @usableFromInline var mutationInput: PublishSubject<Mutation>?
     @usableFromInline var stateInput: BehaviorSubject<State>?
@@ -306,14 +306,17 @@ extension ReactorCore {
   }
 }
 
-/// A reactor's scheduler other than the trampoline, boxed (see `ReactorCore.Config`).
+/// One constant value in an object, so a struct field holds it in one word: a reactor's
+/// scheduler other than the trampoline (`ReactorCore.Config.otherScheduler`), its installed
+/// hooks (`ReactorCore.Hooks`).
 @usableFromInline
-final class SchedulerBox: @unchecked Sendable {
-  // Safety: immutable; schedulers are thread-safe.
-  @usableFromInline let scheduler: ImmediateSchedulerType
+final class ConstantBox<Value>: @unchecked Sendable {
+  // Safety: immutable. What `value` may be used for is up to each use: a scheduler is
+  // thread-safe; hooks are called only by the core's owner thread.
+  @usableFromInline let value: Value
 
   @inlinable
-  init(_ scheduler: ImmediateSchedulerType) {
-    self.scheduler = scheduler
+  init(_ value: Value) {
+    self.value = value
   }
 }

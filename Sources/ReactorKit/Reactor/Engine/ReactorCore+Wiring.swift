@@ -97,7 +97,7 @@ extension ReactorCore {
     // A metatype comparison (the class is final) instead of a dynamic cast.
     config.usesCurrentThreadScheduler = Self.isTrampoline(scheduler)
     config.otherScheduler =
-      config.usesCurrentThreadScheduler ? nil : SchedulerBox(scheduler)
+      config.usesCurrentThreadScheduler ? nil : ConstantBox(scheduler)
     // An identity transform is bypassed: its input subject, if a transform subscribed to it
     // while wiring, is never fed (as before the stand-ins).
     if actionIsIdentity {
