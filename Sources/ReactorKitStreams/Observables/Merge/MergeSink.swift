@@ -15,6 +15,11 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType>:
 
   @usableFromInline let selector: (SourceElement) throws -> Inner
   @usableFromInline let outer = SingleAssignmentDisposable()
+  /// Whether an outer element must reserve its place before the selector runs
+  /// (``MergeStateMachine/Strategy/first``, which drops elements while an inner runs, so that
+  /// the selector runs only for elements that are used). The other strategies use every
+  /// element, so they take the lock once, after the selector.
+  @usableFromInline let reservesBeforeSelecting: Bool
 
   @inlinable
   init(
@@ -22,6 +27,11 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType>:
     selector: @escaping (SourceElement) throws -> Inner
   ) {
     self.selector = selector
+    if case .first = strategy {
+      reservesBeforeSelecting = true
+    } else {
+      reservesBeforeSelecting = false
+    }
     super.init(observer, state: MergeStateMachine(strategy: strategy), transform: { $0 })
   }
 
@@ -38,7 +48,7 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType>:
   func run<Sources: Sequence>(elements sources: Sources) -> Disposable
   where Sources.Element == SourceElement {
     for source in sources {
-      outerOn(.next(source))
+      guard outerNext(source) else { return self }
     }
     outerOn(.completed)
     return self
@@ -48,25 +58,7 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType>:
   func outerOn(_ event: Event<SourceElement>) {
     switch event {
     case .next(let element):
-      lock.lock()
-      if isStoppedLocked || !state.outerElementArrived() {
-        lock.unlock()
-        return
-      }
-      lock.unlock()
-      let inner: Inner
-      do {
-        inner = try selector(element)
-      } catch {
-        on(.error(error))
-        return
-      }
-      var replaced: Disposable?
-      lock.lock()
-      let id = state.innerArrived(inner, replaced: &replaced)
-      lock.unlock()
-      replaced?.dispose()
-      if let id { start(inner, id: id) }
+      outerNext(element)
     case .error(let error):
       on(.error(error))
     case .completed:
@@ -78,6 +70,41 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType>:
       }
       outer.dispose()
     }
+  }
+
+  /// Maps an outer element to an inner and starts it, or queues it.
+  ///
+  /// - Returns: `false` once the sequence has stopped (no further element is wanted).
+  @inlinable
+  @discardableResult
+  func outerNext(_ element: SourceElement) -> Bool {
+    if reservesBeforeSelecting {
+      lock.lock()
+      if isStoppedLocked || !state.outerElementArrived() {
+        let stopped = isStoppedLocked
+        lock.unlock()
+        return !stopped
+      }
+      lock.unlock()
+    }
+    let inner: Inner
+    do {
+      inner = try selector(element)
+    } catch {
+      on(.error(error))
+      return false
+    }
+    var replaced: Disposable?
+    lock.lock()
+    if isStoppedLocked {
+      lock.unlock()
+      return false
+    }
+    let id = state.innerArrived(inner, replaced: &replaced)
+    lock.unlock()
+    replaced?.dispose()
+    if let id { start(inner, id: id) }
+    return true
   }
 
   @inlinable
