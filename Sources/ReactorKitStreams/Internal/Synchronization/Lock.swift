@@ -20,9 +20,7 @@ package final class Lock: @unchecked Sendable {
   @inlinable
   package init(recursive: Bool = false) {
     embedded = unsafe EmbeddedLock.initialize(
-      at: .allocate(
-        byteCount: MemoryLayout<pthread_mutex_t>.stride,
-        alignment: MemoryLayout<pthread_mutex_t>.alignment),
+      at: .allocate(byteCount: EmbeddedLock.byteCount, alignment: EmbeddedLock.alignment),
       recursive: recursive)
   }
 
@@ -126,5 +124,61 @@ package final class LockedBox<Value>: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     return try body(&value)
+  }
+}
+
+// MARK: - EmbeddedLock's layout
+
+extension EmbeddedLock {
+  /// The bytes an embedded lock takes at the start of its memory (one `pthread_mutex_t`):
+  /// what an owner that lays out its own block (a subject's core) leaves room for before its
+  /// state, so that it never names the platform's mutex type itself.
+  @inlinable package static var byteCount: Int { unsafe MemoryLayout<pthread_mutex_t>.stride }
+
+  /// The alignment the memory of ``initialize(at:recursive:)`` needs.
+  @inlinable package static var alignment: Int { unsafe MemoryLayout<pthread_mutex_t>.alignment }
+}
+
+// MARK: - Condition
+
+/// A pthread condition variable used together with a ``Lock``.
+@safe
+@usableFromInline
+package final class Condition: @unchecked Sendable {
+  // Safety: the condition variable is itself a synchronisation primitive; its storage is never
+  // moved, and it is only waited on with the paired lock held.
+  @usableFromInline package let condition: UnsafeMutablePointer<pthread_cond_t>
+
+  @usableFromInline
+  package init() {
+    unsafe condition = .allocate(capacity: 1)
+    unsafe condition.initialize(to: pthread_cond_t())
+    let result = unsafe pthread_cond_init(condition, nil)
+    precondition(result == 0, "pthread_cond_init failed: \(result)")
+  }
+
+  deinit {
+    unsafe pthread_cond_destroy(condition)
+    unsafe condition.deinitialize(count: 1)
+    unsafe condition.deallocate()
+  }
+
+  /// Blocks until signalled. Call with `lock` held; it is held again on return. Wake-ups can be
+  /// spurious: wait in a loop that re-checks the awaited state.
+  @usableFromInline
+  package func wait(_ lock: Lock) {
+    unsafe pthread_cond_wait(condition, lock.mutex)
+  }
+
+  /// Wakes the thread waiting on this condition, if any.
+  @usableFromInline
+  package func signal() {
+    unsafe pthread_cond_signal(condition)
+  }
+
+  /// Wakes every thread waiting on this condition.
+  @usableFromInline
+  package func broadcast() {
+    unsafe pthread_cond_broadcast(condition)
   }
 }
