@@ -226,12 +226,18 @@ package struct HTTPRequestParser: Sendable {
 
   /// RFC 9110 `tchar`.
   static func isTokenCharacter(_ byte: UInt8) -> Bool {
+    isLetterOrDigit(byte, orOneOf: "!#$%&'*+-.^_`|~")
+  }
+
+  /// Whether `byte` is an ASCII letter or digit, or one of the (ASCII) bytes of `others`: the
+  /// shape of every character class the parser and ``HTTPResponse`` check.
+  static func isLetterOrDigit(_ byte: UInt8, orOneOf others: String) -> Bool {
     switch byte {
     case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
       UInt8(ascii: "0")...UInt8(ascii: "9"):
       return true
     default:
-      return Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+      return others.utf8.contains(byte)
     }
   }
 }

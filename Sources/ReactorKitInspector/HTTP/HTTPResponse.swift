@@ -72,18 +72,8 @@ struct HTTPResponse: Sendable {
   /// Whether `name` is a token (RFC 9110 §5.1) and `value` holds no control character but
   /// tab (so no CR, LF or NUL).
   static func isValidHeader(name: String, value: String) -> Bool {
-    !name.utf8.isEmpty && name.utf8.allSatisfy(isTokenByte)
+    !name.utf8.isEmpty && name.utf8.allSatisfy(HTTPRequestParser.isTokenCharacter)
       && value.utf8.allSatisfy { $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }
-  }
-
-  private static func isTokenByte(_ byte: UInt8) -> Bool {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-      UInt8(ascii: "A")...UInt8(ascii: "Z"):
-      return true
-    default:
-      return Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
-    }
   }
 
   // MARK: - File names
@@ -113,25 +103,12 @@ struct HTTPResponse: Sendable {
   }
 
   private static func isSafeFilenameByte(_ byte: UInt8) -> Bool {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-      UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "."), UInt8(ascii: "_"),
-      UInt8(ascii: "-"):
-      return true
-    default:
-      return false
-    }
+    HTTPRequestParser.isLetterOrDigit(byte, orOneOf: "._-")
   }
 
   /// RFC 5987's `attr-char`: what `filename*` may hold unencoded.
   private static func isAttributeCharacter(_ byte: UInt8) -> Bool {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-      UInt8(ascii: "A")...UInt8(ascii: "Z"):
-      return true
-    default:
-      return Array("!#$&+-.^_`|~".utf8).contains(byte)
-    }
+    HTTPRequestParser.isLetterOrDigit(byte, orOneOf: "!#$&+-.^_`|~")
   }
 
   static func reason(_ status: Int) -> String {
