@@ -12,21 +12,23 @@ struct JSONWriter {
   }
 
   mutating func object(_ body: (inout JSONWriter) -> Void) {
-    separate()
-    text += "{"
-    needsComma.append(false)
-    body(&self)
-    needsComma.removeLast()
-    text += "}"
+    container(opening: "{", body, closing: "}")
   }
 
   mutating func array(_ body: (inout JSONWriter) -> Void) {
+    container(opening: "[", body, closing: "]")
+  }
+
+  /// An object or an array: its members or elements, written by `body`, between brackets.
+  private mutating func container(
+    opening: String, _ body: (inout JSONWriter) -> Void, closing: String
+  ) {
     separate()
-    text += "["
+    text += opening
     needsComma.append(false)
     body(&self)
     needsComma.removeLast()
-    text += "]"
+    text += closing
   }
 
   mutating func key(_ name: String) {
