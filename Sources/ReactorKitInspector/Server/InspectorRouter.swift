@@ -184,15 +184,13 @@ struct InspectorRouter: Sendable {
       return .error(404, "event #\(sequence) of \(name) with a state is not in the timeline")
     }
     guard source.jump(to: sequence, state: state) else {
-      return .error(409, "\(name) is not connected to its store yet")
+      return Self.notConnected(name)
     }
     return .json(200, "{\"live\":false,\"jumpedTo\":\(sequence)}")
   }
 
   private func dispatch(_ request: HTTPRequest) -> HTTPResponse {
-    guard let registry = core.registry else {
-      return .error(409, "dispatching needs an ActionRegistry: pass one to Inspector(registry:)")
-    }
+    guard let registry = core.registry else { return Self.noRegistry(for: "dispatching") }
     guard
       let object = try? JSONSerialization.jsonObject(with: Data(request.body))
         as? [String: Any],
@@ -200,9 +198,8 @@ struct InspectorRouter: Sendable {
     else {
       return .error(400, #"expected {"source": NAME, "type": TYPE, "action": {…}}"#)
     }
-    let name = (object["source"] as? String) ?? core.allSources.first { $0.canDispatch }?.name
-    guard let name, let source = core.source(named: name), source.canDispatch else {
-      return .error(404, "no store accepts actions under that name")
+    guard case (let name, let source)? = dispatchTarget(named: object["source"] as? String) else {
+      return Self.noDispatchTarget
     }
     let decoded: [any Action]
     do {
@@ -216,7 +213,7 @@ struct InspectorRouter: Sendable {
       return .error(400, "the action is not valid JSON")
     }
     guard let first = decoded.first, source.dispatch(first) else {
-      return .error(409, "\(name) is not connected to its store yet")
+      return Self.notConnected(name)
     }
     return .json(200, "{\"dispatched\":\(JSONWriter.quoted(type))}")
   }
@@ -224,9 +221,7 @@ struct InspectorRouter: Sendable {
   // MARK: - Recordings
 
   private func export(_ request: HTTPRequest) -> HTTPResponse {
-    guard let registry = core.registry else {
-      return .error(409, "exporting needs an ActionRegistry: pass one to Inspector(registry:)")
-    }
+    guard let registry = core.registry else { return Self.noRegistry(for: "exporting") }
     guard
       let name = request.query["source"]
         ?? core.allSources.first(where: { $0.kindName == "store" })?.name
@@ -247,12 +242,9 @@ struct InspectorRouter: Sendable {
   }
 
   private func importRecording(_ request: HTTPRequest) -> HTTPResponse {
-    guard let registry = core.registry else {
-      return .error(409, "importing needs an ActionRegistry: pass one to Inspector(registry:)")
-    }
-    let name = request.query["source"] ?? core.allSources.first { $0.canDispatch }?.name
-    guard let name, let source = core.source(named: name), source.canDispatch else {
-      return .error(404, "no store accepts actions under that name")
+    guard let registry = core.registry else { return Self.noRegistry(for: "importing") }
+    guard case (let name, let source)? = dispatchTarget(named: request.query["source"]) else {
+      return Self.noDispatchTarget
     }
     let recording: ActionRecording
     do {
@@ -289,7 +281,32 @@ struct InspectorRouter: Sendable {
     return .json(200, json.text)
   }
 
+  /// The source a dispatch or an import goes to: the one named `name`, or the first that
+  /// accepts actions; `nil` when that source does not accept actions.
+  private func dispatchTarget(named name: String?) -> (String, any InspectedSource)? {
+    guard let name = name ?? core.allSources.first(where: { $0.canDispatch })?.name,
+      let source = core.source(named: name), source.canDispatch
+    else { return nil }
+    return (name, source)
+  }
+
   // MARK: - Messages
+
+  /// The answer to a request that `what` (dispatching, exporting, importing) and finds no
+  /// `ActionRegistry`.
+  private static func noRegistry(for what: String) -> HTTPResponse {
+    .error(409, "\(what) needs an ActionRegistry: pass one to Inspector(registry:)")
+  }
+
+  /// The answer when the source `name` has no store to reach yet.
+  private static func notConnected(_ name: String) -> HTTPResponse {
+    .error(409, "\(name) is not connected to its store yet")
+  }
+
+  /// The answer to a dispatch or an import that finds no source to take its actions.
+  private static var noDispatchTarget: HTTPResponse {
+    .error(404, "no store accepts actions under that name")
+  }
 
   /// What the user sent a recording line with.
   enum RecordingOrigin {
