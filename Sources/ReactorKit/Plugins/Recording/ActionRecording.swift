@@ -236,15 +236,7 @@ public struct ActionRecording {
     self.checkpoints = checkpoints
   }
 
-  private struct Header: Codable {
-    var format: String?
-    var version: Int?
-    var library: String?
-    var state: String?
-    var redacted: [String]?
-    var start: StateCheckpoint?
-    var startState: JSONValue?
-  }
+  private typealias Header = RecordingHeader<JSONValue>
 
   private struct LineCheckpoint: Decodable {
     var checkpoint: StateCheckpoint?

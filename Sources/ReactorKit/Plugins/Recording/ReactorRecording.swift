@@ -174,15 +174,7 @@ public struct ReactorRecording<R: Reactor> where R.Mutation: Codable, R.State: C
 
   static var reactorName: String { String(reflecting: R.self) }
 
-  private struct Header: Codable {
-    var format: String?
-    var version: Int?
-    var library: String?
-    var reactor: String?
-    var redacted: [String]?
-    var start: StateCheckpoint?
-    var startState: R.State?
-  }
+  private typealias Header = RecordingHeader<R.State>
 
   private struct Line: Encodable {
     var action: String?
