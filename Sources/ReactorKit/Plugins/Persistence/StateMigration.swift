@@ -83,6 +83,10 @@ struct MigrationDecodingError: Error, CustomStringConvertible {
   var description: String
 }
 
+extension StateMigration.JSON: JSONTree {
+  static func exactUnsigned(_ value: UInt64) -> Self? { nil }
+}
+
 extension StateMigration {
   /// A JSON value: the state as a migration on the decoded JSON sees it. Integers stay exact.
   ///
@@ -98,35 +102,11 @@ extension StateMigration {
     case object([String: JSON])
 
     public init(from decoder: any Decoder) throws {
-      let container = try decoder.singleValueContainer()
-      if container.decodeNil() {
-        self = .null
-      } else if let value = try? container.decode(Bool.self) {
-        self = .bool(value)
-      } else if let value = try? container.decode(Int64.self) {
-        self = .integer(value)
-      } else if let value = try? container.decode(Double.self) {
-        self = .number(value)
-      } else if let value = try? container.decode(String.self) {
-        self = .string(value)
-      } else if let value = try? container.decode([JSON].self) {
-        self = .array(value)
-      } else {
-        self = .object(try container.decode([String: JSON].self))
-      }
+      self = try Self.decodeTree(from: decoder)
     }
 
     public func encode(to encoder: any Encoder) throws {
-      var container = encoder.singleValueContainer()
-      switch self {
-      case .null: try container.encodeNil()
-      case .bool(let value): try container.encode(value)
-      case .integer(let value): try container.encode(value)
-      case .number(let value): try container.encode(value)
-      case .string(let value): try container.encode(value)
-      case .array(let value): try container.encode(value)
-      case .object(let value): try container.encode(value)
-      }
+      try JSONValue(self).encode(to: encoder)
     }
 
     /// The member `key` of an object; `nil` for a missing key or a value that is not an

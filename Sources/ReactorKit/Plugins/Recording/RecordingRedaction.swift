@@ -60,8 +60,9 @@ extension JSONValue {
   }
 }
 
-/// A JSON document as a tree, numbers kept exact where they are integers.
-enum JSONValue: Codable, Equatable {
+/// A JSON document as a tree, numbers kept exact where they are integers (unsigned ones above
+/// `Int64.max` too, which ``StateMigration/JSON`` reads as a number).
+enum JSONValue: JSONTree, Codable, Equatable {
   case null
   case bool(Bool)
   case integer(Int64)
@@ -72,25 +73,23 @@ enum JSONValue: Codable, Equatable {
   case object([String: JSONValue])
 
   init(from decoder: any Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    if container.decodeNil() {
-      self = .null
-    } else if let value = try? container.decode(Bool.self) {
-      self = .bool(value)
-    } else if let value = try? container.decode(Int64.self) {
-      self = .integer(value)
-    } else if let value = try? container.decode(UInt64.self) {
-      self = .unsigned(value)
-    } else if let value = try? container.decode(Double.self) {
-      self = .number(value)
-    } else if let value = try? container.decode(String.self) {
-      self = .string(value)
-    } else if let value = try? container.decode([JSONValue].self) {
-      self = .array(value)
-    } else {
-      self = .object(try container.decode([String: JSONValue].self))
+    self = try Self.decodeTree(from: decoder)
+  }
+
+  /// A migration's JSON value, to encode it.
+  init(_ json: StateMigration.JSON) {
+    switch json {
+    case .null: self = .null
+    case .bool(let value): self = .bool(value)
+    case .integer(let value): self = .integer(value)
+    case .number(let value): self = .number(value)
+    case .string(let value): self = .string(value)
+    case .array(let elements): self = .array(elements.map(JSONValue.init))
+    case .object(let members): self = .object(members.mapValues(JSONValue.init))
     }
   }
+
+  static func exactUnsigned(_ value: UInt64) -> Self? { .unsigned(value) }
 
   func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
