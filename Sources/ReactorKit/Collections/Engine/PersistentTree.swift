@@ -90,21 +90,23 @@ struct PersistentTree<Key: Comparable, Value> {
   /// The position of the entry with `key`, or `nil`. O(log N).
   @inlinable
   func position(of key: Key) -> Int? {
-    var node = root
-    var base = 0
-    while !node.isLeaf {
-      let index = node.childIndex(forKey: key)
-      for child in node.children[..<index] { base += child.count }
-      node = node.children[index]
-    }
-    let slot = node.lowerBound(key)
-    guard slot < node.keys.count, node.keys[slot] == key else { return nil }
+    let (leaf, slot, base) = descend(to: key)
+    guard slot < leaf.keys.count, leaf.keys[slot] == key else { return nil }
     return base + slot
   }
 
   /// The number of entries whose key is less than `key`. O(log N).
   @inlinable
   func lowerBound(_ key: Key) -> Int {
+    let (_, slot, base) = descend(to: key)
+    return base + slot
+  }
+
+  /// The leaf where `key` is or would be, the slot there of the first key not less than it,
+  /// and the number of entries in the leaves before. Always inlined into its two callers.
+  @inlinable
+  @inline(__always)
+  func descend(to key: Key) -> (leaf: Node, slot: Int, base: Int) {
     var node = root
     var base = 0
     while !node.isLeaf {
@@ -112,7 +114,7 @@ struct PersistentTree<Key: Comparable, Value> {
       for child in node.children[..<index] { base += child.count }
       node = node.children[index]
     }
-    return base + node.lowerBound(key)
+    return (node, node.lowerBound(key), base)
   }
 
   /// The value of the entry with `key`, or `nil`. O(log N).
@@ -208,7 +210,7 @@ final class PersistentTreeNode<Key: Comparable, Value> {
   }
 
   @inlinable
-  init(children: ContiguousArray<PersistentTreeNode>) {
+  convenience init(children: ContiguousArray<PersistentTreeNode>) {
     var keys = ContiguousArray<Key>()
     keys.reserveCapacity(children.count)
     var count = 0
@@ -216,36 +218,38 @@ final class PersistentTreeNode<Key: Comparable, Value> {
       keys.append(child.keys[0])
       count += child.count
     }
-    self.keys = keys
-    values = []
-    self.children = children
-    self.count = count
-    isLeaf = false
+    self.init(keys: keys, children: children, count: count)
   }
 
-  /// The index of the first key not less than `key` (binary search).
+  /// The number of keys less than `key`, or not greater than it when `orEqual` (binary search).
+  /// Always inlined, so each caller's `orEqual` is a constant.
   @inlinable
-  func lowerBound(_ key: Key) -> Int {
+  @inline(__always)
+  func countOfKeys(before key: Key, orEqual: Bool) -> Int {
     var low = 0
     var high = keys.count
     while low < high {
       let middle = (low + high) / 2
-      if keys[middle] < key { low = middle + 1 } else { high = middle }
+      if orEqual ? keys[middle] <= key : keys[middle] < key {
+        low = middle + 1
+      } else {
+        high = middle
+      }
     }
     return low
+  }
+
+  /// The index of the first key not less than `key`.
+  @inlinable
+  func lowerBound(_ key: Key) -> Int {
+    countOfKeys(before: key, orEqual: false)
   }
 
   /// An internal node's child whose key range holds `key`: the last child whose first key is
   /// not greater than it (the first child for a key before every child).
   @inlinable
   func childIndex(forKey key: Key) -> Int {
-    var low = 0
-    var high = keys.count
-    while low < high {
-      let middle = (low + high) / 2
-      if keys[middle] <= key { low = middle + 1 } else { high = middle }
-    }
-    return Swift.max(low - 1, 0)
+    Swift.max(countOfKeys(before: key, orEqual: true) - 1, 0)
   }
 
   /// An internal node's child holding the entry at `offset`; `offset` becomes the offset in
