@@ -29,17 +29,10 @@ extension Reducer where State: Identifiable {
   ///   element is found by `id` in O(log N).
   public func forEach<Root, Elements>(_ path: WritableKeyPath<Root, Elements>) -> Reducer<Root>
   where Elements: MutableCollection & RandomAccessCollection, Elements.Element == State {
-    let body = self.body
-    let misses = ActionCastMisses()
-    return Reducer<Root>(
-      unchecked: { root, action in
-        guard
-          let carrier = castAction(action, to: (any ElementActionCarrier).self, misses: misses),
-          let element = carrier.element(identifiedBy: State.ID.self),
-          let index = root[keyPath: path].firstIndex(where: { $0.id == element.id })
-        else { return }
-        body(&root[keyPath: path][index], element.action)
-      }, ())
+    forEachElement { root, id, reduce in
+      guard let index = root[keyPath: path].firstIndex(where: { $0.id == id }) else { return }
+      reduce(&root[keyPath: path][index])
+    }
   }
 
   /// This reducer applied to one element of an ``IdentifiedList`` in a larger state: the
@@ -55,16 +48,7 @@ extension Reducer where State: Identifiable {
   ///   a previous state still held, copying the few nodes on its path); other actions cost one
   ///   type check.
   public func forEach<Root>(_ path: WritableKeyPath<Root, IdentifiedList<State>>) -> Reducer<Root> {
-    let body = self.body
-    let misses = ActionCastMisses()
-    return Reducer<Root>(
-      unchecked: { root, action in
-        guard
-          let carrier = castAction(action, to: (any ElementActionCarrier).self, misses: misses),
-          let element = carrier.element(identifiedBy: State.ID.self)
-        else { return }
-        root[keyPath: path].update(id: element.id) { body(&$0, element.action) }
-      }, ())
+    forEachElement { root, id, reduce in root[keyPath: path].update(id: id, reduce) }
   }
 
   /// This reducer applied to one value of a dictionary keyed by identifier in a larger state:
@@ -78,16 +62,28 @@ extension Reducer where State: Identifiable {
   /// - Complexity: An element action costs one dictionary lookup; other actions cost one type
   ///   check.
   public func forEach<Root>(_ path: WritableKeyPath<Root, [State.ID: State]>) -> Reducer<Root> {
+    forEachElement { root, id, reduce in
+      guard root[keyPath: path][id] != nil else { return }
+      reduce(&root[keyPath: path][id]!)
+    }
+  }
+
+  /// The shared part of the `forEach` forms: a reducer of `Root` that, for an ``ElementAction``
+  /// whose `id` is a `State.ID`, calls `update` with the root state, the `id` and this reducer
+  /// applied to the element with the wrapped action (`update` finds the element, or ignores an
+  /// `id` that is not there). Other actions cost one type check.
+  private func forEachElement<Root>(
+    _ update: @escaping (inout Root, State.ID, (inout State) -> Void) -> Void
+  ) -> Reducer<Root> {
     let body = self.body
     let misses = ActionCastMisses()
     return Reducer<Root>(
       unchecked: { root, action in
         guard
           let carrier = castAction(action, to: (any ElementActionCarrier).self, misses: misses),
-          let element = carrier.element(identifiedBy: State.ID.self),
-          root[keyPath: path][element.id] != nil
+          let element = carrier.element(identifiedBy: State.ID.self)
         else { return }
-        body(&root[keyPath: path][element.id]!, element.action)
+        update(&root, element.id) { body(&$0, element.action) }
       }, ())
   }
 }
