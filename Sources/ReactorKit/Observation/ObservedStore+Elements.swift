@@ -24,9 +24,7 @@ extension Store {
   public func observed<Element: Identifiable & Equatable>(
     _ path: KeyPath<State, IdentifiedList<Element>>, id: Element.ID
   ) -> ObservedStore<Element>? {
-    guard let element = currentState[keyPath: path][id: id] else { return nil }
-    return ObservedStore(
-      states: slice(path, id: id).compactMap { $0 }, current: element, dispatch: dispatch)
+    ObservedStore.element(currentState[keyPath: path][id: id], slice(path, id: id), dispatch)
   }
 }
 
@@ -43,8 +41,6 @@ extension ScopedStore {
   public func observed<Element: Identifiable & Equatable>(
     _ path: KeyPath<State, IdentifiedList<Element>>, id: Element.ID
   ) -> ObservedStore<Element>? {
-    guard let element = currentState[keyPath: path][id: id] else { return nil }
-    return ObservedStore(
-      states: slice(path, id: id).compactMap { $0 }, current: element, dispatch: dispatch)
+    ObservedStore.element(currentState[keyPath: path][id: id], slice(path, id: id), dispatch)
   }
 }

@@ -67,6 +67,18 @@ public final class ObservedStore<State> {
     observed.follow(states).disposed(by: disposeBag)
   }
 
+  /// A model of a list's element, `current` now and then each element `states` publishes
+  /// (skipping the `nil` of its removal), or `nil` when there is no element now: the shared
+  /// body of ``Store/observed(_:id:)`` and ``ScopedStore/observed(_:id:)``.
+  @inlinable
+  static func element(
+    _ current: State?, _ states: @autoclosure () -> ReactorKitStreams.Observable<State?>,
+    _ dispatch: @escaping (any Action) -> Void
+  ) -> ObservedStore? {
+    guard let current else { return nil }
+    return ObservedStore(states: states().compactMap { $0 }, current: current, dispatch: dispatch)
+  }
+
   /// The current state (or part of it), as last applied on the main actor.
   ///
   /// Reading the whole state makes an observer depend on all of it: any change of an
