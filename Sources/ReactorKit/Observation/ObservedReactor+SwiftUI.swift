@@ -20,11 +20,7 @@
     public func binding<Value>(
       _ path: KeyPath<R.State, Value>, send action: @escaping (Value) -> R.Action
     ) -> Binding<Value> {
-      // Both closures are isolated to the main actor, so `parts` is only ever used there.
-      let parts = UncheckedSendable((path: path, action: action))
-      return Binding(
-        get: { @MainActor in self[dynamicMember: parts.value.path] },
-        set: { @MainActor in self.send(parts.value.action($0)) })
+      mainActorBinding(read: { self[dynamicMember: path] }, write: { self.send(action($0)) })
     }
   }
 #endif

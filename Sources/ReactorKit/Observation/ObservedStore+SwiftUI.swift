@@ -20,11 +20,7 @@
     public func binding<Value>(
       _ path: KeyPath<State, Value>, dispatch action: @escaping (Value) -> any Action
     ) -> Binding<Value> {
-      // Both closures are isolated to the main actor, so `parts` is only ever used there.
-      let parts = UncheckedSendable((path: path, action: action))
-      return Binding(
-        get: { @MainActor in self[dynamicMember: parts.value.path] },
-        set: { @MainActor in self.dispatch(parts.value.action($0)) })
+      mainActorBinding(read: { self[dynamicMember: path] }, write: { self.dispatch(action($0)) })
     }
   }
 #endif
