@@ -339,16 +339,11 @@ public final class ReactorTestStore<R: Reactor> where R.State: Equatable {
     _ description: String, _ isMatching: (R.Mutation) -> Bool, timeout: TimeInterval,
     _ updateExpected: ((inout R.State) -> Void)?, at site: CallSite
   ) {
-    let deadline = Date().addingTimeInterval(timeout.isNaN ? 0 : min(timeout, 1e9))
-    while true {
-      guard let reduced = received.takeFirst(until: deadline) else {
-        let waited = timeout > 0 ? " within \(describe(seconds: timeout))" : ""
-        fail(
-          "Expected to receive \(description), but no mutation was reduced\(waited)\(runningHint()).",
-          at: site)
-        return
-      }
-      if assertReceived(reduced, description, isMatching, updateExpected, at: site) { return }
+    if let failure = received.receive(
+      description, timeout: timeout, noun: .mutation, hint: runningHint,
+      { assertReceived($0, description, isMatching, updateExpected, at: site) })
+    {
+      fail(failure, at: site)
     }
   }
 
@@ -357,25 +352,11 @@ public final class ReactorTestStore<R: Reactor> where R.State: Equatable {
     _ updateExpected: ((inout R.State) -> Void)?, at site: CallSite,
     isolation: isolated (any Actor)? = #isolation
   ) async {
-    let deadline = ContinuousClock.now.advanced(by: max(timeout, .zero))
-    while true {
-      if let reduced = received.takeFirst() {
-        if assertReceived(reduced, description, isMatching, updateExpected, at: site) { return }
-        continue
-      }
-      if Task.isCancelled {
-        fail(
-          "Expected to receive \(description), but the test was cancelled before a mutation "
-            + "was reduced.", at: site)
-        return
-      }
-      if ContinuousClock.now >= deadline {
-        fail(
-          "Expected to receive \(description), but no mutation was reduced within "
-            + "\(describe(seconds: seconds(of: timeout)))\(runningHint()).", at: site)
-        return
-      }
-      await received.waitForElement(until: deadline)
+    if let failure = await received.receive(
+      description, timeout: timeout, noun: .mutation, hint: runningHint,
+      { assertReceived($0, description, isMatching, updateExpected, at: site) })
+    {
+      fail(failure, at: site)
     }
   }
 

@@ -426,17 +426,11 @@ public final class TestStore<State: Equatable> {
     description: String, _ isMatching: (any Action) -> Bool, timeout: TimeInterval,
     _ updateExpected: ((inout State) -> Void)?, at location: CallSite
   ) {
-    let deadline = Date().addingTimeInterval(timeout)
-    while true {
-      guard let reduction = recorder.takeFirst(until: deadline) else {
-        let waited = timeout > 0 ? " within \(describe(seconds: timeout))" : ""
-        fail(
-          "Expected to receive \(description), but no action was received\(waited).", at: location)
-        return
-      }
-      if assertReceived(reduction, description, isMatching, updateExpected, at: location) {
-        return
-      }
+    if let failure = recorder.receive(
+      description, timeout: timeout, noun: .action, hint: { "" },
+      { assertReceived($0, description, isMatching, updateExpected, at: location) })
+    {
+      fail(failure, at: location)
     }
   }
 
@@ -445,27 +439,11 @@ public final class TestStore<State: Equatable> {
     _ updateExpected: ((inout State) -> Void)?, at location: CallSite,
     isolation: isolated (any Actor)? = #isolation
   ) async {
-    let deadline = ContinuousClock.now.advanced(by: max(timeout, .zero))
-    while true {
-      if let reduction = recorder.takeFirst() {
-        if assertReceived(reduction, description, isMatching, updateExpected, at: location) {
-          return
-        }
-        continue
-      }
-      if Task.isCancelled {
-        fail(
-          "Expected to receive \(description), but the test was cancelled before an action "
-            + "was received.", at: location)
-        return
-      }
-      if ContinuousClock.now >= deadline {
-        fail(
-          "Expected to receive \(description), but no action was received within "
-            + "\(describe(seconds: seconds(of: timeout))).", at: location)
-        return
-      }
-      await recorder.waitForElement(until: deadline)
+    if let failure = await recorder.receive(
+      description, timeout: timeout, noun: .action, hint: { "" },
+      { assertReceived($0, description, isMatching, updateExpected, at: location) })
+    {
+      fail(failure, at: location)
     }
   }
 
