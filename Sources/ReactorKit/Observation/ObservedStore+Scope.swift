@@ -21,9 +21,7 @@ extension ScopedStore {
   /// - Returns: A model that holds the root store.
   @MainActor
   public func observed<Value>(_ path: KeyPath<State, Value>) -> ObservedStore<Value> {
-    ObservedStore(
-      states: select({ $0[keyPath: path] }, isDuplicate: { _, _ in false }),
-      current: currentState[keyPath: path], dispatch: dispatch)
+    ObservedStore.everyValue(at: path, of: currentState, select: select, dispatch)
   }
 
   /// An observable model of the whole child state, following ``state``.

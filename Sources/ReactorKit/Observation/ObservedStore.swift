@@ -79,6 +79,23 @@ public final class ObservedStore<State> {
     return ObservedStore(states: states().compactMap { $0 }, current: current, dispatch: dispatch)
   }
 
+  /// A model of the value at `path` of a root state (`current` now), which is not
+  /// `Equatable`: `select` publishes it after every reduction, and the model compares the
+  /// properties read through it. The body of the non-`Equatable` `observed(_:)` of ``Store``
+  /// and of ``ScopedStore``.
+  @inlinable
+  static func everyValue<Root>(
+    at path: KeyPath<Root, State>, of current: Root,
+    select: (
+      @escaping (Root) -> State, _ isDuplicate: @escaping (State, State) -> Bool
+    ) -> ReactorKitStreams.Observable<State>,
+    _ dispatch: @escaping (any Action) -> Void
+  ) -> ObservedStore {
+    ObservedStore(
+      states: select({ $0[keyPath: path] }, { _, _ in false }), current: current[keyPath: path],
+      dispatch: dispatch)
+  }
+
   /// The current state (or part of it), as last applied on the main actor.
   ///
   /// Reading the whole state makes an observer depend on all of it: any change of an
@@ -140,9 +157,7 @@ extension Store {
   @MainActor
   @inlinable
   public func observed<Value>(_ path: KeyPath<State, Value>) -> ObservedStore<Value> {
-    ObservedStore(
-      states: select({ $0[keyPath: path] }, isDuplicate: { _, _ in false }),
-      current: currentState[keyPath: path], dispatch: dispatch)
+    ObservedStore.everyValue(at: path, of: currentState, select: select, dispatch)
   }
 
   /// An observable model of the whole state, for SwiftUI and the Observation framework; the
