@@ -4,7 +4,8 @@ overload is made once, here, for every arity.
 
 Generated files (each starts with a line naming this script; do not edit them by hand):
   Sources/ReactorKitStreams/Observables/CombineLatest/Combine+Arity.swift   (2 to 8 sources)
-  Sources/ReactorKitStreams/Traits/SharedSequence+Arity.swift              (2 to 8, collections)
+  Sources/ReactorKitStreams/Traits/SharedSequence+Zip.swift                (2 to 8, collections)
+  Sources/ReactorKitStreams/Traits/SharedSequence+CombineLatest.swift      (2 to 8, collections)
   Sources/ReactorKitStreams/Traits/Infallible+CombineLatest.swift          (2 to 8; zip of 2)
   Sources/ReactorKitStreams/Observables/CombineLatest/Combine+PublicArity.swift (3 to 8)
   Sources/ReactorKitStreams/Observables/CombineLatest/CombineLatest.swift and Zip.swift (2, and
@@ -79,7 +80,7 @@ COMBINE_ARITY = ("""// The fixed arities of `combineLatest` and `zip` (2 to 8 so
 extension ObservableType {""" + "".join(combine(n) for n in range(2, 9)) + "}\n")
 
 
-# MARK: - SharedSequence+Arity.swift: Driver/Signal zip and combineLatest, 2 to 8 sources and
+# MARK: - SharedSequence+Zip.swift, +CombineLatest.swift: Driver/Signal zip and combineLatest, 2 to 8 sources and
 # collections.
 
 SHARED_DOC = {
@@ -168,18 +169,20 @@ def shared_tupling(operator, n):
 """
 
 
-SHARED_ARITY = (
-    """// `Driver`/`Signal` `zip` and `combineLatest` of 2 to 8 sources and of collections, as
-// RxCocoa's `SharedSequence.zip(_:_:...)`: thin wrappers over the observable forms, which share
-// one core (`Combine+Arity.swift`).
+def shared_arity(operator):
+    """`Driver`/`Signal` `operator` of 2 to 8 sources and of collections (one file an operator,
+    so that each stays under 600 lines)."""
+    return (
+        f"""// `Driver`/`Signal` `{operator}` of 2 to 8 sources and of collections, as RxCocoa's
+// `SharedSequence.{operator}(_:_:...)`: thin wrappers over the observable forms, which share one
+// core (`Combine+Arity.swift`).
 
-extension SharedSequence {"""
-    + "".join("".join(shared_selecting(operator, n) for n in range(2, 9))
-              + shared_collection(operator) for operator in ("zip", "combineLatest"))
-    + "}\n\nextension SharedSequence where Element == Any {"
-    + "".join(shared_tupling(operator, n) for operator in ("zip", "combineLatest")
-              for n in range(2, 9))
-    + "}\n")
+extension SharedSequence {{"""
+        + "".join(shared_selecting(operator, n) for n in range(2, 9))
+        + shared_collection(operator)
+        + "}\n\nextension SharedSequence where Element == Any {"
+        + "".join(shared_tupling(operator, n) for n in range(2, 9))
+        + "}\n")
 
 
 # MARK: - Infallible+CombineLatest.swift: combineLatest of 2 to 8 infallibles, zip of two.
@@ -672,7 +675,9 @@ ATOMIC_OPERATIONS = (
 
 FILES = {
     "Sources/ReactorKitStreams/Observables/CombineLatest/Combine+Arity.swift": COMBINE_ARITY,
-    "Sources/ReactorKitStreams/Traits/SharedSequence+Arity.swift": SHARED_ARITY,
+    "Sources/ReactorKitStreams/Traits/SharedSequence+Zip.swift": shared_arity("zip"),
+    "Sources/ReactorKitStreams/Traits/SharedSequence+CombineLatest.swift":
+        shared_arity("combineLatest"),
     "Sources/ReactorKitStreams/Traits/Infallible+CombineLatest.swift": INFALLIBLE_ARITY,
     "Sources/ReactorKitStreams/Observables/CombineLatest/Combine+PublicArity.swift":
         OBSERVABLE_ARITY,

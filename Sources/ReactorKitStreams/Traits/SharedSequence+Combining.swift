@@ -2,7 +2,8 @@ import Foundation
 
 // Combining and timing operators of `Driver` and `Signal`, as in RxCocoa: every timed
 // operator runs on the strategy's scheduler, and every result is shared again. `zip` and
-// `combineLatest` are generated, in `SharedSequence+Arity.swift`.
+// `combineLatest` are generated, in `SharedSequence+Zip.swift` and
+// `SharedSequence+CombineLatest.swift`.
 
 extension SharedSequence {
   /// Subscribes to the sequences one after another.
