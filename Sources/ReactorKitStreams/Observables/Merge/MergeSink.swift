@@ -15,10 +15,14 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType>:
 
   @usableFromInline let selector: (SourceElement) throws -> Inner
   @usableFromInline let outer = SingleAssignmentDisposable()
-  /// Whether an outer element must reserve its place before the selector runs
-  /// (``MergeStateMachine/Strategy/first``, which drops elements while an inner runs, so that
-  /// the selector runs only for elements that are used). The other strategies use every
-  /// element, so they take the lock once, after the selector.
+  /// Whether an outer element is checked, under the lock, before the selector runs, as
+  /// RxSwift does for these operators: ``MergeStateMachine/Strategy/first`` (which drops
+  /// elements while an inner runs, so the selector runs only for elements that are used) and a
+  /// limited ``MergeStateMachine/Strategy/concurrent(maxConcurrent:)`` (`concatMap`,
+  /// `merge(maxConcurrent:)`), which map nothing once the sequence has stopped. `flatMap`,
+  /// `flatMapLatest` and `merge` take the lock once, after the selector, so, as in RxSwift,
+  /// their selector also runs for an element that arrives after the sequence stopped (an outer
+  /// that keeps emitting synchronously after an inner failed); what it returns is dropped.
   @usableFromInline let reservesBeforeSelecting: Bool
 
   @inlinable
@@ -27,10 +31,10 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType>:
     selector: @escaping (SourceElement) throws -> Inner
   ) {
     self.selector = selector
-    if case .first = strategy {
-      reservesBeforeSelecting = true
-    } else {
-      reservesBeforeSelecting = false
+    switch strategy {
+    case .first: reservesBeforeSelecting = true
+    case .concurrent(let maxConcurrent): reservesBeforeSelecting = maxConcurrent != .max
+    case .latest: reservesBeforeSelecting = false
     }
     super.init(observer, state: MergeStateMachine(strategy: strategy), transform: { $0 })
   }
