@@ -4,9 +4,12 @@ import ReactorKitStreams
 // → `process` → `run` (`mutate`) → `emit` → `apply` (`reduce`) → `publish` → the state
 // stream's subscribers. Each step returns here; what it calls elsewhere (the gate, the lock,
 // the trampoline, the queue's rules in `ReactorDrainMachine`, the field views of
-// ReactorCore+Storage.swift) does its one thing and comes back. The other ways in (the
-// transformed streams, hooks, subscribers arriving) are in ReactorCore+Drain.swift; the ends of
-// the streams and disposal in ReactorCore+Stages.swift.
+// ReactorCore+Storage.swift) does its one thing and comes back. The one call back is a `just`
+// (or `of`) result of `mutate` handing its elements to `emit` (an element returned instead
+// cost 38 more instructions an action). The other ways in are in
+// ReactorCore+Drain.swift (the transformed streams, `mutate` results that run on), +Hooks.swift
+// (hooks) and +Output.swift (subscribers arriving); the ends of the streams and disposal in
+// ReactorCore+Stages.swift.
 
 extension ReactorCore {
   /// Queues an action from the action subject. Thread-safe; returns at once when another

@@ -1,7 +1,7 @@
 import ReactorKitStreams
 
-// The pipeline's stages on the owner thread: mutate, reduce, publish, the ends of the streams,
-// the `mutate` results that run on, and disposal.
+// What follows the path of an action (ReactorCore+Path.swift): the `mutate` results that run
+// on after it, the ends of the streams, and disposal.
 
 extension ReactorCore {
   @inlinable

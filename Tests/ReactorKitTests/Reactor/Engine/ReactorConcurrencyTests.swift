@@ -3,7 +3,7 @@ import ReactorKit
 import ReactorKitTesting
 import XCTest
 
-/// Engine: ReactorCore.swift and ReactorCore+Drain.swift (the gate: one thread processes at a time, nothing lost).
+/// Engine: ReactorCore.swift, ReactorCore+Path.swift and ReactorCore+Drain.swift (the gate: one thread processes at a time, nothing lost).
 final class ReactorConcurrencyTests: ResourceTestCase {
   func test_action_sentFromEightThreads_reducesEachActionOnceAndOneAtATime() {
     // given

@@ -2,7 +2,7 @@ import ReactorKit
 import ReactorKitTesting
 import XCTest
 
-/// Engine: ReactorCore+Drain.swift (the drain loop: an action sent while one is processed waits its turn).
+/// Engine: ReactorCore+Path.swift and ReactorCore+Drain.swift (the drain loop: an action sent while one is processed waits its turn).
 final class ReactorReentrancyTests: ResourceTestCase {
   func test_actionFromStateSubscriber_runsAfterCurrentAction() {
     // given
