@@ -38,12 +38,9 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType {
   /// Everything queued still runs before this returns.
   @usableFromInline
   package static func trampolined(_ subscribe: () -> Disposable) -> Disposable {
-    let trampoline = Trampoline.current
-    guard !trampoline.isRunning else { return subscribe() }
-    trampoline.isRunning = true
+    guard let trampoline = enterIdleTrampoline() else { return subscribe() }
     let disposable = subscribe()
-    trampoline.drain()
-    trampoline.isRunning = false
+    trampoline.leave()
     return disposable
   }
 
@@ -75,8 +72,7 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType {
     }
     trampoline.isRunning = true
     let disposable = action(state)
-    trampoline.drain()
-    trampoline.isRunning = false
+    trampoline.leave()
     return disposable
   }
 }
@@ -117,8 +113,9 @@ extension TrampolineState {
       })
   }
 
-  /// Ends the trampolined work that ``CurrentThreadScheduler/enterIdleTrampoline()`` started:
-  /// runs what was queued meanwhile, then lets the next scheduled work run at once.
+  /// Ends this thread's trampolined work (started by
+  /// ``CurrentThreadScheduler/enterIdleTrampoline()`` or by setting ``isRunning``): runs what
+  /// was queued meanwhile, then lets the next scheduled work run at once.
   @inlinable
   package func leave() {
     if hasQueuedWork { drain() }
@@ -152,7 +149,6 @@ extension Trampoline {
     }
     trampoline.isRunning = true
     work()
-    trampoline.drain()
-    trampoline.isRunning = false
+    trampoline.leave()
   }
 }
