@@ -23,6 +23,7 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType>:
   /// `flatMapLatest` and `merge` take the lock once, after the selector, so, as in RxSwift,
   /// their selector also runs for an element that arrives after the sequence stopped (an outer
   /// that keeps emitting synchronously after an inner failed); what it returns is dropped.
+  /// Kept apart from the machine's strategy, which is read only under the lock.
   @usableFromInline let reservesBeforeSelecting: Bool
 
   @inlinable
@@ -84,12 +85,11 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType>:
   func outerNext(_ element: SourceElement) -> Bool {
     if reservesBeforeSelecting {
       lock.lock()
-      if isStoppedLocked || !state.outerElementArrived() {
-        let stopped = isStoppedLocked
-        lock.unlock()
-        return !stopped
-      }
+      let stopped = isStoppedLocked
+      let wanted = !stopped && state.outerElementArrived()
       lock.unlock()
+      // A dropped element (`flatMapFirst` while an inner runs) leaves the sequence going.
+      guard wanted else { return !stopped }
     }
     let inner: Inner
     do {
